@@ -1,0 +1,128 @@
+// createApp builds the Elysia application: credentials, the file routes, errors, docs and headers.
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import path from 'node:path'
+import { addressRules } from './auth/address.ts'
+import { authenticate, type Caller } from './auth/credential.ts'
+import { LoginThrottle } from './auth/login-throttle.ts'
+import type { Db } from './db/client.ts'
+import type { Env } from './env.ts'
+import { errorResponse } from './error-response.ts'
+import { forbidden, HttpError, unauthorized } from './errors.ts'
+import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
+
+export interface AppOptions {
+  db: Db
+  env: Readonly<Env>
+  routes?: LoadedRoute[]
+  /** Called when a write changed public data; the site builder hooks in here. */
+  onPublicDataChange?: () => void
+}
+
+interface RequestState {
+  address: string | null
+  caller: Caller | null
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+const MAX_BODY = 1024 * 1024
+const SCALAR_BUNDLE = path.join(import.meta.dir, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
+
+export async function createApp({ db, env, routes, onPublicDataChange }: AppOptions) {
+  const rules = addressRules(env.trustProxy, env.lanCidrs)
+  const services: Services = { db, env, publicDataChanged: onPublicDataChange ?? (() => {}), loginThrottle: new LoginThrottle() }
+  const ownOrigin = new URL(env.publicBaseUrl).origin
+  const state = new WeakMap<Request, RequestState>()
+  const registry = routes ?? (await loadRoutes())
+
+  const app = new Elysia({ normalize: false })
+    .onError(({ code, error, request }) => errorResponse(code, error, request))
+    .onRequest(async ({ request, server, set }) => {
+      const url = new URL(request.url)
+      set.headers['x-content-type-options'] = 'nosniff'
+      set.headers['referrer-policy'] = 'same-origin'
+      const peer = server?.requestIP(request)?.address ?? null
+      const address = rules.clientAddress(peer, request.headers.get('x-forwarded-for'))
+      const admin = url.pathname === '/api/admin' || url.pathname.startsWith('/api/admin/')
+      const docs = url.pathname === '/api/docs' || url.pathname.startsWith('/api/docs/')
+      if (admin || docs) set.headers['cache-control'] = 'no-store'
+
+      const length = Number(request.headers.get('content-length') ?? 0)
+      if (length > MAX_BODY) throw new HttpError(413, `Request body is larger than ${MAX_BODY} bytes`)
+
+      const caller = admin || docs ? await authenticate({ db, env, rules }, request, address, admin) : null
+      state.set(request, { address, caller })
+      if ((admin || docs) && !caller) throw unauthorized()
+      if (docs && (caller?.via !== 'session' || !caller.capabilities.has('api:docs')))
+        throw forbidden('The API docs need a signed-in leader, admin or owner')
+
+      // CSRF: a browser-driven unsafe request must come from our own pages.
+      const origin = request.headers.get('origin')
+      const viaHeaderCredential = caller?.via === 'key' || caller?.via === 'break_glass'
+      if (UNSAFE.has(request.method) && origin && !viaHeaderCredential && origin !== ownOrigin && origin !== url.origin)
+        throw forbidden('Cross-site request refused (Origin does not match this site)')
+    })
+
+  const authorize =
+    (def: RouteDef) =>
+    ({ request }: { request: Request }) => {
+      if (def.auth === 'public') return
+      const caller = state.get(request)?.caller
+      if (!caller) throw unauthorized()
+      if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it')
+      if (def.auth !== 'any' && !caller.capabilities.has(def.auth)) throw forbidden(`This needs the capability ${def.auth}`)
+    }
+
+  for (const route of registry) {
+    const { def } = route
+    app.route(
+      route.method,
+      route.path,
+      (c: any) => {
+        const { address = null, caller = null } = state.get(c.request) ?? {}
+        return (def.handler as Function)({
+          ...services,
+          params: c.params,
+          query: c.query,
+          body: c.body,
+          caller,
+          address,
+          request: c.request,
+          set: c.set,
+        })
+      },
+      {
+        params: def.params,
+        query: def.query,
+        body: def.body,
+        response: def.response,
+        transform: authorize(def),
+        detail: {
+          summary: def.summary,
+          description:
+            def.auth === 'public'
+              ? 'Public: no credential.'
+              : `Capability: \`${def.auth}\`${def.person ? ' (a person; not the break-glass token)' : ''}.`,
+          tags: [route.path.split('/')[3] ?? route.path.split('/')[1] ?? 'site'],
+          'x-capability': def.auth,
+          'x-route-file': route.file,
+        },
+      } as any,
+    )
+  }
+
+  app.use(
+    openapi({
+      path: '/api/docs',
+      documentation: { info: { title: 'Scouting units site: admin API', version: '1' } },
+      exclude: { paths: ['/api/docs/scalar.js'] },
+      scalar: { cdn: '/api/docs/scalar.js' } as any,
+    }),
+  )
+  app.get('/api/docs/scalar.js', () => new Response(Bun.file(SCALAR_BUNDLE), { headers: { 'content-type': 'text/javascript' } }), {
+    detail: { hide: true },
+  })
+  return app
+}
+
+export type App = Awaited<ReturnType<typeof createApp>>

@@ -1,0 +1,60 @@
+// Browser sessions: a random cookie token whose SHA-256 is stored; idle sessions expire.
+import type { Executor } from '../history/record.ts'
+import { randomToken, sha256 } from './tokens.ts'
+
+export const SESSION_COOKIE = 'site_session'
+export const SESSION_IDLE_DAYS = 30
+const DAY = 86_400_000
+/** last_seen_at is written at most this often per session, never on every request. */
+export const TOUCH_INTERVAL_MS = 60_000
+
+export async function createSession(db: Executor, personId: number, address: string | null, userAgent: string | null) {
+  const token = randomToken()
+  const now = Date.now()
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: sha256(token),
+      person_id: personId,
+      created_at: new Date(now).toISOString(),
+      last_seen_at: new Date(now).toISOString(),
+      expires_at: new Date(now + SESSION_IDLE_DAYS * DAY).toISOString(),
+      address,
+      user_agent: userAgent?.slice(0, 300) ?? null,
+    })
+    .execute()
+  return token
+}
+
+/** The live session for a cookie token, sliding its expiry forward at most once a minute. */
+export async function findSession(db: Executor, token: string) {
+  const row = await db
+    .selectFrom('sessions')
+    .select(['id', 'person_id', 'last_seen_at', 'expires_at'])
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst()
+  const now = Date.now()
+  if (!row || Date.parse(row.expires_at) <= now) return null
+  if (now - Date.parse(row.last_seen_at) >= TOUCH_INTERVAL_MS) {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_IDLE_DAYS * DAY).toISOString() })
+      .where('id', '=', row.id)
+      .execute()
+  }
+  return row
+}
+
+export async function endSessionsOf(db: Executor, personId: number) {
+  await db.deleteFrom('sessions').where('person_id', '=', personId).execute()
+}
+
+export function sessionCookie(token: string, publicBaseUrl: string): string {
+  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
+  return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${SESSION_IDLE_DAYS * 86_400}${secure}`
+}
+
+export function clearedSessionCookie(publicBaseUrl: string): string {
+  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
+  return `${SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure}`
+}

@@ -1,0 +1,79 @@
+// Command line: create-owner, seed-demo, backup PATH, migrate.
+import { parseArgs } from 'node:util'
+import { existsSync } from 'node:fs'
+import { sql } from 'kysely'
+import { migrate, openDatabase, openMigrated } from './db/client.ts'
+import { readEnv } from './env.ts'
+import { record } from './history/record.ts'
+import { createAccount } from './people/accounts.ts'
+import { normaliseEmail } from './people/queries.ts'
+import { seedDemo } from './people/demo.ts'
+
+const USAGE = `Usage: bun server/cli.ts <command>
+  create-owner --email E [--password P]   create an owner (password read from stdin when not given)
+  seed-demo                                demo people (passwords printed), for trying the site
+  backup PATH                              consistent online copy of the database to PATH
+  migrate                                  run pending database migrations`
+
+const [command, ...rest] = process.argv.slice(2)
+const env = readEnv()
+
+async function readStdin(): Promise<string> {
+  return (await new Response(Bun.stdin.stream()).text()).split('\n')[0].trim()
+}
+
+switch (command) {
+  case 'migrate': {
+    const db = openDatabase(env.databasePath)
+    const done = await migrate(db)
+    console.log(done.length ? `Applied: ${done.join(', ')}` : 'Already up to date')
+    await db.destroy()
+    break
+  }
+  case 'create-owner': {
+    const { values } = parseArgs({
+      args: rest,
+      options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+    })
+    if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) fail('create-owner needs --email with an email address')
+    const password = values.password ?? (await readStdin())
+    if (password.length < 8) fail('The password must have at least 8 characters')
+    const db = await openMigrated(env.databasePath)
+    const email = normaliseEmail(values.email!)
+    try {
+      await db.transaction().execute(async (trx) => {
+        await createAccount(trx, { email, name: values.name ?? null, password, global_role: 'owner', units: [] })
+        await record(trx, 'cli', 'people.create_owner', `Created owner ${email} from the command line`)
+      })
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error))
+    }
+    console.log(`Owner ${email} created. Sign in at ${env.publicBaseUrl}/login`)
+    await db.destroy()
+    break
+  }
+  case 'seed-demo': {
+    const db = await openMigrated(env.databasePath)
+    for (const line of await seedDemo(db)) console.log(line)
+    await db.destroy()
+    break
+  }
+  case 'backup': {
+    const target = rest[0]
+    if (!target) fail('backup needs a target path')
+    if (existsSync(target)) fail(`${target} exists already; choose a new file`)
+    const db = await openMigrated(env.databasePath)
+    await sql`VACUUM INTO ${target}`.execute(db)
+    console.log(`Backed up ${env.databasePath} to ${target}`)
+    await db.destroy()
+    break
+  }
+  default:
+    console.log(USAGE)
+    process.exit(command ? 2 : 0)
+}
+
+function fail(message: string): never {
+  console.error(message)
+  process.exit(2)
+}

@@ -1,0 +1,37 @@
+// Opens the SQLite file through Kysely with the pragmas the service relies on, and migrates it.
+import { Database as SqliteDatabase } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { promises as fs } from 'node:fs'
+import { FileMigrationProvider, Kysely, Migrator } from 'kysely'
+import { BunSqliteDialect } from 'kysely-bun-sqlite'
+import type { Database } from './database.ts'
+
+export type Db = Kysely<Database>
+
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  const sqlite = new SqliteDatabase(file, { create: true, strict: true })
+  sqlite.exec('PRAGMA journal_mode = WAL')
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  sqlite.exec('PRAGMA synchronous = NORMAL')
+  return new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+}
+
+/** Runs every pending migration; throws with the failing migration's error. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new FileMigrationProvider({ fs, path, migrationFolder: path.join(import.meta.dir, 'migrations') }),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+export async function openMigrated(file: string): Promise<Db> {
+  const db = openDatabase(file)
+  await migrate(db)
+  return db
+}

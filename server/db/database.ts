@@ -1,0 +1,111 @@
+// The Database interface: every table the service stores, and the row aliases used elsewhere.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export interface Database {
+  units: UnitTable
+  people: PersonTable
+  memberships: MembershipTable
+  sessions: SessionTable
+  api_keys: ApiKeyTable
+  invites: InviteTable
+  setup_tokens: SetupTokenTable
+  settings: SettingTable
+  action_log: ActionLogTable
+}
+
+export interface UnitTable {
+  id: Generated<number>
+  slug: string
+  name: string
+  unit_type: 'pack' | 'troop'
+  number: string | null
+  meeting_day: string | null
+  meeting_time: string | null
+  meeting_place: string | null
+  updated_at: string
+}
+export type Unit = Selectable<UnitTable>
+export type UnitUpdate = Updateable<UnitTable>
+
+export interface PersonTable {
+  id: Generated<number>
+  email: string
+  name: string | null
+  password_hash: string
+  global_role: 'owner' | 'admin' | null
+  disabled_at: string | null
+  created_at: string
+}
+export type Person = Selectable<PersonTable>
+export type NewPerson = Insertable<PersonTable>
+
+export interface MembershipTable {
+  person_id: number
+  unit_id: number
+  role: 'member' | 'leader'
+  title: string | null
+}
+export type Membership = Selectable<MembershipTable>
+
+export interface SessionTable {
+  id: Generated<number>
+  token_hash: string
+  person_id: number
+  created_at: string
+  last_seen_at: string
+  expires_at: string
+  address: string | null
+  user_agent: string | null
+}
+export type Session = Selectable<SessionTable>
+
+export interface ApiKeyTable {
+  id: Generated<number>
+  person_id: number
+  label: string
+  scopes: string // JSON array of capability names
+  token_hash: string
+  hint: string
+  created_at: string
+  expires_at: string | null
+  revoked_at: string | null
+  last_used_at: string | null
+}
+export type ApiKey = Selectable<ApiKeyTable>
+
+export interface InviteTable {
+  id: Generated<number>
+  token_hash: string
+  email: string
+  global_role: 'owner' | 'admin' | null
+  units: string // JSON array of {unit_id, role, title}
+  invited_by: string
+  created_at: string
+  expires_at: string
+  revoked_at: string | null
+  used_at: string | null
+  person_id: number | null
+}
+export type Invite = Selectable<InviteTable>
+
+export interface SetupTokenTable {
+  id: Generated<number>
+  token_hash: string
+  created_at: string
+  used_at: string | null
+}
+
+export interface SettingTable {
+  key: string
+  value: string // JSON
+  updated_at: string
+}
+
+export interface ActionLogTable {
+  id: Generated<number>
+  at: string
+  kind: string
+  actor: string
+  summary: string
+}
+export type ActionLogEntry = Selectable<ActionLogTable>

@@ -1,0 +1,43 @@
+// Environment configuration, read and validated once at start, then frozen.
+import path from 'node:path'
+
+export interface Env {
+  port: number
+  databasePath: string
+  publicBaseUrl: string
+  adminToken: string | null
+  trustProxy: string[]
+  lanCidrs: string[]
+  caldav: { url: string; username: string; password: string } | null
+  siteDir: string
+}
+
+const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+/** Builds the configuration from a variables object (process.env by default); throws on bad values. */
+export function readEnv(vars: Record<string, string | undefined> = process.env): Readonly<Env> {
+  const port = Number(vars.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${vars.PORT}`)
+  const publicBaseUrl = (vars.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  new URL(publicBaseUrl) // throws on a malformed URL
+  const caldav =
+    vars.CALDAV_URL && vars.CALDAV_USERNAME && vars.CALDAV_PASSWORD
+      ? { url: vars.CALDAV_URL, username: vars.CALDAV_USERNAME, password: vars.CALDAV_PASSWORD }
+      : null
+  return Object.freeze({
+    port,
+    databasePath: vars.DATABASE_PATH ?? 'data/site.db',
+    publicBaseUrl,
+    adminToken: vars.ADMIN_TOKEN ? vars.ADMIN_TOKEN : null,
+    trustProxy: list(vars.TRUST_PROXY),
+    lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
+    caldav,
+    siteDir: vars.SITE_DIR ?? path.join(import.meta.dir, '..', 'site', 'dist'),
+  })
+}

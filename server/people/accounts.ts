@@ -1,0 +1,36 @@
+// Creating an account (from an invite or the first-owner setup), signed in straight away.
+import { conflict } from '../errors.ts'
+import type { Executor } from '../history/record.ts'
+import { nowIso } from '../schemas.ts'
+import type { UnitGrant } from './grants.ts'
+
+interface NewAccount {
+  email: string
+  name: string | null
+  password: string
+  global_role: 'owner' | 'admin' | null
+  units: UnitGrant[]
+}
+
+/** Inserts the person and memberships; returns the person id. Run inside the caller's transaction. */
+export async function createAccount(trx: Executor, account: NewAccount): Promise<number> {
+  const taken = await trx.selectFrom('people').select('id').where('email', '=', account.email).executeTakeFirst()
+  if (taken) throw conflict('A person with this email already has an account')
+  const person = await trx
+    .insertInto('people')
+    .values({
+      email: account.email,
+      name: account.name,
+      password_hash: await Bun.password.hash(account.password),
+      global_role: account.global_role,
+      created_at: nowIso(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  for (const u of account.units)
+    await trx
+      .insertInto('memberships')
+      .values({ person_id: person.id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
+      .execute()
+  return person.id
+}

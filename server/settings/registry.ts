@@ -1,0 +1,139 @@
+// The typed settings registry: every run-time setting with its type, default, description and check.
+import { type TSchema, Type as t } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import type { Executor } from '../history/record.ts'
+
+interface SettingDef {
+  type: string
+  schema: TSchema
+  default: unknown
+  description: string
+  /** Extra validation beyond the schema; returns an error message or null. */
+  check?: (value: any) => string | null
+}
+
+const httpUrl = (value: string | null) => {
+  if (value === null) return null
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? null : 'must be an http(s) URL'
+  } catch {
+    return 'must be an http(s) URL'
+  }
+}
+
+const timeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value })
+    return null
+  } catch {
+    return 'must be an IANA time zone such as America/Chicago'
+  }
+}
+
+export const SETTINGS = {
+  api_keys_from: {
+    type: 'enum: lan | anywhere',
+    schema: t.Union([t.Literal('lan'), t.Literal('anywhere')]),
+    default: 'lan',
+    description: 'Where API keys work from: only the LAN (lan) or from anywhere.',
+  },
+  'announcements.max_chars': {
+    type: 'integer 1–2000',
+    schema: t.Integer({ minimum: 1, maximum: 2000 }),
+    default: 280,
+    description: 'Character cap of an announcement message.',
+  },
+  'announcements.live_cap': {
+    type: 'integer 1–20',
+    schema: t.Integer({ minimum: 1, maximum: 20 }),
+    default: 3,
+    description: 'How many announcements may be live at once.',
+  },
+  'site.timezone': {
+    type: 'IANA time zone',
+    schema: t.String({ minLength: 1, maxLength: 64 }),
+    default: 'America/Chicago',
+    description: 'Time zone of the units: calendar times and displayed times use it.',
+    check: timeZone,
+  },
+  'mirrors.spreadsheet_url': {
+    type: 'http(s) URL or null',
+    schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
+    default: null,
+    description: 'Spreadsheet web-app endpoint each new lead is POSTed to as JSON; null turns the copy off.',
+    check: httpUrl,
+  },
+  'socialposts.control_url': {
+    type: 'http(s) URL or null',
+    schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
+    default: null,
+    description: "Base URL of the social publisher's control server (reschedule requests go to {url}/reschedule).",
+    check: httpUrl,
+  },
+  'socialposts.min_lead_minutes': {
+    type: 'integer 0–10080',
+    schema: t.Integer({ minimum: 0, maximum: 10080 }),
+    default: 30,
+    description: 'Minimum minutes between now and a rescheduled post time.',
+  },
+  'roster.year_start_month': {
+    type: 'integer 1–12',
+    schema: t.Integer({ minimum: 1, maximum: 12 }),
+    default: 8,
+    description: 'Month the program year (and its checklist) starts; 8 is August.',
+  },
+} satisfies Record<string, SettingDef>
+
+export type SettingKey = keyof typeof SETTINGS
+export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(SETTINGS, key)
+
+/** Returns an error message for a value the setting refuses, or null when it is acceptable. */
+export function settingError(key: SettingKey, value: unknown): string | null {
+  const def: SettingDef = SETTINGS[key]
+  if (!Value.Check(def.schema, value)) {
+    const first = Value.Errors(def.schema, value).First()
+    return `must be ${def.type}${first ? ` (${first.message})` : ''}`
+  }
+  return def.check ? def.check(value) : null
+}
+
+const cache = new WeakMap<object, Map<string, unknown>>()
+
+async function storedValues(db: Executor): Promise<Map<string, unknown>> {
+  let values = cache.get(db)
+  if (!values) {
+    const rows = await db.selectFrom('settings').select(['key', 'value']).execute()
+    values = new Map(rows.map((r) => [r.key, JSON.parse(r.value)]))
+    cache.set(db, values)
+  }
+  return values
+}
+
+export async function getSetting<K extends SettingKey>(db: Executor, key: K): Promise<(typeof SETTINGS)[K]['default'] | any> {
+  const values = await storedValues(db)
+  return values.has(key) ? values.get(key) : SETTINGS[key].default
+}
+
+export async function listSettings(db: Executor) {
+  const values = await storedValues(db)
+  return (Object.keys(SETTINGS) as SettingKey[]).map((key) => ({
+    key,
+    type: SETTINGS[key].type,
+    value: values.has(key) ? values.get(key) : SETTINGS[key].default,
+    default: SETTINGS[key].default,
+    description: SETTINGS[key].description,
+  }))
+}
+
+/** Stores a setting (null restores the default); the caller logs it in the same transaction. */
+export async function putSetting(db: Executor, cacheOwner: object, key: SettingKey, value: unknown): Promise<void> {
+  if (value === null) await db.deleteFrom('settings').where('key', '=', key).execute()
+  else
+    await db
+      .insertInto('settings')
+      .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
+      .execute()
+  cache.delete(cacheOwner)
+}

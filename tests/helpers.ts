@@ -1,0 +1,146 @@
+// Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createApp } from '../server/app.ts'
+import type { Capability } from '../server/auth/capabilities.ts'
+import { type Db, openMigrated } from '../server/db/client.ts'
+import { readEnv } from '../server/env.ts'
+import { record } from '../server/history/record.ts'
+import { createAccount } from '../server/people/accounts.ts'
+import type { UnitGrant } from '../server/people/grants.ts'
+
+export const ADMIN_TOKEN = 'break-glass-test-token-0123456789'
+export const PASSWORD = 'correct horse battery'
+
+export interface TestServer {
+  url: string
+  db: Db
+  dir: string
+  /** How many times a write asked for a site rebuild. */
+  rebuilds: { count: number }
+  stop(): Promise<void>
+  req(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
+  /** A person with the given roles; `units` are slugs with a role. */
+  person(spec: PersonSpec): Promise<{ id: number; email: string; password: string }>
+  /** Signs in through POST /login and returns the cookie header value. */
+  signIn(email: string, password?: string): Promise<string>
+  /** A person signed in: their id, email and session cookie. */
+  as(spec: PersonSpec): Promise<{ id: number; email: string; cookie: string }>
+  mintKey(cookie: string, scopes: Capability[], extra?: Record<string, unknown>): Promise<{ id: number; key: string }>
+}
+
+export interface PersonSpec {
+  email?: string
+  global_role?: 'owner' | 'admin' | null
+  units?: { slug: string; role: 'member' | 'leader'; title?: string }[]
+  password?: string
+}
+
+export interface RequestOptions {
+  json?: unknown
+  form?: Record<string, string>
+  body?: string
+  cookie?: string
+  key?: string
+  token?: string
+  headers?: Record<string, string>
+}
+
+export interface TestResponse {
+  status: number
+  headers: Headers
+  body: any
+  text: string
+}
+
+let counter = 0
+export const uniqueEmail = (label = 'person') => `${label}.${process.pid}.${++counter}@example.org`
+
+export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
+  const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
+  const db = await openMigrated(env.databasePath)
+  const rebuilds = { count: 0 }
+  const app = await createApp({ db, env, onPublicDataChange: () => rebuilds.count++ })
+  app.listen({ port: 0, hostname: '127.0.0.1' })
+  const url = `http://127.0.0.1:${app.server!.port}`
+
+  const req = async (method: string, p: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers }
+    let body: string | undefined = o.body
+    if (o.json !== undefined) {
+      headers['content-type'] ??= 'application/json'
+      body = JSON.stringify(o.json)
+    }
+    if (o.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded'
+      body = new URLSearchParams(o.form).toString()
+    }
+    if (o.cookie) headers.cookie = o.cookie
+    if (o.key) headers.authorization = `Bearer ${o.key}`
+    if (o.token) headers['x-admin-token'] = o.token
+    const res = await fetch(url + p, { method, headers, body, redirect: 'manual' })
+    const text = await res.text()
+    let parsed: any = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed, text }
+  }
+
+  const person: TestServer['person'] = async (spec) => {
+    const email = spec.email ?? uniqueEmail(spec.global_role ?? spec.units?.[0]?.role ?? 'person')
+    const password = spec.password ?? PASSWORD
+    const units: UnitGrant[] = []
+    for (const u of spec.units ?? []) {
+      const unit = await db.selectFrom('units').select('id').where('slug', '=', u.slug).executeTakeFirstOrThrow()
+      units.push({ unit_id: unit.id, role: u.role, title: u.title ?? null })
+    }
+    const id = await db.transaction().execute(async (trx) => {
+      const id = await createAccount(trx, { email, name: null, password, global_role: spec.global_role ?? null, units })
+      await record(trx, 'test', 'test.person', `fixture ${email}`)
+      return id
+    })
+    return { id, email, password }
+  }
+
+  const signIn = async (email: string, password = PASSWORD) => {
+    const res = await req('POST', '/login', { json: { email, password } })
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`)
+    return res.headers.get('set-cookie')!.split(';')[0]
+  }
+
+  return {
+    url,
+    db,
+    dir,
+    rebuilds,
+    req,
+    person,
+    signIn,
+    async as(spec) {
+      const p = await person(spec)
+      return { id: p.id, email: p.email, cookie: await signIn(p.email, p.password) }
+    },
+    async mintKey(cookie, scopes, extra = {}) {
+      const res = await req('POST', '/api/admin/keys', { cookie, json: { label: 'test key', scopes, ...extra } })
+      if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${res.text}`)
+      return { id: res.body.id, key: res.body.key }
+    },
+    async stop() {
+      await app.stop(true)
+      await db.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The roles every route table is checked against. */
+export const ROLES = {
+  member: { units: [{ slug: 'pack', role: 'member' }] },
+  packLeader: { units: [{ slug: 'pack', role: 'leader' }] },
+  troopLeader: { units: [{ slug: 'troop', role: 'leader' }] },
+  admin: { global_role: 'admin' },
+  owner: { global_role: 'owner' },
+} as const satisfies Record<string, PersonSpec>
