@@ -1,5 +1,5 @@
 // POST /login: email and password (JSON or form) → a new site_session cookie.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { cookieValue } from '../server/auth/credential.ts'
 import { createSession, SESSION_COOKIE, sessionCookie } from '../server/auth/sessions.ts'
 import { sha256 } from '../server/auth/tokens.ts'

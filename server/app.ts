@@ -50,7 +50,7 @@ export async function createApp({ db, env, routes, onPublicDataChange }: AppOpti
       const length = Number(request.headers.get('content-length') ?? 0)
       if (length > MAX_BODY) throw new HttpError(413, `Request body is larger than ${MAX_BODY} bytes`)
 
-      const caller = admin || docs ? await authenticate({ db, env, rules }, request, address, admin) : null
+      const caller = admin || docs ? await authenticate({ db, env, rules }, request, address) : null
       state.set(request, { address, caller })
       if ((admin || docs) && !caller) throw unauthorized()
       if (docs && (caller?.via !== 'session' || !caller.capabilities.has('api:docs')))

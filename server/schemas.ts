@@ -1,5 +1,5 @@
 // Schemas and small helpers shared by several route modules.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { notFound } from './errors.ts'
 
 export const IdParams = t.Object({ id: t.String() })

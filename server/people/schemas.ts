@@ -1,5 +1,5 @@
 // Request schemas for people: role grants as invites and role changes take them.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 
 export const GlobalRoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Null()])
 

@@ -1,5 +1,5 @@
 // POST /api/invite/:token: accept an invite, creating the account with its roles (signed in at once).
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { createSession, sessionCookie } from '../../../server/auth/sessions.ts'
 import { sha256 } from '../../../server/auth/tokens.ts'
 import { gone, notFound } from '../../../server/errors.ts'

@@ -1,5 +1,5 @@
 // POST /api/setup/:token: create the first owner with the one-time link printed on first start.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { createSession, sessionCookie } from '../../../server/auth/sessions.ts'
 import { sha256 } from '../../../server/auth/tokens.ts'
 import { gone, notFound } from '../../../server/errors.ts'

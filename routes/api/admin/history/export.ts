@@ -1,5 +1,5 @@
 // GET /api/admin/history/export: the filtered action log as a CSV download.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { historyQuery, HistoryFilterQuery } from '../../../../server/history/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 

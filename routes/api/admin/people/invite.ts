@@ -1,5 +1,5 @@
 // POST /api/admin/people/invite: a one-time invite link (shown once; no mail is sent), valid 14 days.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { randomToken, sha256 } from '../../../../server/auth/tokens.ts'
 import { conflict } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'

@@ -1,5 +1,5 @@
 // PUT /api/admin/settings/:key: set a value, or null to restore the default.
-import { Type as t } from '@sinclair/typebox'
+import { t } from 'elysia'
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'

@@ -1,0 +1,173 @@
+// Sign-in, sign-out, sessions, the CSRF rule and the sign-in slow-down, over a real port.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+
+let s: TestServer
+beforeAll(async () => (s = await startServer()))
+afterAll(() => s.stop())
+
+const history = async (kind: string) => {
+  const owner = await s.as(ROLES.owner)
+  return (await s.req('GET', `/api/admin/history?kind=${kind}&limit=500`, { cookie: owner.cookie })).body.entries as any[]
+}
+
+describe('POST /login', () => {
+  it('answers 200 with a HttpOnly SameSite=Lax site_session cookie for JSON', async () => {
+    const p = await s.person(ROLES.member)
+    const res = await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })
+    expect(res.status).toBe(200)
+    const cookie = res.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^site_session=[\w-]{40,};/)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Lax')
+    expect(cookie).toContain('Path=/')
+    expect(cookie).not.toContain('Secure')
+  })
+
+  it('answers 303 to /admin/ for a form post', async () => {
+    const p = await s.person(ROLES.member)
+    const res = await s.req('POST', '/login', { form: { email: p.email.toUpperCase(), password: PASSWORD } })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/admin/')
+    expect(res.headers.get('set-cookie')).toStartWith('site_session=')
+  })
+
+  it('answers 401 with the same message for a wrong password and an unknown email', async () => {
+    const p = await s.person(ROLES.member)
+    const wrong = await s.req('POST', '/login', { json: { email: p.email, password: 'not the password' } })
+    const unknown = await s.req('POST', '/login', { json: { email: 'nobody@example.org', password: 'whatever1' } })
+    expect(wrong.status).toBe(401)
+    expect(unknown.status).toBe(401)
+    expect(wrong.body.detail).toBe(unknown.body.detail)
+    expect(wrong.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('issues a new session token on every sign-in and ends the previous one of that browser', async () => {
+    const p = await s.person(ROLES.member)
+    const first = await s.signIn(p.email)
+    const again = await s.req('POST', '/login', { cookie: first, json: { email: p.email, password: PASSWORD } })
+    const second = again.headers.get('set-cookie')!.split(';')[0]
+    expect(second).not.toBe(first)
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: first })).status).toBe(401)
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: second })).status).toBe(200)
+  })
+
+  it('logs login.success and login.failure with the actor', async () => {
+    const p = await s.person(ROLES.member)
+    await s.signIn(p.email)
+    await s.req('POST', '/login', { json: { email: p.email, password: 'wrong password' } })
+    expect((await history('login.success')).some((e) => e.actor === p.email)).toBe(true)
+    expect((await history('login.failure')).some((e) => e.summary.includes(p.email))).toBe(true)
+  })
+
+  it('refuses a disabled person with 401', async () => {
+    const p = await s.person(ROLES.member)
+    await s.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', p.id).execute()
+    expect((await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })).status).toBe(401)
+  })
+})
+
+describe('sessions', () => {
+  it('are dead (401) once the person is disabled, and a new one works after enabling', async () => {
+    const p = await s.as(ROLES.packLeader)
+    await s.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', p.id).execute()
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: p.cookie })).status).toBe(401)
+    await s.db.updateTable('people').set({ disabled_at: null }).where('id', '=', p.id).execute()
+    const fresh = await s.signIn(p.email)
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: fresh })).status).toBe(200)
+  })
+
+  it('answers 401 to an unknown or expired session cookie', async () => {
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: 'site_session=nonsense' })).status).toBe(401)
+    const p = await s.as(ROLES.member)
+    await s.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('person_id', '=', p.id).execute()
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: p.cookie })).status).toBe(401)
+  })
+
+  it('stores only a hash of the token', async () => {
+    const p = await s.as(ROLES.member)
+    const token = p.cookie.split('=')[1]
+    const rows = await s.db.selectFrom('sessions').select('token_hash').where('person_id', '=', p.id).execute()
+    expect(rows.length).toBe(1)
+    expect(rows[0].token_hash).not.toContain(token)
+    expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/)
+  })
+})
+
+describe('POST /logout', () => {
+  it('ends the session, clears the cookie and logs it', async () => {
+    const p = await s.as(ROLES.member)
+    const res = await s.req('POST', '/logout', { cookie: p.cookie })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('set-cookie')).toContain('Max-Age=0')
+    expect((await s.req('GET', '/api/admin/whoami', { cookie: p.cookie })).status).toBe(401)
+    expect((await history('logout')).some((e) => e.actor === p.email)).toBe(true)
+  })
+})
+
+describe('CSRF', () => {
+  it('refuses a cookie-authenticated write from a foreign Origin with 403 and writes nothing', async () => {
+    const owner = await s.as(ROLES.owner)
+    const res = await s.req('PUT', '/api/admin/settings/announcements.live_cap', {
+      cookie: owner.cookie,
+      json: { value: 7 },
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(res.status).toBe(403)
+    expect(typeof res.body.detail).toBe('string')
+    const settings = await s.req('GET', '/api/admin/settings', { cookie: owner.cookie })
+    expect(settings.body.settings.find((x: any) => x.key === 'announcements.live_cap').value).toBe(3)
+  })
+
+  it('accepts the same write from the site origin and without an Origin header', async () => {
+    const owner = await s.as(ROLES.owner)
+    const own = await s.req('PUT', '/api/admin/settings/announcements.live_cap', {
+      cookie: owner.cookie,
+      json: { value: 4 },
+      headers: { origin: s.url },
+    })
+    expect(own.status).toBe(200)
+    const none = await s.req('PUT', '/api/admin/settings/announcements.live_cap', { cookie: owner.cookie, json: { value: null } })
+    expect(none.status).toBe(200)
+  })
+
+  it('does not apply to bearer keys', async () => {
+    const admin = await s.as(ROLES.admin)
+    const { key } = await s.mintKey(admin.cookie, ['settings:write'])
+    const res = await s.req('PUT', '/api/admin/settings/announcements.live_cap', {
+      key,
+      json: { value: null },
+      headers: { origin: 'https://elsewhere.example' },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('refuses a cross-site sign-in form', async () => {
+    const p = await s.person(ROLES.member)
+    const res = await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD }, headers: { origin: 'https://evil.example' } })
+    expect(res.status).toBe(403)
+  })
+})
+
+describe('sign-in slow-down', () => {
+  it('answers 429 with Retry-After after repeated failures, even for the right password, and logs them', async () => {
+    const local = await startServer()
+    try {
+      const p = await local.person(ROLES.member)
+      const statuses = []
+      for (let i = 0; i < 7; i++)
+        statuses.push((await local.req('POST', '/login', { json: { email: p.email, password: `wrong-${i}-pass` } })).status)
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+      expect(statuses.slice(5)).toContain(429)
+      const right = await local.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })
+      expect(right.status).toBe(429)
+      const retry = Number(right.headers.get('retry-after'))
+      expect(retry).toBeGreaterThanOrEqual(1)
+      expect(retry).toBeLessThanOrEqual(60)
+      const failures = await local.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
+      expect(failures.length).toBe(8)
+    } finally {
+      await local.stop()
+    }
+  })
+})

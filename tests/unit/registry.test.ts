@@ -1,0 +1,30 @@
+// The route registry: URLs come from file paths and every route declares what the loader needs.
+import { describe, expect, it } from 'bun:test'
+import { CAPABILITIES } from '../../server/auth/capabilities.ts'
+import { loadRoutes, urlOf } from '../../server/routes.ts'
+
+describe('urlOf', () => {
+  it('maps files to URLs', () => {
+    expect(urlOf('api/admin/keys/[id].ts')).toBe('/api/admin/keys/:id')
+    expect(urlOf('api/admin/keys/index.ts')).toBe('/api/admin/keys')
+    expect(urlOf('api/admin/socialposts/[...post_id].ts')).toBe('/api/admin/socialposts/*')
+    expect(urlOf('login.ts')).toBe('/login')
+  })
+})
+
+describe('route registry', async () => {
+  const routes = await loadRoutes()
+  it('gives every route a capability (or public) and a one-line summary', () => {
+    for (const r of routes) {
+      expect(['public', 'any', ...CAPABILITIES], r.file).toContain(r.def.auth)
+      expect(r.def.summary.length, r.file).toBeGreaterThan(5)
+      expect(r.def.summary, r.file).not.toContain('\n')
+    }
+  })
+  it('makes every admin route need a credential', () => {
+    for (const r of routes.filter((r) => r.path.startsWith('/api/admin'))) expect(r.def.auth, r.file).not.toBe('public')
+  })
+  it('refuses unknown fields on every body', () => {
+    for (const r of routes.filter((r) => r.def.body)) expect((r.def.body as any).additionalProperties, r.file).toBe(false)
+  })
+})
