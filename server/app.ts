@@ -8,14 +8,18 @@ import { LoginThrottle } from './auth/login-throttle.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import { errorResponse } from './error-response.ts'
-import { forbidden, HttpError, unauthorized } from './errors.ts'
+import { forbidden, HttpError, notFound, unauthorized } from './errors.ts'
+import type { SiteBuilder } from './site/builder.ts'
+import { serveStatic } from './site/static.ts'
 import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
 
 export interface AppOptions {
   db: Db
   env: Readonly<Env>
   routes?: LoadedRoute[]
-  /** Called when a write changed public data; the site builder hooks in here. */
+  /** Regenerates and serves the public site; without it, pages answer 503. */
+  site?: SiteBuilder
+  /** Called when a write changed public data (tests count these). */
   onPublicDataChange?: () => void
 }
 
@@ -28,9 +32,18 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const MAX_BODY = 1024 * 1024
 const SCALAR_BUNDLE = path.join(import.meta.dir, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
 
-export async function createApp({ db, env, routes, onPublicDataChange }: AppOptions) {
+export async function createApp({ db, env, routes, site, onPublicDataChange }: AppOptions) {
   const rules = addressRules(env.trustProxy, env.lanCidrs)
-  const services: Services = { db, env, publicDataChanged: onPublicDataChange ?? (() => {}), loginThrottle: new LoginThrottle() }
+  const services: Services = {
+    db,
+    env,
+    site: site ?? null,
+    loginThrottle: new LoginThrottle(),
+    publicDataChanged() {
+      onPublicDataChange?.()
+      site?.request()
+    },
+  }
   const ownOrigin = new URL(env.publicBaseUrl).origin
   const state = new WeakMap<Request, RequestState>()
   const registry = routes ?? (await loadRoutes())
@@ -119,6 +132,13 @@ export async function createApp({ db, env, routes, onPublicDataChange }: AppOpti
       scalar: { cdn: '/api/docs/scalar.js' } as any,
     }),
   )
+  const pages = ({ request }: { request: Request }) => {
+    const { pathname } = new URL(request.url)
+    if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound()
+    return serveStatic(site?.currentDir() ?? null, pathname, request.method)
+  }
+  app.get('/*', pages, { detail: { hide: true } })
+  app.head('/*', pages, { detail: { hide: true } })
   app.get('/api/docs/scalar.js', () => new Response(Bun.file(SCALAR_BUNDLE), { headers: { 'content-type': 'text/javascript' } }), {
     detail: { hide: true },
   })

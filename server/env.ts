@@ -9,7 +9,8 @@ export interface Env {
   trustProxy: string[]
   lanCidrs: string[]
   caldav: { url: string; username: string; password: string } | null
-  siteDir: string
+  /** Where site builds are written; `current` links to the one being served. */
+  siteBuildsDir: string
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
@@ -38,6 +39,6 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
     caldav,
-    siteDir: vars.SITE_DIR ?? path.join(import.meta.dir, '..', 'site', 'dist'),
+    siteBuildsDir: vars.SITE_BUILDS_DIR ?? path.join(path.dirname(vars.DATABASE_PATH ?? 'data/site.db'), 'site-builds'),
   })
 }

@@ -1,19 +1,27 @@
-// Starts the service: reads the environment, migrates the database, listens. The only place that listens.
+// Starts the service: reads the environment, migrates the database, builds the site, listens. The only place that listens.
 import { createApp } from './app.ts'
 import { openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
+import { getSetting } from './settings/registry.ts'
+import { SiteBuilder } from './site/builder.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
-const app = await createApp({ db, env })
+const site = new SiteBuilder(db, env)
+const app = await createApp({ db, env, site })
 app.listen({ port: env.port, maxRequestBodySize: 16 * 1024 * 1024 })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)
 if (setup) console.log(`No owner yet. Create the first owner here (one-time link): ${setup}`)
 
+// Build at start so the pages match the data, then periodically for changes made outside the site.
+site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
+site.build('start').then((b) => console.log(b.ok ? `Site built in ${b.duration_ms} ms` : `Site build failed: ${b.error}`))
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
+    site.stop()
     await app.stop()
     await db.destroy()
     process.exit(0)

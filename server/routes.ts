@@ -6,6 +6,7 @@ import type { Caller } from './auth/credential.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { SiteBuilder } from './site/builder.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
@@ -18,6 +19,7 @@ export interface Services {
   /** Asks for a site rebuild after a write that changes public data. */
   publicDataChanged(): void
   loginThrottle: LoginThrottle
+  site: SiteBuilder | null
 }
 
 export interface HandlerContext<P, Q, B, C> extends Services {

@@ -11,6 +11,7 @@ export interface Database {
   setup_tokens: SetupTokenTable
   settings: SettingTable
   action_log: ActionLogTable
+  site_builds: SiteBuildTable
 }
 
 export interface UnitTable {
@@ -109,3 +110,14 @@ export interface ActionLogTable {
   summary: string
 }
 export type ActionLogEntry = Selectable<ActionLogTable>
+
+export interface SiteBuildTable {
+  id: Generated<number>
+  started_at: string
+  finished_at: string
+  duration_ms: number
+  ok: number
+  reason: string
+  error: string | null
+}
+export type SiteBuild = Selectable<SiteBuildTable>

@@ -83,6 +83,12 @@ export const SETTINGS = {
     default: 8,
     description: 'Month the program year (and its checklist) starts; 8 is August.',
   },
+  'site.rebuild_minutes': {
+    type: 'integer 1–1440',
+    schema: t.Integer({ minimum: 1, maximum: 1440 }),
+    default: 15,
+    description: 'Minutes between periodic site rebuilds (picks up calendar changes made elsewhere).',
+  },
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS

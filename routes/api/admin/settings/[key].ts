@@ -3,14 +3,14 @@ import { t } from 'elysia'
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { isSettingKey, listSettings, putSetting, settingError } from '../../../../server/settings/registry.ts'
+import { getSetting, isSettingKey, listSettings, putSetting, settingError } from '../../../../server/settings/registry.ts'
 
 export const PUT = defineRoute({
   auth: 'settings:write',
   summary: 'Change a setting; null restores its default',
   params: t.Object({ key: t.String() }),
   body: t.Object({ value: t.Unknown() }, { additionalProperties: false, required: ['value'] }),
-  async handler({ db, caller, params, body, publicDataChanged }) {
+  async handler({ db, caller, params, body, site, publicDataChanged }) {
     if (!isSettingKey(params.key)) throw unprocessable(`Unknown setting key: ${params.key}`)
     const key = params.key
     if (!('value' in body)) throw unprocessable('value: required (null restores the default)')
@@ -25,6 +25,7 @@ export const PUT = defineRoute({
         body.value === null ? `Restored ${key} to its default` : `Set ${key} to ${JSON.stringify(body.value)}`,
       )
     })
+    if (key === 'site.rebuild_minutes') site?.startPeriodic(await getSetting(db, key))
     publicDataChanged()
     const setting = (await listSettings(db)).find((s) => s.key === key)
     return { setting }
