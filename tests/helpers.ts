@@ -7,6 +7,7 @@ import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
 import { record } from '../server/history/record.ts'
+import { SiteBuilder } from '../server/site/builder.ts'
 import { createAccount } from '../server/people/accounts.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 
@@ -19,6 +20,8 @@ export interface TestServer {
   dir: string
   /** How many times a write asked for a site rebuild. */
   rebuilds: { count: number }
+  /** The real site builder, when started with `{site: true}`. */
+  site?: SiteBuilder
   stop(): Promise<void>
   req(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** A person with the given roles; `units` are slugs with a role. */
@@ -57,12 +60,13 @@ export interface TestResponse {
 let counter = 0
 export const uniqueEmail = (label = 'person') => `${label}.${process.pid}.${++counter}@example.org`
 
-export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(vars: Record<string, string> = {}, options: { site?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
-  const app = await createApp({ db, env, onPublicDataChange: () => rebuilds.count++ })
+  const site = options.site ? new SiteBuilder(db, env, 100) : undefined
+  const app = await createApp({ db, env, site, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
 
@@ -128,7 +132,9 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
       if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${res.text}`)
       return { id: res.body.id, key: res.body.key }
     },
+    site,
     async stop() {
+      site?.stop()
       await app.stop(true)
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })

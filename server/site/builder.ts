@@ -27,6 +27,8 @@ export class SiteBuilder {
     private db: Db,
     private env: Readonly<Env>,
     private debounceMs = 300,
+    /** The build command; tests swap in a failing one. */
+    private command = [process.execPath, '--bun', ASTRO, 'build', '--silent'],
   ) {
     mkdirSync(env.siteBuildsDir, { recursive: true })
     const link = path.join(env.siteBuildsDir, 'current')
@@ -84,7 +86,7 @@ export class SiteBuilder {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.env.siteBuildsDir, name)
-    const child = Bun.spawn([process.execPath, '--bun', ASTRO, 'build', '--silent'], {
+    const child = Bun.spawn(this.command, {
       cwd: SITE_ROOT,
       env: { ...process.env, DATABASE_PATH: path.resolve(this.env.databasePath), SITE_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
       stdout: 'pipe',
