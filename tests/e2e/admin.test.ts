@@ -1,0 +1,141 @@
+// Browser tests of the admin section and public pages in Debian's Chromium, against a real server and site build.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { launch, screenshot, seriousViolations, signIn } from './browser.ts'
+
+let s: TestServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let admin: { email: string }
+
+beforeAll(async () => {
+  s = await startServer({}, { site: true })
+  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  admin = await s.person({ ...ROLES.admin, email: 'leader.admin@example.org' })
+  browser = await launch()
+  // bypassCSP only so axe-core can be injected; the pages themselves run under the real CSP.
+  context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url })
+  page = await context.newPage()
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+  await s?.stop()
+})
+
+describe('admin section in a browser', () => {
+  it('signs in through the login page and shows the dashboard for the capabilities held', async () => {
+    await signIn(page, s.url, admin.email, PASSWORD)
+    await page.getByText(`Signed in as ${admin.email}`).waitFor()
+    expect(await page.getByRole('link', { name: 'Settings' }).first().isVisible()).toBe(true)
+  })
+
+  it('shows a wrong password plainly on the login page', async () => {
+    const other = await context.browser()!.newContext()
+    const p = await other.newPage()
+    await p.goto(`${s.url}/login/`)
+    await p.getByLabel('Email').fill(admin.email)
+    await p.getByLabel('Password').fill('not the password')
+    await p.getByRole('button', { name: 'Sign in' }).click()
+    await p.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor()
+    await other.close()
+  })
+
+  it('mints a key and shows the secret exactly once', async () => {
+    await page.goto(`${s.url}/admin/keys/`)
+    await page.getByLabel('Label').fill('photo uploader')
+    await page.getByLabel('leads:read').check()
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const secret = (await page.locator('#secret-value').textContent())!
+    expect(secret).toMatch(/^site_\w{49}$/)
+    await page
+      .getByRole('cell', { name: /photo uploader/ })
+      .first()
+      .waitFor()
+    await page.reload()
+    await page
+      .getByRole('cell', { name: /photo uploader/ })
+      .first()
+      .waitFor()
+    expect(await page.content()).not.toContain(secret)
+    expect(await page.locator('#secret').isHidden()).toBe(true)
+  })
+
+  it('shows the validation error for a bad setting and saves a good one', async () => {
+    await page.goto(`${s.url}/admin/settings/`)
+    const field = page.getByLabel('announcements.live_cap')
+    await field.fill('99')
+    await page.locator('form[data-key="announcements.live_cap"]').getByRole('button', { name: 'Save' }).click()
+    await page
+      .locator('#error-announcements\\.live_cap')
+      .filter({ hasText: /must be integer 1–20/ })
+      .waitFor()
+    expect(await field.getAttribute('aria-invalid')).toBe('true')
+    await field.fill('5')
+    await page.locator('form[data-key="announcements.live_cap"]').getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved announcements.live_cap' }).waitFor()
+  })
+
+  it('shows both writes in history', async () => {
+    await page.goto(`${s.url}/admin/history/`)
+    await page.getByRole('cell', { name: 'keys.mint' }).first().waitFor()
+    await page.getByRole('cell', { name: 'settings.update' }).first().waitFor()
+    await page.getByLabel('Kind starts with').fill('keys.')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForFunction(() => ![...document.querySelectorAll('#entries td')].some((td) => td.textContent === 'settings.update'))
+    expect(await page.getByRole('cell', { name: 'keys.mint' }).count()).toBe(1)
+  })
+
+  it('changes a unit meeting time in the admin form and the public page shows it after regeneration', async () => {
+    await page.goto(`${s.url}/admin/units/`)
+    const troop = page.getByRole('form', { name: /Troop/ })
+    await troop.getByLabel('Meeting day').selectOption('wednesday')
+    await troop.getByLabel('Meeting time').fill('19:40')
+    await troop.getByRole('button', { name: 'Save troop' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved the troop' }).waitFor()
+    const started = Date.now()
+    const visitor = await browser.newPage()
+    while (true) {
+      await visitor.goto(`${s.url}/units/troop/`)
+      if ((await visitor.locator('[data-meeting="troop"]').textContent())?.includes('Wednesdays at 7:40 PM')) break
+      if (Date.now() - started > 10_000) throw new Error('public page not updated within 10 s')
+      await Bun.sleep(250)
+    }
+    await visitor.close()
+  })
+
+  it('has no serious or critical accessibility violations on any page, and saves screenshots at phone and laptop width', async () => {
+    const publicPages = ['/', '/units/pack/', '/units/troop/', '/login/', '/setup/x', '/invite/x', '/no-such-page']
+    const adminPages = ['/admin/', '/admin/keys/', '/admin/settings/', '/admin/history/', '/admin/units/']
+    const problems: string[] = []
+    for (const path of [...publicPages, ...adminPages]) {
+      for (const [label, width] of [
+        ['phone', 375],
+        ['laptop', 1280],
+      ] as const) {
+        await page.setViewportSize({ width, height: 800 })
+        await page.goto(`${s.url}${path}`)
+        await page.waitForLoadState('networkidle')
+        if (width === 375) problems.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`))
+        if (adminPages.includes(path)) {
+          await screenshot(page, `${path.replaceAll('/', '_').replace(/^_|_$/g, '') || 'home'}-${label}`)
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
+          if (overflow && width === 375) problems.push(`${path}: wider than a 375 px phone`)
+        }
+      }
+    }
+    expect(problems).toEqual([])
+  }, 60_000)
+
+  it('is usable with the keyboard: the skip link and form controls take focus in order', async () => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await page.goto(`${s.url}/login/`)
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
+    await page.getByLabel('Email').focus()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('password')
+  })
+})
