@@ -63,7 +63,7 @@ describe('errors', () => {
   })
 
   it('answers 404 {detail} to an unknown route and 401 to an unknown admin route without a credential', async () => {
-    expectDetail(await s.req('GET', '/no/such/page'), 404)
+    expectDetail(await s.req('GET', '/api/no/such/thing'), 404)
     expectDetail(await s.req('GET', '/api/admin/no-such-thing'), 401)
     expectDetail(await s.req('GET', '/api/admin/no-such-thing', { cookie: owner.cookie }), 404)
   })
