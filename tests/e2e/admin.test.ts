@@ -48,6 +48,7 @@ describe('admin section in a browser', () => {
     await page.getByLabel('Label').fill('photo uploader')
     await page.getByLabel('leads:read').check()
     await page.getByRole('button', { name: 'Create key' }).click()
+    await page.locator('#secret-value').filter({ hasText: /^site_/ }).waitFor()
     const secret = (await page.locator('#secret-value').textContent())!
     expect(secret).toMatch(/^site_\w{49}$/)
     await page
