@@ -9,6 +9,7 @@ import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import { errorResponse } from './error-response.ts'
 import { forbidden, HttpError, notFound, unauthorized } from './errors.ts'
+import type { CatalogLoader } from './catalog/loader.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import { serveStatic } from './site/static.ts'
 import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
@@ -19,6 +20,8 @@ export interface AppOptions {
   routes?: LoadedRoute[]
   /** Regenerates and serves the public site; without it, pages answer 503. */
   site?: SiteBuilder
+  /** The season catalog loader; its version keys the cached catalog answers. */
+  catalog?: CatalogLoader
   /** Called when a write changed public data (tests count these). */
   onPublicDataChange?: () => void
 }
@@ -32,12 +35,13 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const MAX_BODY = 1024 * 1024
 const SCALAR_BUNDLE = path.join(import.meta.dir, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
 
-export async function createApp({ db, env, routes, site, onPublicDataChange }: AppOptions) {
+export async function createApp({ db, env, routes, site, catalog, onPublicDataChange }: AppOptions) {
   const rules = addressRules(env.trustProxy, env.lanCidrs)
   const services: Services = {
     db,
     env,
     site: site ?? null,
+    catalog: catalog ?? null,
     loginThrottle: new LoginThrottle(),
     publicDataChanged() {
       onPublicDataChange?.()

@@ -8,12 +8,17 @@ import { record } from './history/record.ts'
 import { createAccount } from './people/accounts.ts'
 import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
+import { checkCatalog } from './catalog/check.ts'
+import { schemaFileText } from './catalog/schema.ts'
+import path from 'node:path'
 
 const USAGE = `Usage: bun server/cli.ts <command>
   create-owner --email E [--password P]   create an owner (password read from stdin when not given)
   seed-demo                                demo people (passwords printed), for trying the site
   backup PATH                              consistent online copy of the database to PATH
-  migrate                                  run pending database migrations`
+  migrate                                  run pending database migrations
+  catalog-check [DIR]                      validate every season file (exit 1 on any error)
+  catalog-schema [DIR]                     write season.schema.json from the TypeBox source`
 
 const [command, ...rest] = process.argv.slice(2)
 const env = readEnv()
@@ -66,6 +71,19 @@ switch (command) {
     await sql`VACUUM INTO ${target}`.execute(db)
     console.log(`Backed up ${env.databasePath} to ${target}`)
     await db.destroy()
+    break
+  }
+  case 'catalog-check': {
+    const report = await checkCatalog(rest[0] ?? env.catalogDir)
+    if (report.errors.length) console.log(`Errors (${report.errors.length}):\n${report.errors.join('\n')}`)
+    if (report.warnings.length) console.log(`Warnings (${report.warnings.length}):\n${report.warnings.join('\n')}`)
+    if (!report.errors.length) console.log(`Catalog OK${report.warnings.length ? ' (with warnings)' : ''}`)
+    process.exit(report.errors.length ? 1 : 0)
+  }
+  case 'catalog-schema': {
+    const target = path.join(rest[0] ?? env.catalogDir, 'season.schema.json')
+    await Bun.write(target, schemaFileText())
+    console.log(`Wrote ${target}`)
     break
   }
   default:

@@ -11,6 +11,8 @@ export interface Env {
   caldav: { url: string; username: string; password: string } | null
   /** Where site builds are written; `current` links to the one being served. */
   siteBuildsDir: string
+  /** The season catalog files (catalog/ in the repository by default). */
+  catalogDir: string
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
@@ -39,6 +41,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
     caldav,
+    catalogDir: vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog'),
     siteBuildsDir: vars.SITE_BUILDS_DIR ?? path.join(path.dirname(vars.DATABASE_PATH ?? 'data/site.db'), 'site-builds'),
   })
 }

@@ -5,11 +5,15 @@ import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
 import { SiteBuilder } from './site/builder.ts'
+import { CatalogLoader } from './catalog/loader.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
 const site = new SiteBuilder(db, env)
-const app = await createApp({ db, env, site })
+const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
+await catalog.loadAll()
+catalog.watch()
+const app = await createApp({ db, env, site, catalog })
 app.listen({ port: env.port, maxRequestBodySize: 16 * 1024 * 1024 })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)
@@ -22,6 +26,7 @@ site.build('start').then((b) => console.log(b.ok ? `Site built in ${b.duration_m
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
     site.stop()
+    catalog.stop()
     await app.stop()
     await db.destroy()
     process.exit(0)

@@ -7,6 +7,7 @@ import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { SiteBuilder } from './site/builder.ts'
+import type { CatalogLoader } from './catalog/loader.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
@@ -20,6 +21,7 @@ export interface Services {
   publicDataChanged(): void
   loginThrottle: LoginThrottle
   site: SiteBuilder | null
+  catalog: CatalogLoader | null
 }
 
 export interface HandlerContext<P, Q, B, C> extends Services {

@@ -8,6 +8,7 @@ import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
 import { record } from '../server/history/record.ts'
 import { SiteBuilder } from '../server/site/builder.ts'
+import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 
@@ -22,6 +23,8 @@ export interface TestServer {
   rebuilds: { count: number }
   /** The real site builder, when started with `{site: true}`. */
   site?: SiteBuilder
+  /** The catalog loader, when started with `{catalogDir}`. */
+  catalog?: CatalogLoader
   stop(): Promise<void>
   req(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** A person with the given roles; `units` are slugs with a role. */
@@ -60,13 +63,24 @@ export interface TestResponse {
 let counter = 0
 export const uniqueEmail = (label = 'person') => `${label}.${process.pid}.${++counter}@example.org`
 
-export async function startServer(vars: Record<string, string> = {}, options: { site?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  vars: Record<string, string> = {},
+  options: { site?: boolean; catalogDir?: string } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
   const site = options.site ? new SiteBuilder(db, env, 100) : undefined
-  const app = await createApp({ db, env, site, onPublicDataChange: () => rebuilds.count++ })
+  const catalog = options.catalogDir
+    ? new CatalogLoader(db, options.catalogDir, () => {
+        rebuilds.count++
+        site?.request()
+      })
+    : undefined
+  await catalog?.loadAll()
+  catalog?.watch()
+  const app = await createApp({ db, env, site, catalog, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
 
@@ -133,8 +147,10 @@ export async function startServer(vars: Record<string, string> = {}, options: { 
       return { id: res.body.id, key: res.body.key }
     },
     site,
+    catalog,
     async stop() {
       site?.stop()
+      catalog?.stop()
       await app.stop(true)
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })

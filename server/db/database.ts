@@ -12,6 +12,8 @@ export interface Database {
   settings: SettingTable
   action_log: ActionLogTable
   site_builds: SiteBuildTable
+  catalog_variants: CatalogVariantTable
+  catalog_files: CatalogFileTable
 }
 
 export interface UnitTable {
@@ -121,3 +123,28 @@ export interface SiteBuildTable {
   error: string | null
 }
 export type SiteBuild = Selectable<SiteBuildTable>
+
+export interface CatalogVariantTable {
+  id: Generated<number>
+  season: string
+  base_name: string
+  row_name: string
+  variant: string
+  status: string
+  released_at: string | null
+  max_stack: number
+  rarity_weight: number | null
+  confirmed: number
+  game_mode: string
+  cross_mode_trading: number
+  notes: string | null
+}
+
+export interface CatalogFileTable {
+  file: string
+  season: string | null
+  checked_at: string
+  ok: number
+  loaded_at: string | null
+  problems: string // JSON array of {level, pointer, message}
+}

@@ -1,0 +1,105 @@
+// Loads catalog/*.json into SQLite on start and when a file changes; an invalid file never replaces
+// the last good version of its season.
+import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
+import path from 'node:path'
+import type { Db } from '../db/client.ts'
+import { record } from '../history/record.ts'
+import { nowIso } from '../schemas.ts'
+import { flatten, validateSeason } from './validate.ts'
+
+const SEASON_FILE = /^c\d+s\d+\.json$/
+
+export const seasonFiles = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => SEASON_FILE.test(f))
+        .sort()
+    : []
+
+export class CatalogLoader {
+  private watcher: FSWatcher | null = null
+  private pending = new Map<string, Timer>()
+  /** Bumped after every change to the stored catalog, so cached answers know they are stale. */
+  version = 0
+
+  constructor(
+    private db: Db,
+    private dir: string,
+    private onChange: () => void,
+  ) {}
+
+  async loadAll(): Promise<void> {
+    for (const file of seasonFiles(this.dir)) await this.loadFile(file)
+  }
+
+  watch(): void {
+    if (!existsSync(this.dir)) return
+    this.watcher = watch(this.dir, (_event, name) => {
+      if (!name || !SEASON_FILE.test(name)) return
+      clearTimeout(this.pending.get(name))
+      this.pending.set(
+        name,
+        setTimeout(() => void this.loadFile(name).catch((e) => console.error('catalog load failed', e)), 150),
+      )
+    })
+  }
+
+  stop(): void {
+    this.watcher?.close()
+    for (const timer of this.pending.values()) clearTimeout(timer)
+  }
+
+  /** Checks one file and, when it is valid, replaces its season's rows in one transaction. */
+  async loadFile(name: string): Promise<boolean> {
+    const full = path.join(this.dir, name)
+    const season = name.replace(/\.json$/, '')
+    if (!existsSync(full)) {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
+        await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
+        await record(trx, 'system', 'catalog.load', `${name} was removed; season ${season} is no longer served`)
+      })
+      this.changed()
+      return true
+    }
+    const { problems, season: file } = validateSeason(name, await Bun.file(full).text())
+    const now = nowIso()
+    await this.db.transaction().execute(async (trx) => {
+      const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
+      if (file) {
+        await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
+        const rows = flatten(file).map((r) => ({ ...r, confirmed: r.confirmed ? 1 : 0, cross_mode_trading: r.cross_mode_trading ? 1 : 0 }))
+        for (let i = 0; i < rows.length; i += 500)
+          await trx
+            .insertInto('catalog_variants')
+            .values(rows.slice(i, i + 500))
+            .execute()
+        const warnings = problems.length ? ` with ${problems.length} warnings` : ''
+        await record(trx, 'system', 'catalog.load', `Loaded ${name}: ${rows.length} variants${warnings}`)
+      } else {
+        const errors = problems.filter((p) => p.level === 'error')
+        await record(
+          trx,
+          'system',
+          'catalog.load',
+          `${name} refused (${errors.length} errors; the last good version stays): ${errors
+            .slice(0, 3)
+            .map((p) => `${p.pointer || '/'}: ${p.message}`)
+            .join('; ')}`,
+        )
+      }
+      await trx
+        .insertInto('catalog_files')
+        .values({ file: name, ...status, loaded_at: file ? now : null })
+        .onConflict((oc) => oc.column('file').doUpdateSet(file ? { ...status, loaded_at: now } : status))
+        .execute()
+    })
+    if (file) this.changed()
+    return !!file
+  }
+
+  private changed() {
+    this.version++
+    this.onChange()
+  }
+}

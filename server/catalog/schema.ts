@@ -1,0 +1,111 @@
+// The season catalog file format, written once in TypeBox; catalog/season.schema.json is generated from it.
+import { FormatRegistry, Type as t } from '@sinclair/typebox'
+
+export const SCHEMA_ID = 'https://scouting-units.example/catalog/season.schema.json'
+export const GAME_MODES = ['br', 'og', 'reload', 'festival', 'racing', 'blocks'] as const
+export const STATUSES = ['unreleased', 'released', 'hidden'] as const
+
+/** A real calendar date in ISO 8601 form (registered here, not left to whichever library registered it first). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return false
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(Date.UTC(y, mo - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+}
+FormatRegistry.Set('date', isCalendarDate)
+
+const gameMode = (description: string) =>
+  t.Union(
+    GAME_MODES.map((m) => t.Literal(m)),
+    { description },
+  )
+
+export const Variant = t.Object(
+  {
+    variant: t.String({
+      minLength: 1,
+      description: 'Unique within its base sprite. Use the literal value Default when a sprite has a single form.',
+    }),
+    status: t.Union(
+      STATUSES.map((s) => t.Literal(s)),
+      {
+        description:
+          'unreleased: known but not yet obtainable; released: obtainable and tradeable; hidden: dropped out of matching but retained in inventories (reversible).',
+      },
+    ),
+    released_at: t.Optional(
+      t.String({
+        format: 'date',
+        description: 'ISO 8601 date (YYYY-MM-DD). Required in practice once status is released; omitted while unreleased.',
+      }),
+    ),
+    max_stack: t.Optional(
+      t.Integer({
+        minimum: 1,
+        default: 1,
+        description: 'Maximum copies a member can hold. A value above 1 lets the variant enter the give pool as a spare.',
+      }),
+    ),
+    rarity_weight: t.Optional(
+      t.Number({ exclusiveMinimum: 0, description: 'Strictly greater than 0. Display and analytics only; the matcher does not use it.' }),
+    ),
+    confirmed: t.Optional(
+      t.Boolean({
+        default: false,
+        description:
+          'Becomes true the first time a real member is recorded as owning the variant. Unconfirmed variants are deprioritised in autocomplete and excluded from the coverage metric.',
+      }),
+    ),
+    notes: t.Optional(t.String()),
+  },
+  { additionalProperties: false, description: 'One form of a sprite.' },
+)
+
+export const Sprite = t.Object(
+  {
+    base_name: t.String({ minLength: 1, description: "Shared across the sprite's variants. Unique within a season." }),
+    row_name: t.String({ minLength: 1, description: 'The collection row the sprite belongs to.' }),
+    game_mode: t.Optional(gameMode('Overrides the season-level value for this sprite only.')),
+    notes: t.Optional(t.String()),
+    variants: t.Array(Variant, { minItems: 1, description: 'At least 1 item.' }),
+  },
+  { additionalProperties: false, description: 'A collectible item with one or more variants.' },
+)
+
+export const Season = t.Object(
+  {
+    $schema: t.Optional(t.String({ description: 'Where editors find this schema.' })),
+    season: t.String({ pattern: '^c[0-9]+s[0-9]+$', description: 'Must equal the filename stem.' }),
+    game_mode: gameMode('Default game mode for every sprite in the file. A sprite may override it.'),
+    cross_mode_trading: t.Optional(
+      t.Boolean({
+        default: false,
+        description:
+          'Sprites from different game modes may be matched only when true. Leave false unless the policy is deliberately changed.',
+      }),
+    ),
+    notes: t.Optional(t.String({ description: 'Free text. JSON has no comments, so anything that would be a comment goes here.' })),
+    sprites: t.Array(Sprite, { minItems: 1, description: 'At least 1 item.' }),
+  },
+  { additionalProperties: false, $id: SCHEMA_ID, title: 'Season catalog file', description: 'One season of the collectibles catalog.' },
+)
+
+/** A union of string constants becomes `enum`, which editors offer as completions. */
+function enumsFromConstUnions(node: any): any {
+  if (Array.isArray(node)) return node.map(enumsFromConstUnions)
+  if (!node || typeof node !== 'object') return node
+  if (Array.isArray(node.anyOf) && node.anyOf.every((b: any) => typeof b.const === 'string')) {
+    const { anyOf, ...rest } = node
+    return { ...rest, type: 'string', enum: anyOf.map((b: any) => b.const) }
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, enumsFromConstUnions(v)]))
+}
+
+/** The JSON Schema document written to catalog/season.schema.json. */
+export function jsonSchema(): Record<string, unknown> {
+  const { $id, ...rest } = enumsFromConstUnions(JSON.parse(JSON.stringify(Season)))
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id, ...rest }
+}
+
+export const schemaFileText = () => JSON.stringify(jsonSchema(), null, 2) + '\n'
