@@ -16,11 +16,11 @@ export const GET = defineRoute({
     row_name: t.Optional(t.String({ maxLength: 200 })),
   }),
   async handler({ db, params, query, request, catalog }) {
-    if (!(await seasonExists(db, params.season))) throw notFound(`No season ${params.season}`)
     const key = JSON.stringify(['season', params.season, query.status ?? null, query.game_mode ?? null, query.row_name ?? null])
-    return cachedJson(request, key, catalog?.version ?? 0, async () => ({
-      season: params.season,
-      variants: await catalogRows(db, params.season, query),
-    }))
+    // The existence check runs only when the answer is not cached yet, so a 304 touches no table.
+    return cachedJson(request, key, catalog?.version ?? 0, async () => {
+      if (!(await seasonExists(db, params.season))) throw notFound(`No season ${params.season}`)
+      return { season: params.season, variants: await catalogRows(db, params.season, query) }
+    })
   },
 })
