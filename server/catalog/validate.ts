@@ -32,6 +32,8 @@ const MAX_SCHEMA_ERRORS = 200
 
 function schemaMessage(error: { message: string; schema: any }): string {
   const s = error.schema
+  // A missing field is reported with the field's own schema; say it is missing, not what it should look like.
+  if (error.message === 'Expected required property') return 'is required but missing'
   if (Array.isArray(s.enum)) return `must be one of ${s.enum.join(', ')}`
   if (Array.isArray(s.anyOf) && s.anyOf.every((b: any) => typeof b.const === 'string'))
     return `must be one of ${s.anyOf.map((b: any) => b.const).join(', ')}`
