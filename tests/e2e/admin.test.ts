@@ -1,5 +1,6 @@
 // Browser tests of the admin section and public pages in Debian's Chromium, against a real server and site build.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { launch, screenshot, seriousViolations, signIn } from './browser.ts'
@@ -11,7 +12,7 @@ let page: Page
 let admin: { email: string }
 
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
+  s = await startServer({}, { site: true, catalogDir: path.join(import.meta.dir, '..', '..', 'catalog') })
   expect((await s.site!.build('e2e start')).ok).toBe(true)
   admin = await s.person({ ...ROLES.admin, email: 'leader.admin@example.org' })
   browser = await launch()
@@ -29,6 +30,7 @@ describe('admin section in a browser', () => {
   it('signs in through the login page and shows the dashboard for the capabilities held', async () => {
     await signIn(page, s.url, admin.email, PASSWORD)
     await page.getByText(`Signed in as ${admin.email}`).waitFor()
+    expect(await page.getByRole('link', { name: 'Catalog' }).count()).toBeGreaterThan(0)
     expect(await page.getByRole('link', { name: 'Settings' }).first().isVisible()).toBe(true)
   })
 
@@ -48,7 +50,10 @@ describe('admin section in a browser', () => {
     await page.getByLabel('Label').fill('photo uploader')
     await page.getByLabel('leads:read').check()
     await page.getByRole('button', { name: 'Create key' }).click()
-    await page.locator('#secret-value').filter({ hasText: /^site_/ }).waitFor()
+    await page
+      .locator('#secret-value')
+      .filter({ hasText: /^site_/ })
+      .waitFor()
     const secret = (await page.locator('#secret-value').textContent())!
     expect(secret).toMatch(/^site_\w{49}$/)
     await page
@@ -108,7 +113,7 @@ describe('admin section in a browser', () => {
   })
 
   it('has no serious or critical accessibility violations on any page, and saves screenshots at phone and laptop width', async () => {
-    const publicPages = ['/', '/units/pack/', '/units/troop/', '/login/', '/setup/x', '/invite/x', '/no-such-page']
+    const publicPages = ['/', '/units/pack/', '/units/troop/', '/catalog/', '/login/', '/setup/x', '/invite/x', '/no-such-page']
     const adminPages = ['/admin/', '/admin/keys/', '/admin/settings/', '/admin/history/', '/admin/units/']
     const problems: string[] = []
     for (const path of [...publicPages, ...adminPages]) {
@@ -138,5 +143,18 @@ describe('admin section in a browser', () => {
     await page.getByLabel('Email').focus()
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('password')
+  })
+})
+
+describe('public catalog page', () => {
+  it('shows each season grouped by row and sprite, with status and game mode', async () => {
+    const visitor = await browser.newPage()
+    await visitor.goto(`${s.url}/catalog/`)
+    await visitor.getByRole('heading', { name: 'Season c6s3' }).waitFor()
+    await visitor.getByRole('heading', { name: 'Speedway' }).first().waitFor()
+    const row = visitor.getByRole('row', { name: /Turbo Beetle Chrome/ })
+    expect(await row.textContent()).toContain('racing')
+    expect(await row.textContent()).toContain('released')
+    await visitor.close()
   })
 })
