@@ -41,7 +41,8 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
     caldav,
-    catalogDir: vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog'),
-    siteBuildsDir: vars.SITE_BUILDS_DIR ?? path.join(path.dirname(vars.DATABASE_PATH ?? 'data/site.db'), 'site-builds'),
+    catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),
+    // Absolute, because the site build runs in another working directory.
+    siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(vars.DATABASE_PATH ?? 'data/site.db'), 'site-builds')),
   })
 }

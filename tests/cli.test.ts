@@ -85,6 +85,26 @@ describe('server/cli.ts', () => {
     expect(cli(['seed-demo']).out).toContain('exists already')
   })
 
+  it('starts on a relative DATABASE_PATH, as `npm start` does, and serves the built site', async () => {
+    const server = Bun.spawn([process.execPath, path.join(root, 'server/main.ts')], {
+      cwd: dir,
+      env: { ...process.env, DATABASE_PATH: 'relative/site.db', PORT: '0' },
+      stdout: 'pipe',
+    })
+    try {
+      const out = await waitForLine(server.stdout, /Site buil(t|d)/)
+      expect(out).toContain('Site built in')
+      const port = /port (\d+)/.exec(out)![1]
+      const home = await fetch(`http://127.0.0.1:${port}/`)
+      expect(home.status).toBe(200)
+      expect(await home.text()).toContain('Cub Scout Pack')
+      expect((await fetch(`http://127.0.0.1:${port}/admin/`)).status).toBe(200)
+    } finally {
+      server.kill()
+      await server.exited
+    }
+  }, 30_000)
+
   it('prints a one-time setup link on a first start with no owner', async () => {
     const fresh = path.join(dir, 'fresh.db')
     const server = Bun.spawn([process.execPath, 'server/main.ts'], {

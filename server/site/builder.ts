@@ -95,7 +95,10 @@ export class SiteBuilder {
     const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
     const duration_ms = Date.now() - started.getTime()
     const ok = code === 0 && existsSync(path.join(outDir, 'index.html'))
-    const error = ok ? null : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) || `astro build exited with ${code}`
+    const error = ok
+      ? null
+      : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) ||
+        `astro build exited with ${code} and wrote no index.html to ${outDir}`
     if (ok) this.swapIn(name)
     else rmSync(outDir, { recursive: true, force: true })
     await this.db.transaction().execute(async (trx) => {
