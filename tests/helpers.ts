@@ -166,3 +166,13 @@ export const ROLES = {
   admin: { global_role: 'admin' },
   owner: { global_role: 'owner' },
 } as const satisfies Record<string, PersonSpec>
+
+/** Polls until `check` holds; throws after `ms`. Returns how long it took. */
+export async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<number> {
+  const start = Date.now()
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not true within ${ms} ms`)
+    await Bun.sleep(50)
+  }
+  return Date.now() - start
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'catalog-'))
 let s: TestServer
@@ -15,14 +15,6 @@ afterAll(async () => {
   await s.stop()
   rmSync(dir, { recursive: true, force: true })
 })
-
-async function eventually(check: () => Promise<boolean>, ms = 5000) {
-  const start = Date.now()
-  while (!(await check())) {
-    if (Date.now() - start > ms) throw new Error(`not true within ${ms} ms`)
-    await Bun.sleep(50)
-  }
-}
 
 describe('GET /api/catalog', () => {
   it('lists seasons in order with their counts, without a credential', async () => {

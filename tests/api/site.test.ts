@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { SiteBuilder } from '../../server/site/builder.ts'
 import { readEnv } from '../../server/env.ts'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => {
@@ -10,15 +10,6 @@ beforeAll(async () => {
   expect((await s.site!.build('test start')).ok).toBe(true)
 })
 afterAll(() => s.stop())
-
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<number> {
-  const start = Date.now()
-  while (!(await check())) {
-    if (Date.now() - start > ms) throw new Error(`not true within ${ms} ms`)
-    await Bun.sleep(100)
-  }
-  return Date.now() - start
-}
 
 describe('site regeneration', () => {
   it('serves the public pages built from the database, with cache headers and a 404 page', async () => {
