@@ -5,6 +5,8 @@ import path from 'node:path'
 import { addressRules } from './auth/address.ts'
 import { authenticate, type Caller } from './auth/credential.ts'
 import { LoginThrottle } from './auth/login-throttle.ts'
+import { mirrorNewLead } from './leads/mirrors.ts'
+import { RateLimiter } from './rate-limit.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import { errorResponse } from './error-response.ts'
@@ -43,6 +45,10 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
     site: site ?? null,
     catalog: catalog ?? null,
     loginThrottle: new LoginThrottle(),
+    joinLimiter: new RateLimiter(5, 10 * 60_000),
+    mirrorLead(leadId) {
+      void mirrorNewLead(db, leadId).catch((e) => console.error('mirror copy failed', e))
+    },
     publicDataChanged() {
       onPublicDataChange?.()
       site?.request()

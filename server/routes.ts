@@ -6,6 +6,7 @@ import type { Caller } from './auth/credential.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { RateLimiter } from './rate-limit.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
 
@@ -20,6 +21,10 @@ export interface Services {
   /** Asks for a site rebuild after a write that changes public data. */
   publicDataChanged(): void
   loginThrottle: LoginThrottle
+  /** Public join-form posts per address. */
+  joinLimiter: RateLimiter
+  /** Copies a new lead to the configured targets in the background. */
+  mirrorLead(leadId: number): void
   site: SiteBuilder | null
   catalog: CatalogLoader | null
 }

@@ -14,6 +14,9 @@ export interface Database {
   site_builds: SiteBuildTable
   catalog_variants: CatalogVariantTable
   catalog_files: CatalogFileTable
+  leads: LeadTable
+  join_spam: JoinSpamTable
+  mirror_copies: MirrorCopyTable
 }
 
 export interface UnitTable {
@@ -147,4 +150,35 @@ export interface CatalogFileTable {
   ok: number
   loaded_at: string | null
   problems: string // JSON array of {level, pointer, message}
+}
+
+export interface LeadTable {
+  id: Generated<number>
+  created_at: string
+  parent_name: string
+  email: string | null
+  phone: string | null
+  scout_name: string | null
+  scout_grade: string | null
+  unit: 'pack' | 'troop' | 'unsure'
+  message: string | null
+  claimed_by: number | null
+  claimed_at: string | null
+}
+export type Lead = Selectable<LeadTable>
+
+export interface JoinSpamTable {
+  id: Generated<number>
+  at: string
+  address: string | null
+  payload: string
+}
+
+export interface MirrorCopyTable {
+  lead_id: number
+  target: 'spreadsheet'
+  status: 'pending' | 'ok' | 'failed'
+  attempts: number
+  last_attempt_at: string | null
+  error: string | null
 }
