@@ -5,11 +5,12 @@ import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
 import { SiteBuilder } from './site/builder.ts'
+import { nextAnnouncementChange } from './announcements/state.ts'
 import { CatalogLoader } from './catalog/loader.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
-const site = new SiteBuilder(db, env)
+const site = new SiteBuilder(db, env, undefined, undefined, () => nextAnnouncementChange(db))
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
 catalog.watch()

@@ -1,6 +1,7 @@
 // Schemas and small helpers shared by several route modules.
 import { t } from 'elysia'
-import { notFound } from './errors.ts'
+import './catalog/schema.ts' // registers the strict `date` format (a real calendar date)
+import { notFound, unprocessable } from './errors.ts'
 
 export const IdParams = t.Object({ id: t.String() })
 
@@ -14,3 +15,18 @@ export const Email = t.String({ format: 'email', maxLength: 254, error: 'must be
 export const Password = t.String({ minLength: 8, maxLength: 200, error: 'must be 8 to 200 characters' })
 
 export const nowIso = () => new Date().toISOString()
+
+/** An ISO 8601 timestamp with an offset (`Z` accepted), as the API takes them. */
+export const Timestamp = t.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
+  error: 'must be an ISO 8601 timestamp with an offset, e.g. 2026-12-01T18:00:00-06:00',
+})
+
+/** Milliseconds of a Timestamp value; 422 naming the field when it is not a real moment. */
+export function parseTimestamp(field: string, value: string): number {
+  const ms = Date.parse(value)
+  if (Number.isNaN(ms)) throw unprocessable(`${field}: is not a real date and time`)
+  return ms
+}
+
+export const DateString = t.String({ format: 'date', error: 'must be a real date written YYYY-MM-DD' })

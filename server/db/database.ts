@@ -17,6 +17,8 @@ export interface Database {
   leads: LeadTable
   join_spam: JoinSpamTable
   mirror_copies: MirrorCopyTable
+  announcements: AnnouncementTable
+  nearby_units: NearbyUnitTable
 }
 
 export interface UnitTable {
@@ -182,3 +184,33 @@ export interface MirrorCopyTable {
   last_attempt_at: string | null
   error: string | null
 }
+
+export interface AnnouncementTable {
+  id: Generated<number>
+  message: string
+  starts_at: string
+  ends_at: string
+  created_at: string
+  created_by: string
+  revoked_at: string | null
+}
+export type Announcement = Selectable<AnnouncementTable>
+
+export interface NearbyUnitTable {
+  id: Generated<number>
+  name: string
+  unit_type: 'pack' | 'troop' | 'crew' | 'ship' | 'post'
+  unit_number: string | null
+  town: string | null
+  meeting_place: string | null
+  meeting_day: string | null
+  meeting_time: string | null
+  website: string | null
+  contact_email: string | null
+  notes: string | null
+  verified_at: string | null
+  active: number
+  created_at: string
+  updated_at: string
+}
+export type NearbyUnit = Selectable<NearbyUnitTable>

@@ -21,6 +21,7 @@ export class SiteBuilder {
   private running: Promise<BuildOutcome> | null = null
   private dirty = false
   private periodic: Timer | null = null
+  private timed: Timer | null = null
   private served: string | null
 
   constructor(
@@ -29,6 +30,8 @@ export class SiteBuilder {
     private debounceMs = 300,
     /** The build command; tests swap in a failing one. */
     private command = [process.execPath, '--bun', ASTRO, 'build', '--silent'],
+    /** When the built pages go stale by themselves (an announcement starting or ending), to rebuild then. */
+    private nextChange: () => Promise<number | null> = async () => null,
   ) {
     mkdirSync(env.siteBuildsDir, { recursive: true })
     const link = path.join(env.siteBuildsDir, 'current')
@@ -77,6 +80,7 @@ export class SiteBuilder {
   }
 
   stop(): void {
+    if (this.timed) clearTimeout(this.timed)
     if (this.timer) clearTimeout(this.timer)
     if (this.periodic) clearInterval(this.periodic)
     this.timer = this.periodic = null
@@ -99,8 +103,10 @@ export class SiteBuilder {
       ? null
       : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) ||
         `astro build exited with ${code} and wrote no index.html to ${outDir}`
-    if (ok) this.swapIn(name)
-    else rmSync(outDir, { recursive: true, force: true })
+    if (ok) {
+      this.swapIn(name)
+      await this.scheduleNextChange()
+    } else rmSync(outDir, { recursive: true, force: true })
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('site_builds')
@@ -109,6 +115,14 @@ export class SiteBuilder {
       if (!ok) await record(trx, 'system', 'site.build', `Site build failed (${reason}); the last good site stays up: ${error}`)
     })
     return { ok, duration_ms, error }
+  }
+
+  private async scheduleNextChange(): Promise<void> {
+    if (this.timed) clearTimeout(this.timed)
+    const at = await this.nextChange()
+    // setTimeout holds at most about 24 days; the periodic rebuild covers anything further out.
+    if (at !== null && at - Date.now() < 2 ** 31 - 1)
+      this.timed = setTimeout(() => this.request('announcement window'), Math.max(0, at - Date.now()) + 1000)
   }
 
   /** Points `current` at the new build with one rename, then removes builds older than the previous one. */

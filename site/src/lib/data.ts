@@ -1,6 +1,7 @@
 // Build-time data: the pages read the same SQLite database through the server's Kysely module.
 import { openDatabase } from '../../../server/db/client.ts'
 import { readEnv } from '../../../server/env.ts'
+import { announcementsWithState } from '../../../server/announcements/state.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
@@ -45,3 +46,11 @@ export async function catalog() {
     .sort(([a], [b]) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1])
     .map(([season, rows]) => ({ season, rows: [...rows.entries()].map(([row_name, variants]) => ({ row_name, variants })) }))
 }
+
+/** Live announcements only (not scheduled, expired, revoked or over the cap), by the server's one rule. */
+export async function liveAnnouncements() {
+  return (await announcementsWithState(db)).filter((a) => a.state === 'live').sort((a, b) => a.starts_at.localeCompare(b.starts_at))
+}
+
+export const activeNearby = () =>
+  db.selectFrom('nearby_units').selectAll().where('active', '=', 1).orderBy('unit_type').orderBy('name').execute()
