@@ -26,7 +26,7 @@ site.build('start').then((b) => console.log(b.ok ? `Site built in ${b.duration_m
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
-    site.stop()
+    await site.stop()
     catalog.stop()
     await app.stop()
     await db.destroy()

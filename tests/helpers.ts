@@ -149,7 +149,7 @@ export async function startServer(
     site,
     catalog,
     async stop() {
-      site?.stop()
+      await site?.stop()
       catalog?.stop()
       await app.stop(true)
       await db.destroy()

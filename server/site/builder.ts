@@ -79,11 +79,13 @@ export class SiteBuilder {
     }
   }
 
-  stop(): void {
-    if (this.timed) clearTimeout(this.timed)
-    if (this.timer) clearTimeout(this.timer)
+  /** Stops scheduling and waits for a build under way, so nothing writes after the database closes. */
+  async stop(): Promise<void> {
+    for (const t of [this.timed, this.timer]) if (t) clearTimeout(t)
     if (this.periodic) clearInterval(this.periodic)
-    this.timer = this.periodic = null
+    this.timed = this.timer = this.periodic = null
+    this.dirty = false
+    await this.running?.catch(() => {})
   }
 
   private async runOnce(reason: string): Promise<BuildOutcome> {

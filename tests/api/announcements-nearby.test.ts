@@ -96,6 +96,7 @@ describe('POST /api/admin/announcements', () => {
   it('answers 409 with the live announcements in the body when the live cap is reached', async () => {
     await revokeAll()
     for (let i = 0; i < 3; i++) expect((await announce({ message: `Live ${i}`, ends_at: inHours(2) })).status).toBe(201)
+    expect((await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })).body.live_announcements).toBe(3)
     const full = await announce({ message: 'One too many', ends_at: inHours(2) })
     expect(full.status).toBe(409)
     expect(typeof full.body.detail.error).toBe('string')

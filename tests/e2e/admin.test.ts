@@ -113,8 +113,29 @@ describe('admin section in a browser', () => {
   })
 
   it('has no serious or critical accessibility violations on any page, and saves screenshots at phone and laptop width', async () => {
-    const publicPages = ['/', '/units/pack/', '/units/troop/', '/catalog/', '/login/', '/setup/x', '/invite/x', '/no-such-page']
-    const adminPages = ['/admin/', '/admin/keys/', '/admin/settings/', '/admin/history/', '/admin/units/']
+    const publicPages = [
+      '/',
+      '/units/pack/',
+      '/units/troop/',
+      '/catalog/',
+      '/join/',
+      '/join/thanks/',
+      '/nearby/',
+      '/login/',
+      '/setup/x',
+      '/invite/x',
+      '/no-such-page',
+    ]
+    const adminPages = [
+      '/admin/',
+      '/admin/leads/',
+      '/admin/announcements/',
+      '/admin/nearby/',
+      '/admin/keys/',
+      '/admin/settings/',
+      '/admin/history/',
+      '/admin/units/',
+    ]
     const problems: string[] = []
     for (const path of [...publicPages, ...adminPages]) {
       for (const [label, width] of [

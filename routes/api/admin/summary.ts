@@ -1,10 +1,11 @@
 // GET /api/admin/summary: the counts a leader needs at a glance.
 import { sql } from 'kysely'
+import { announcementsWithState } from '../../../server/announcements/state.ts'
 import { defineRoute } from '../../../server/routes.ts'
 
 export const GET = defineRoute({
   auth: 'leads:read',
-  summary: 'Counts at a glance: new and unclaimed leads, leads claimed by me, failed mirror copies',
+  summary: 'Counts at a glance: new and unclaimed leads, leads claimed by me, failed mirror copies, live announcements',
   async handler({ db, caller }) {
     const week = new Date(Date.now() - 7 * 86_400_000).toISOString()
     const leads = await db
@@ -21,6 +22,7 @@ export const GET = defineRoute({
       .select(sql<number>`count(*)`.as('n'))
       .where('status', '!=', 'ok')
       .executeTakeFirstOrThrow()
-    return { leads, failed_mirror_copies: mirrors.n }
+    const live = (await announcementsWithState(db)).filter((a) => a.state === 'live').length
+    return { leads, failed_mirror_copies: mirrors.n, live_announcements: live }
   },
 })
