@@ -19,6 +19,11 @@ export interface Database {
   mirror_copies: MirrorCopyTable
   announcements: AnnouncementTable
   nearby_units: NearbyUnitTable
+  reset_links: ResetLinkTable
+  households: HouseholdTable
+  household_people: HouseholdPersonTable
+  scouts: ScoutTable
+  checks: CheckTable
 }
 
 export interface UnitTable {
@@ -214,3 +219,57 @@ export interface NearbyUnitTable {
   updated_at: string
 }
 export type NearbyUnit = Selectable<NearbyUnitTable>
+
+export interface ResetLinkTable {
+  id: Generated<number>
+  token_hash: string
+  person_id: number
+  created_by: string
+  created_at: string
+  expires_at: string
+  used_at: string | null
+  revoked_at: string | null
+}
+
+export interface HouseholdTable {
+  id: Generated<number>
+  parent_name: string
+  email: string | null
+  phone: string | null
+  second_parent: string | null
+  notes: string | null
+  active: number
+  lead_id: number | null
+  created_at: string
+  updated_at: string
+}
+export type Household = Selectable<HouseholdTable>
+
+export interface HouseholdPersonTable {
+  household_id: number
+  person_id: number
+}
+
+export interface ScoutTable {
+  id: Generated<number>
+  household_id: number
+  first_name: string
+  last_name: string | null
+  unit_id: number
+  den: string | null
+  org_member_id: string | null
+  created_at: string
+  updated_at: string
+}
+export type Scout = Selectable<ScoutTable>
+
+export interface CheckTable {
+  scout_id: number
+  /** The program year, by the calendar year it starts in. */
+  year: number
+  item: 'dues' | 'health_form'
+  done: number
+  note: string | null
+  recorded_by: string
+  recorded_at: string
+}

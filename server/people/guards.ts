@@ -1,0 +1,27 @@
+// The owner guards: nobody disables themselves, and the site always keeps an enabled owner.
+import { conflict, forbidden, notFound } from '../errors.ts'
+import type { Executor } from '../history/record.ts'
+import type { Caller } from '../auth/credential.ts'
+
+export async function targetPerson(db: Executor, id: number) {
+  const person = await db.selectFrom('people').select(['id', 'email', 'global_role', 'disabled_at']).where('id', '=', id).executeTakeFirst()
+  if (!person) throw notFound('No such person')
+  return person
+}
+
+/** 409 when taking `personId` out of the enabled owners would leave none. */
+export async function assertAnotherOwner(db: Executor, personId: number, what: string) {
+  const others = await db
+    .selectFrom('people')
+    .select('id')
+    .where('global_role', '=', 'owner')
+    .where('disabled_at', 'is', null)
+    .where('id', '!=', personId)
+    .limit(1)
+    .executeTakeFirst()
+  if (!others) throw conflict(`${what} would leave the site without an enabled owner`)
+}
+
+export function assertNotSelf(caller: Caller, personId: number) {
+  if (caller.person?.id === personId) throw forbidden('You cannot disable yourself')
+}
