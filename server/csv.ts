@@ -1,0 +1,10 @@
+// CSV downloads: a plain header, every cell quoted, and a leading = + - @ defused so spreadsheets never run it.
+type Cell = string | number | boolean | null | undefined
+
+export function csvCell(value: Cell): string {
+  const text = value === null || value === undefined ? '' : String(value)
+  return `"${(/^[=+\-@\t\r]/.test(text) ? "'" + text : text).replaceAll('"', '""')}"`
+}
+
+export const csvDocument = (header: string[], rows: Cell[][]) =>
+  [header.join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\r\n') + '\r\n'

@@ -1,0 +1,208 @@
+// Roster: households (fields or an imported lead), linked accounts, scouts, the yearly checklist, the family view and CSV.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { programYear } from '../../server/roster/queries.ts'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+
+let s: TestServer
+let leader: { id: number; email: string; cookie: string }
+let pack: number
+beforeAll(async () => {
+  s = await startServer()
+  leader = await s.as(ROLES.packLeader)
+  pack = (await s.db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()).id
+})
+afterAll(() => s.stop())
+
+const household = (json: Record<string, unknown>, cookie = leader.cookie) => s.req('POST', '/api/admin/roster/households', { cookie, json })
+const scout = (householdId: number, json: Record<string, unknown>, cookie = leader.cookie) =>
+  s.req('POST', `/api/admin/roster/households/${householdId}/scouts`, { cookie, json })
+
+describe('POST /api/admin/roster/households', () => {
+  it('creates from fields (201), 422 without parent_name or with a bad email or unknown field', async () => {
+    const res = await household({ parent_name: 'Casey Park', email: 'casey@example.org', phone: '555 123 4567', second_parent: 'Jo Park' })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ parent_name: 'Casey Park', active: true, scouts: [], people: [] })
+    expect((await household({ email: 'x@example.org' })).status).toBe(422)
+    expect((await household({ parent_name: '  ' })).status).toBe(422)
+    expect((await household({ parent_name: 'X', email: 'nope' })).status).toBe(422)
+    expect((await household({ parent_name: 'X', colour: 'red' })).status).toBe(422)
+  })
+
+  it('imports a lead with lead_id alone: copied and linked, the lead unchanged; again 409; unknown 422', async () => {
+    await s.req('POST', '/api/join', { json: { parent_name: 'Lead Parent', email: 'lead@example.org', message: 'Two kids' } })
+    const lead = await s.db.selectFrom('leads').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
+    const res = await household({ lead_id: lead.id })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ parent_name: 'Lead Parent', email: 'lead@example.org', notes: 'Two kids', lead_id: lead.id })
+    expect(await s.db.selectFrom('leads').selectAll().where('id', '=', lead.id).executeTakeFirstOrThrow()).toEqual(lead)
+    expect((await household({ lead_id: lead.id })).status).toBe(409)
+    expect((await household({ lead_id: 999999 })).status).toBe(422)
+    expect((await household({ lead_id: lead.id, parent_name: 'Both' })).status).toBe(422)
+  })
+
+  it('checks credentials: anonymous 401, member 403, break-glass 403', async () => {
+    expect((await s.req('POST', '/api/admin/roster/households', { json: { parent_name: 'X' } })).status).toBe(401)
+    expect((await household({ parent_name: 'X' }, (await s.as(ROLES.member)).cookie)).status).toBe(403)
+    expect((await s.req('POST', '/api/admin/roster/households', { token: ADMIN_TOKEN, json: { parent_name: 'X' } })).status).toBe(403)
+    expect((await s.req('GET', '/api/admin/roster', { token: ADMIN_TOKEN })).status).toBe(403)
+    expect((await s.req('GET', '/api/admin/roster', { cookie: (await s.as(ROLES.member)).cookie })).status).toBe(403)
+  })
+})
+
+describe('households and scouts', () => {
+  it('gets, edits and deactivates a household; unknown 404', async () => {
+    const { body } = await household({ parent_name: 'Dana Reyes' })
+    expect((await s.req('GET', `/api/admin/roster/households/${body.id}`, { cookie: leader.cookie })).body.parent_name).toBe('Dana Reyes')
+    const edited = await s.req('PATCH', `/api/admin/roster/households/${body.id}`, {
+      cookie: leader.cookie,
+      json: { phone: '555-000-1111', active: false },
+    })
+    expect(edited.status).toBe(200)
+    expect(edited.body).toMatchObject({ phone: '555-000-1111', active: false })
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/households/${body.id}`, { cookie: leader.cookie, json: { colour: 'red' } })).status,
+    ).toBe(422)
+    expect((await s.req('GET', '/api/admin/roster/households/999999', { cookie: leader.cookie })).status).toBe(404)
+    expect((await s.req('PATCH', '/api/admin/roster/households/999999', { cookie: leader.cookie, json: { notes: 'x' } })).status).toBe(404)
+  })
+
+  it('adds and edits scouts: org_member_id 6 to 12 digits, unit_id must exist', async () => {
+    const { body } = await household({ parent_name: 'Eli Stone' })
+    const res = await scout(body.id, { first_name: 'Mia', last_name: 'Stone', unit_id: pack, den: 'Wolf', org_member_id: '12345678' })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ first_name: 'Mia', unit_id: pack, den: 'Wolf' })
+    for (const org_member_id of ['12345', '1234567890123', '12ab5678'])
+      expect((await scout(body.id, { first_name: 'X', unit_id: pack, org_member_id })).status).toBe(422)
+    expect((await scout(body.id, { first_name: 'X', unit_id: 999 })).status).toBe(422)
+    expect((await scout(body.id, { unit_id: pack })).status).toBe(422)
+    expect((await scout(999999, { first_name: 'X', unit_id: pack })).status).toBe(404)
+    const edited = await s.req('PATCH', `/api/admin/roster/scouts/${res.body.id}`, { cookie: leader.cookie, json: { den: 'Bear' } })
+    expect(edited.status).toBe(200)
+    expect(edited.body.den).toBe('Bear')
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/scouts/${res.body.id}`, { cookie: leader.cookie, json: { org_member_id: 'abc' } })).status,
+    ).toBe(422)
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/scouts/${res.body.id}`, { cookie: leader.cookie, json: { unit_id: 999 } })).status,
+    ).toBe(422)
+    expect((await s.req('PATCH', '/api/admin/roster/scouts/999999', { cookie: leader.cookie, json: { den: 'x' } })).status).toBe(404)
+  })
+
+  it('records dues and health_form checks with who and when, 422 for another item', async () => {
+    const { body } = await household({ parent_name: 'Finn Ward' })
+    const kid = (await scout(body.id, { first_name: 'Ada', unit_id: pack })).body
+    const res = await s.req('PUT', `/api/admin/roster/scouts/${kid.id}/checks/dues`, {
+      cookie: leader.cookie,
+      json: { done: true, note: 'paid cash' },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({
+      item: 'dues',
+      done: true,
+      note: 'paid cash',
+      recorded_by: leader.email,
+      year: (await programYear(s.db)).year,
+    })
+    expect(
+      (await s.req('PUT', `/api/admin/roster/scouts/${kid.id}/checks/health_form`, { cookie: leader.cookie, json: { done: true } })).status,
+    ).toBe(200)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/scouts/${kid.id}/checks/allergies`, { cookie: leader.cookie, json: { done: true } })).status,
+    ).toBe(422)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/scouts/${kid.id}/checks/dues`, { cookie: leader.cookie, json: { done: 'yes' } })).status,
+    ).toBe(422)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/scouts/999999/checks/dues`, { cookie: leader.cookie, json: { done: true } })).status,
+    ).toBe(404)
+    const roster = await s.req('GET', '/api/admin/roster?unit=pack', { cookie: leader.cookie })
+    const row = roster.body.households.find((h: any) => h.id === body.id).scouts[0]
+    expect(row.checks.dues).toMatchObject({ done: true, note: 'paid cash', recorded_by: leader.email })
+    expect(row.checks.health_form.done).toBe(true)
+    const log = await s.db
+      .selectFrom('action_log')
+      .selectAll()
+      .where('kind', '=', 'roster.check')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(log.actor).toBe(leader.email)
+  })
+
+  it('lists by unit (slug or id) with dens; unknown unit 404', async () => {
+    const { body } = await household({ parent_name: 'Gale Troop' })
+    const troop = (await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()).id
+    await scout(body.id, { first_name: 'Tom', unit_id: troop, den: 'Eagle Patrol' })
+    const byTroop = await s.req('GET', `/api/admin/roster?unit=${troop}`, { cookie: leader.cookie })
+    expect(byTroop.body.households.map((h: any) => h.parent_name)).toEqual(['Gale Troop'])
+    expect(byTroop.body.dens).toEqual(['Eagle Patrol'])
+    const byPack = await s.req('GET', '/api/admin/roster?unit=pack', { cookie: leader.cookie })
+    expect(byPack.body.households.some((h: any) => h.parent_name === 'Gale Troop')).toBe(false)
+    expect(byPack.body.dens).toContain('Bear')
+    expect((await s.req('GET', '/api/admin/roster?unit=crew', { cookie: leader.cookie })).status).toBe(404)
+  })
+
+  it('exports the roster as CSV', async () => {
+    const res = await s.req('GET', '/api/admin/roster/export?unit=pack', { cookie: leader.cookie })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/csv')
+    const lines = res.text.trim().split('\r\n')
+    expect(lines[0]).toStartWith('first_name,last_name,unit,den')
+    expect(lines.some((l) => l.includes('"Ada"') && l.endsWith('"yes","yes"'))).toBe(true)
+  })
+})
+
+describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family', () => {
+  it('links accounts (full list); 422 for an unknown person; 403 for a member, the break-glass token and a key without people:invite_leader', async () => {
+    const { body } = await household({ parent_name: 'Hana Cole' })
+    const parent = await s.as(ROLES.member)
+    const res = await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, {
+      cookie: leader.cookie,
+      json: { person_ids: [parent.id] },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.people.map((p: any) => p.email)).toEqual([parent.email])
+    expect(
+      (await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { cookie: leader.cookie, json: { person_ids: [999999] } }))
+        .status,
+    ).toBe(422)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { cookie: parent.cookie, json: { person_ids: [] } })).status,
+    ).toBe(403)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { token: ADMIN_TOKEN, json: { person_ids: [] } })).status,
+    ).toBe(403)
+    const admin = await s.as(ROLES.admin)
+    const { key } = await s.mintKey(admin.cookie, ['roster:write'])
+    expect((await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { key, json: { person_ids: [] } })).status).toBe(403)
+  })
+
+  it("shows a family their own active household, scouts, dens and this year's checklist; an unlinked account gets none", async () => {
+    const parent = await s.as(ROLES.member)
+    const { body } = await household({ parent_name: 'Ivy Lane', notes: 'leader-only note' })
+    const kid = (await scout(body.id, { first_name: 'Leo', unit_id: pack, den: 'Tiger' })).body
+    await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { cookie: leader.cookie, json: { person_ids: [parent.id] } })
+    await s.req('PUT', `/api/admin/roster/scouts/${kid.id}/checks/dues`, { cookie: leader.cookie, json: { done: true } })
+    const family = await s.req('GET', '/api/admin/family', { cookie: parent.cookie })
+    expect(family.status).toBe(200)
+    expect(family.body.households.length).toBe(1)
+    const scoutView = family.body.households[0].scouts[0]
+    expect(scoutView).toMatchObject({ first_name: 'Leo', den: 'Tiger' })
+    expect(scoutView.checks.dues.done).toBe(true)
+    expect(scoutView.checks.health_form.done).toBe(false)
+    expect(JSON.stringify(family.body)).not.toContain('leader-only note')
+    const stranger = await s.as(ROLES.member)
+    expect((await s.req('GET', '/api/admin/family', { cookie: stranger.cookie })).body.households).toEqual([])
+    await s.req('PATCH', `/api/admin/roster/households/${body.id}`, { cookie: leader.cookie, json: { active: false } })
+    expect((await s.req('GET', '/api/admin/family', { cookie: parent.cookie })).body.households).toEqual([])
+    expect((await s.req('GET', '/api/admin/family')).status).toBe(401)
+    expect((await s.req('GET', '/api/admin/family', { token: ADMIN_TOKEN })).status).toBe(403)
+  })
+})
+
+describe('programYear', () => {
+  it('starts in the month of roster.year_start_month', async () => {
+    expect((await programYear(s.db, new Date('2026-07-15T12:00:00Z'))).year).toBe(2025)
+    expect((await programYear(s.db, new Date('2026-08-15T12:00:00Z'))).year).toBe(2026)
+    expect((await programYear(s.db, new Date('2026-08-15T12:00:00Z'))).label).toBe('2026–27')
+  })
+})
