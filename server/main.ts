@@ -26,8 +26,8 @@ site.build('start').then((b) => console.log(b.ok ? `Site built in ${b.duration_m
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
-    await site.stop()
     catalog.stop()
+    await site.stop()
     await app.stop()
     await db.destroy()
     process.exit(0)

@@ -149,8 +149,8 @@ export async function startServer(
     site,
     catalog,
     async stop() {
-      await site?.stop()
       catalog?.stop()
+      await site?.stop()
       await app.stop(true)
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })

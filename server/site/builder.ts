@@ -19,7 +19,8 @@ export interface BuildOutcome {
 export class SiteBuilder {
   private timer: Timer | null = null
   private running: Promise<BuildOutcome> | null = null
-  private dirty = false
+  private followUp: Promise<BuildOutcome> | null = null
+  private stopped = false
   private periodic: Timer | null = null
   private timed: Timer | null = null
   private served: string | null
@@ -49,7 +50,7 @@ export class SiteBuilder {
 
   /** Asks for a rebuild soon; many requests within the debounce window make one build. */
   request(reason = 'data changed'): void {
-    if (this.timer) return
+    if (this.timer || this.stopped) return
     this.timer = setTimeout(() => {
       this.timer = null
       void this.build(reason)
@@ -62,30 +63,38 @@ export class SiteBuilder {
     this.periodic = setInterval(() => this.request('periodic'), minutes * 60_000)
   }
 
-  /** Builds now (or after the running build); resolves with this build's outcome. */
-  async build(reason = 'requested'): Promise<BuildOutcome> {
-    if (this.running) {
-      this.dirty = true
-      await this.running
-      return this.build(reason)
-    }
-    this.dirty = false
-    this.running = this.runOnce(reason)
-    try {
-      return await this.running
-    } finally {
-      this.running = null
-      if (this.dirty) this.request('changes during the last build')
-    }
+  /**
+   * Builds now, or, while a build runs, once more right after it (every caller meanwhile shares that
+   * one follow-up build, which sees all their changes). Resolves with the outcome of the build that covers the call.
+   */
+  build(reason = 'requested'): Promise<BuildOutcome> {
+    if (this.stopped) return Promise.resolve({ ok: false, duration_ms: 0, error: 'the site builder is stopped' })
+    if (!this.running) return this.start(reason)
+    this.followUp ??= this.running
+      .catch(() => {})
+      .then(() => {
+        this.followUp = null
+        return this.build(reason)
+      })
+    return this.followUp
+  }
+
+  private start(reason: string): Promise<BuildOutcome> {
+    const run = this.runOnce(reason).finally(() => {
+      if (this.running === run) this.running = null
+    })
+    this.running = run
+    return run
   }
 
   /** Stops scheduling and waits for a build under way, so nothing writes after the database closes. */
   async stop(): Promise<void> {
+    this.stopped = true
     for (const t of [this.timed, this.timer]) if (t) clearTimeout(t)
     if (this.periodic) clearInterval(this.periodic)
     this.timed = this.timer = this.periodic = null
-    this.dirty = false
     await this.running?.catch(() => {})
+    await this.followUp?.catch(() => {})
   }
 
   private async runOnce(reason: string): Promise<BuildOutcome> {

@@ -28,6 +28,7 @@ export const GET = defineRoute({
     if (unit) households = households.map((h) => ({ ...h, scouts: h.scouts.filter((s) => s.unit_id === unit.id) }))
     let dens = db.selectFrom('scouts').select('den').distinct().where('den', 'is not', null).orderBy('den')
     if (unit) dens = dens.where('unit_id', '=', unit.id)
-    return { unit: unit ?? null, year, households, dens: (await dens.execute()).map((d) => d.den) }
+    const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
+    return { unit: unit ?? null, units, year, households, dens: (await dens.execute()).map((d) => d.den) }
   },
 })
