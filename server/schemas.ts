@@ -30,3 +30,12 @@ export function parseTimestamp(field: string, value: string): number {
 }
 
 export const DateString = t.String({ format: 'date', error: 'must be a real date written YYYY-MM-DD' })
+
+/** A 24-hour time HH:MM. */
+export const Time24 = t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', error: 'must be a 24-hour time HH:MM' })
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export const Weekday = t.Union(
+  WEEKDAYS.map((d) => t.Literal(d)),
+  { error: 'must be a weekday name, monday to sunday' },
+)

@@ -1,7 +1,7 @@
 // Nearby unit fields, shared by create and edit; `today` in the site's time zone for verified_at.
 import { t } from 'elysia'
 import type { Executor } from '../history/record.ts'
-import { DateString } from '../schemas.ts'
+import { DateString, Time24, Weekday } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
 export const UNIT_TYPES = ['pack', 'troop', 'crew', 'ship', 'post'] as const
@@ -11,12 +11,8 @@ export const nearbyFields = {
   unit_number: text(20),
   town: text(100),
   meeting_place: text(200),
-  meeting_day: t.Optional(
-    t.Union([t.Union(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => t.Literal(d))), t.Null()]),
-  ),
-  meeting_time: t.Optional(
-    t.Union([t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', error: 'must be a 24-hour time HH:MM' }), t.Null()]),
-  ),
+  meeting_day: t.Optional(t.Union([Weekday, t.Null()])),
+  meeting_time: t.Optional(t.Union([Time24, t.Null()])),
   website: t.Optional(t.Union([t.String({ maxLength: 500, pattern: '^https?://', error: 'must be an http(s) address' }), t.Null()])),
   contact_email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()])),
   notes: text(2000),

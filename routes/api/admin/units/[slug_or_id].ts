@@ -4,9 +4,8 @@ import { forbidden, notFound } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { editableUnitIds } from '../../../../server/people/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso } from '../../../../server/schemas.ts'
+import { nowIso, Time24, Weekday } from '../../../../server/schemas.ts'
 
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Optional(t.Union([schema, t.Null()]))
 
 export const PATCH = defineRoute({
@@ -17,13 +16,8 @@ export const PATCH = defineRoute({
     {
       name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
       number: nullable(t.String({ maxLength: 20 })),
-      meeting_day: nullable(
-        t.Union(
-          WEEKDAYS.map((d) => t.Literal(d)),
-          { error: 'must be a weekday name, monday to sunday' },
-        ),
-      ),
-      meeting_time: nullable(t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', error: 'must be a 24-hour time HH:MM' })),
+      meeting_day: nullable(Weekday),
+      meeting_time: nullable(Time24),
       meeting_place: nullable(t.String({ maxLength: 200 })),
     },
     { additionalProperties: false },
