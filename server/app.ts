@@ -12,6 +12,7 @@ import type { Env } from './env.ts'
 import { errorResponse } from './error-response.ts'
 import { forbidden, HttpError, notFound, unauthorized } from './errors.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
+import { CalendarStore } from './calendar/store.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import { serveStatic } from './site/static.ts'
 import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
@@ -44,6 +45,7 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
     env,
     site: site ?? null,
     catalog: catalog ?? null,
+    calendar: env.caldav ? new CalendarStore(env.caldav) : null,
     loginThrottle: new LoginThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     mirrorLead(leadId) {

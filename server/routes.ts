@@ -9,6 +9,7 @@ import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
+import type { CalendarStore } from './calendar/store.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
@@ -27,6 +28,8 @@ export interface Services {
   mirrorLead(leadId: number): void
   site: SiteBuilder | null
   catalog: CatalogLoader | null
+  /** The CalDAV collection, when CALDAV_* are set. */
+  calendar: CalendarStore | null
 }
 
 export interface HandlerContext<P, Q, B, C> extends Services {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests drive for real (Chromium for browser tests) when missing.
+# Installs the Debian packages the tests drive for real when missing: Chromium (browser tests), Radicale (CalDAV).
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v radicale >/dev/null 2>&1 || need+=(radicale)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

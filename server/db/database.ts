@@ -24,6 +24,8 @@ export interface Database {
   household_people: HouseholdPersonTable
   scouts: ScoutTable
   checks: CheckTable
+  calendar_uids: CalendarUidTable
+  calendar_objects: CalendarObjectTable
 }
 
 export interface UnitTable {
@@ -272,4 +274,17 @@ export interface CheckTable {
   note: string | null
   recorded_by: string
   recorded_at: string
+}
+
+export interface CalendarUidTable {
+  uid: string
+  created_at: string
+}
+
+export interface CalendarObjectTable {
+  uid: string
+  url: string
+  etag: string | null
+  ics: string
+  synced_at: string
 }

@@ -1,0 +1,85 @@
+// The CalDAV collection through tsdav: list, create, update and delete one-VEVENT resources, with timeouts and ETags.
+import { createCalendarObject, deleteCalendarObject, fetchCalendarObjects, updateCalendarObject } from 'tsdav'
+import type { Env } from '../env.ts'
+import { conflict, HttpError } from '../errors.ts'
+import { uidOf } from './event.ts'
+
+const TIMEOUT_MS = 8000
+
+export interface StoredObject {
+  uid: string
+  url: string
+  etag: string | null
+  ics: string
+}
+
+const badGateway = (what: string, error: unknown) =>
+  new HttpError(502, `The calendar store ${what}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
+
+export class CalendarStore {
+  private headers: Record<string, string>
+  private collection: { url: string }
+
+  constructor(config: NonNullable<Env['caldav']>) {
+    this.collection = { url: config.url.endsWith('/') ? config.url : config.url + '/' }
+    this.headers = { authorization: 'Basic ' + btoa(`${config.username}:${config.password}`) }
+  }
+
+  private options = () => ({ headers: this.headers, fetchOptions: { signal: AbortSignal.timeout(TIMEOUT_MS) } })
+
+  /** Every resource in the collection. 502 when the store refuses or cannot be reached. */
+  async list(): Promise<StoredObject[]> {
+    let objects
+    try {
+      objects = await fetchCalendarObjects({ calendar: this.collection as never, ...this.options() })
+    } catch (error) {
+      throw badGateway('could not be read', error)
+    }
+    return objects
+      .map((o) => ({ uid: uidOf(o.data ?? '') ?? '', url: decodeURI(o.url), etag: o.etag ?? null, ics: o.data ?? '' }))
+      .filter((o) => o.uid)
+  }
+
+  urlFor(uid: string): string {
+    return `${this.collection.url}${encodeURIComponent(uid)}.ics`
+  }
+
+  async create(uid: string, ics: string): Promise<void> {
+    const res = await this.write('create', () =>
+      createCalendarObject({
+        calendar: this.collection as never,
+        filename: `${encodeURIComponent(uid)}.ics`,
+        iCalString: ics,
+        ...this.options(),
+      }),
+    )
+    await res.body?.cancel()
+  }
+
+  /** Replaces a resource only if it still has `etag` (412 from the store becomes 409). */
+  async update(url: string, etag: string | null, ics: string): Promise<void> {
+    const res = await this.write('update', () =>
+      updateCalendarObject({ calendarObject: { url, etag: etag ?? undefined, data: ics }, ...this.options() }),
+    )
+    await res.body?.cancel()
+  }
+
+  async remove(url: string, etag: string | null): Promise<void> {
+    const res = await this.write('delete', () =>
+      deleteCalendarObject({ calendarObject: { url, etag: etag ?? undefined }, ...this.options() }),
+    )
+    await res.body?.cancel()
+  }
+
+  private async write(what: string, send: () => Promise<Response>): Promise<Response> {
+    let res: Response
+    try {
+      res = await send()
+    } catch (error) {
+      throw badGateway(`could not be reached for the ${what}`, error)
+    }
+    if (res.status === 412) throw conflict('The event was changed in another calendar app meanwhile; reload and try again')
+    if (!res.ok) throw new HttpError(502, `The calendar store refused the ${what} (HTTP ${res.status})`)
+    return res
+  }
+}

@@ -1,0 +1,242 @@
+// Calendar routes against a real Radicale: what is written to the store, `mine`, 403 before the store, 409, 502 and 404.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import ICAL from 'ical.js'
+import { createCalendarObject, updateCalendarObject } from 'tsdav'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { type Radicale, startRadicale } from '../radicale.ts'
+
+let dav: Radicale
+let s: TestServer
+let leader: { cookie: string; email: string }
+beforeAll(async () => {
+  dav = await startRadicale()
+  s = await startServer(dav.env)
+  leader = await s.as(ROLES.troopLeader)
+})
+afterAll(async () => {
+  await s.stop()
+  await dav.stop()
+})
+
+const nextYear = new Date().getUTCFullYear() + 1
+const day = (mmdd: string) => `${nextYear}-${mmdd}`
+const create = (json: Record<string, unknown>) => s.req('POST', '/api/admin/calendar', { cookie: leader.cookie, json })
+/** The raw iCalendar the store holds for a uid, read from Radicale directly. */
+async function stored(uid: string): Promise<{ text: string; event: ICAL.Component; etag: string }> {
+  const res = await fetch(`${dav.url}${encodeURIComponent(uid)}.ics`, { headers: dav.auth })
+  const text = await res.text()
+  return { text, event: new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!, etag: res.headers.get('etag')! }
+}
+
+describe('POST /api/admin/calendar', () => {
+  it('writes an all-day event as DATE values with an exclusive DTEND (end inclusive in the API)', async () => {
+    const res = await create({
+      title: 'Winter camp',
+      date: day('01-16'),
+      end: day('01-18'),
+      unit: 'troop',
+      location: 'Camp Oak',
+      badge: 'Camping',
+      description: 'Bring a sleeping bag',
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ title: 'Winter camp', mine: true })
+    const { event } = await stored(res.body.uid)
+    expect(event.getFirstProperty('dtstart')!.type).toBe('date')
+    expect(event.getFirstPropertyValue('dtstart')!.toString()).toBe(day('01-16'))
+    expect(event.getFirstPropertyValue('dtend')!.toString()).toBe(day('01-19'))
+    expect(event.getFirstPropertyValue('location')).toBe('Camp Oak')
+    expect(event.getFirstPropertyValue('description')).toBe('Bring a sleeping bag')
+    expect(event.getFirstPropertyValue('x-site-unit')).toBe('troop')
+    expect(event.getFirstPropertyValue('x-site-badge')).toBe('Camping')
+    const log = await s.db
+      .selectFrom('action_log')
+      .selectAll()
+      .where('kind', '=', 'calendar.create')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(log.actor).toBe(leader.email)
+  })
+
+  it('writes a timed event in UTC from the site time zone, lasting 90 minutes without end_time, and reads it back the same', async () => {
+    const res = await create({ title: 'Troop meeting', date: day('07-06'), time: '19:00', unit: 'troop' })
+    const { event } = await stored(res.body.uid)
+    const start = event.getFirstPropertyValue('dtstart') as ICAL.Time
+    const end = event.getFirstPropertyValue('dtend') as ICAL.Time
+    // America/Chicago is UTC-5 in July.
+    expect(start.toString()).toBe(`${day('07-07')}T00:00:00Z`)
+    expect(end.toJSDate().getTime() - start.toJSDate().getTime()).toBe(90 * 60_000)
+    const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
+    expect(list.body.events.find((e: any) => e.uid === res.body.uid)).toMatchObject({
+      date: day('07-06'),
+      time: '19:00',
+      end_time: '20:30',
+      unit: 'troop',
+      mine: true,
+    })
+    const winter = await create({ title: 'Pack meeting', date: day('01-12'), time: '18:30', end_time: '19:45', unit: 'pack' })
+    expect(((await stored(winter.body.uid)).event.getFirstPropertyValue('dtstart') as ICAL.Time).toString()).toBe(
+      `${day('01-13')}T00:30:00Z`,
+    )
+  })
+
+  it('answers 422 for a missing title or date, bad formats, an end before the date, or an unknown field', async () => {
+    for (const body of [
+      { date: day('02-01') },
+      { title: 'No date' },
+      { title: 'x', date: day('02-30') },
+      { title: 'x', date: '2026/02/01' },
+      { title: 'x', date: day('02-01'), time: '7pm' },
+      { title: 'x', date: day('02-01'), time: '19:00', end_time: '25:00' },
+      { title: 'x', date: day('02-05'), end: day('02-01') },
+      { title: 'x', date: day('02-01'), end_time: '20:00' },
+      { title: 'x', date: day('02-01'), time: '19:00', end_time: '18:00' },
+      { title: 'x', date: day('02-01'), unit: 'crew' },
+      { title: 'x', date: day('02-01'), colour: 'red' },
+    ]) {
+      const res = await create(body)
+      expect(res.status, JSON.stringify(body)).toBe(422)
+      expect(typeof res.body.detail).toBe('string')
+    }
+  })
+})
+
+describe('GET /api/admin/calendar', () => {
+  it('lists events from other CalDAV clients with mine: false, recurring ones expanded, in date order', async () => {
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Other client//EN',
+      'BEGIN:VEVENT',
+      'UID:committee@other-client',
+      'DTSTAMP:20260101T000000Z',
+      `DTSTART:${nextYear}0303T010000Z`,
+      `DTEND:${nextYear}0303T020000Z`,
+      'RRULE:FREQ=WEEKLY;COUNT=3',
+      'SUMMARY:Committee meeting',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n')
+    const res = await createCalendarObject({
+      calendar: { url: dav.url } as never,
+      filename: 'committee.ics',
+      iCalString: ics,
+      headers: dav.auth,
+    })
+    expect(res.status).toBe(201)
+    const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
+    expect(list.status).toBe(200)
+    expect(list.body.configured).toBe(true)
+    const committee = list.body.events.filter((e: any) => e.uid === 'committee@other-client')
+    expect(committee.map((e: any) => e.date)).toEqual([day('03-02'), day('03-09'), day('03-16')])
+    expect(committee.every((e: any) => e.mine === false)).toBe(true)
+    const dates = list.body.events.map((e: any) => `${e.date} ${e.time ?? ''}`)
+    expect(dates).toEqual([...dates].sort())
+  })
+
+  it('answers configured: false with no events when the store is not configured, and writes say so', async () => {
+    const bare = await startServer()
+    try {
+      const l = await bare.as(ROLES.packLeader)
+      const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
+      expect(list.body).toEqual({ configured: false, events: [] })
+      const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
+      expect(write.status).toBe(503)
+      expect(write.body.detail).toContain('not configured')
+    } finally {
+      await bare.stop()
+    }
+  })
+
+  it('checks credentials: anonymous 401, member 403, break-glass 200', async () => {
+    expect((await s.req('GET', '/api/admin/calendar')).status).toBe(401)
+    expect((await s.req('GET', '/api/admin/calendar', { cookie: (await s.as(ROLES.member)).cookie })).status).toBe(403)
+    expect((await s.req('GET', '/api/admin/calendar', { token: ADMIN_TOKEN })).status).toBe(200)
+  })
+})
+
+describe('PUT and DELETE /api/admin/calendar/:uid', () => {
+  it('replaces an event the site created (200) and logs calendar.update', async () => {
+    const { body } = await create({ title: 'Hike', date: day('04-11'), unit: 'both' })
+    const res = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(body.uid)}`, {
+      cookie: leader.cookie,
+      json: { title: 'Long hike', date: day('04-12'), time: '08:00', end_time: '15:00', unit: 'troop' },
+    })
+    expect(res.status).toBe(200)
+    const { event } = await stored(body.uid)
+    expect(event.getFirstPropertyValue('summary')).toBe('Long hike')
+    expect(event.getFirstPropertyValue('x-site-unit')).toBe('troop')
+    expect((await s.db.selectFrom('action_log').select('kind').where('kind', '=', 'calendar.update').execute()).length).toBeGreaterThan(0)
+  })
+
+  it("answers 403 for another client's event on PUT and DELETE without sending anything to the store", async () => {
+    const before = await stored('committee@other-client').catch(() => null)
+    const put = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent('committee@other-client')}`, {
+      cookie: leader.cookie,
+      json: { title: 'Hijack', date: day('03-02') },
+    })
+    expect(put.status).toBe(403)
+    const del = await s.req('DELETE', `/api/admin/calendar/${encodeURIComponent('committee@other-client')}`, { cookie: leader.cookie })
+    expect(del.status).toBe(403)
+    const after = await stored('committee@other-client').catch(() => null)
+    expect(after?.etag).toBe(before?.etag)
+    // Not even a request: with the store gone, the answer is still 403, not 502.
+    const offline = await startServer({ CALDAV_URL: 'http://127.0.0.1:1/nowhere/', CALDAV_USERNAME: 'x', CALDAV_PASSWORD: 'y' })
+    try {
+      const l = await offline.as(ROLES.packLeader)
+      expect((await offline.req('DELETE', '/api/admin/calendar/not-ours@elsewhere', { cookie: l.cookie })).status).toBe(403)
+    } finally {
+      await offline.stop()
+    }
+  })
+
+  it('answers 409 when the event was changed in another client meanwhile, and writes nothing over it', async () => {
+    const { body } = await create({ title: 'Court of honor', date: day('05-20'), unit: 'troop' })
+    const current = await stored(body.uid)
+    const changed = await updateCalendarObject({
+      calendarObject: {
+        url: `${dav.url}${encodeURIComponent(body.uid)}.ics`,
+        etag: current.etag,
+        data: current.text.replace('Court of honor', 'Court of honor (moved)'),
+      },
+      headers: dav.auth,
+    })
+    expect(changed.ok).toBe(true)
+    const res = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(body.uid)}`, {
+      cookie: leader.cookie,
+      json: { title: 'Mine wins?', date: day('05-20') },
+    })
+    expect(res.status).toBe(409)
+    expect((await stored(body.uid)).event.getFirstPropertyValue('summary')).toBe('Court of honor (moved)')
+  })
+
+  it('deletes for real (200), a second delete is 404, and logs calendar.delete', async () => {
+    const { body } = await create({ title: 'Cancelled', date: day('06-01') })
+    const path = `/api/admin/calendar/${encodeURIComponent(body.uid)}`
+    expect((await s.req('DELETE', path, { cookie: leader.cookie })).status).toBe(200)
+    expect((await fetch(`${dav.url}${encodeURIComponent(body.uid)}.ics`, { headers: dav.auth })).status).toBe(404)
+    expect((await s.req('DELETE', path, { cookie: leader.cookie })).status).toBe(404)
+    expect((await s.db.selectFrom('action_log').select('kind').where('kind', '=', 'calendar.delete').execute()).length).toBe(1)
+  })
+})
+
+describe('store refusals', () => {
+  it('answers 502 with {detail} when the store refuses (wrong password) or is unreachable', async () => {
+    const wrong = await startServer({ ...dav.env, CALDAV_PASSWORD: 'wrong' })
+    const down = await startServer({ CALDAV_URL: 'http://127.0.0.1:1/nowhere/', CALDAV_USERNAME: 'x', CALDAV_PASSWORD: 'y' })
+    try {
+      for (const srv of [wrong, down]) {
+        const l = await srv.as(ROLES.packLeader)
+        const write = await srv.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
+        expect(write.status).toBe(502)
+        expect(typeof write.body.detail).toBe('string')
+        expect((await srv.req('GET', '/api/admin/calendar', { cookie: l.cookie })).status).toBe(502)
+        expect((await srv.db.selectFrom('calendar_uids').select('uid').execute()).length).toBe(0)
+      }
+    } finally {
+      await wrong.stop()
+      await down.stop()
+    }
+  })
+})

@@ -1,0 +1,66 @@
+// A real CalDAV server for tests: Debian's Radicale on a free loopback port with a temporary store and one user.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { makeCalendar } from 'tsdav'
+
+export interface Radicale {
+  base: string
+  /** The calendar collection the service is pointed at. */
+  url: string
+  username: string
+  password: string
+  dir: string
+  auth: Record<string, string>
+  /** Env vars that point the service at this collection. */
+  env: Record<string, string>
+  stop(): Promise<void>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+
+export async function startRadicale(): Promise<Radicale> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'radicale-'))
+  const username = 'site'
+  const password = 'calendar-secret'
+  writeFileSync(path.join(dir, 'users'), `${username}:${password}\n`)
+  const port = await freePort()
+  // prettier-ignore
+  const proc = Bun.spawn(['radicale', '--config', '', '--server-hosts', `127.0.0.1:${port}`, '--storage-filesystem-folder', path.join(dir, 'store'),
+    '--auth-type', 'htpasswd', '--auth-htpasswd-filename', path.join(dir, 'users'), '--auth-htpasswd-encryption', 'plain', '--rights-type', 'owner_only'], { stdout: 'ignore', stderr: 'ignore' })
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(base)
+      break
+    } catch {
+      if (i > 100) throw new Error('Radicale did not start')
+      await Bun.sleep(50)
+    }
+  }
+  const auth = { authorization: 'Basic ' + btoa(`${username}:${password}`) }
+  const url = `${base}/${username}/units/`
+  const made = await makeCalendar({ url, props: { displayname: 'Units' }, headers: auth } as never)
+  if (!made.every((r: { ok: boolean }) => r.ok)) throw new Error('could not create the calendar collection')
+  return {
+    base,
+    url,
+    username,
+    password,
+    dir,
+    auth,
+    env: { CALDAV_URL: url, CALDAV_USERNAME: username, CALDAV_PASSWORD: password },
+    async stop() {
+      proc.kill()
+      await proc.exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
