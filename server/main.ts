@@ -6,11 +6,20 @@ import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
 import { SiteBuilder } from './site/builder.ts'
 import { nextAnnouncementChange } from './announcements/state.ts'
+import { refreshCopy } from './calendar/service.ts'
+import { CalendarStore } from './calendar/store.ts'
 import { CatalogLoader } from './catalog/loader.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
-const site = new SiteBuilder(db, env, undefined, undefined, () => nextAnnouncementChange(db))
+const calendar = env.caldav ? new CalendarStore(env.caldav) : null
+const site = new SiteBuilder(db, env, {
+  nextChange: () => nextAnnouncementChange(db),
+  // The calendar is kept elsewhere: refresh the local copy the pages are built from.
+  prepare: async () => {
+    if (calendar) await refreshCopy(db, calendar)
+  },
+})
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
 catalog.watch()

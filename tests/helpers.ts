@@ -71,7 +71,7 @@ export async function startServer(
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
-  const site = options.site ? new SiteBuilder(db, env, 100) : undefined
+  const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined
   const catalog = options.catalogDir
     ? new CatalogLoader(db, options.catalogDir, () => {
         rebuilds.count++

@@ -5,7 +5,9 @@ import { HttpError, unprocessable } from '../errors.ts'
 import { DateString, nowIso, Time24 } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences } from './event.ts'
-import type { StoredObject } from './store.ts'
+import type { CalendarStore, StoredObject } from './store.ts'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
 import { utcToZoned, zonedToUtc } from './zone.ts'
 
 /** The calendar shows from the start of today (site time zone) to a year ahead. */
@@ -72,3 +74,10 @@ export async function syncCopy(db: Executor, objects: StoredObject[]): Promise<v
 
 export const notConfigured = () =>
   new HttpError(503, 'The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
+
+/** Reads the store and replaces the local copy with it (one transaction); returns what the store holds. */
+export async function refreshCopy(db: Kysely<Database>, calendar: CalendarStore): Promise<StoredObject[]> {
+  const objects = await calendar.list()
+  await db.transaction().execute((trx) => syncCopy(trx, objects))
+  return objects
+}

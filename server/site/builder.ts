@@ -25,15 +25,28 @@ export class SiteBuilder {
   private timed: Timer | null = null
   private served: string | null
 
+  private debounceMs: number
+  private command: string[]
+  private nextChange: () => Promise<number | null>
+  private prepare: () => Promise<void>
+
   constructor(
     private db: Db,
     private env: Readonly<Env>,
-    private debounceMs = 300,
-    /** The build command; tests swap in a failing one. */
-    private command = [process.execPath, '--bun', ASTRO, 'build', '--silent'],
-    /** When the built pages go stale by themselves (an announcement starting or ending), to rebuild then. */
-    private nextChange: () => Promise<number | null> = async () => null,
+    options: {
+      debounceMs?: number
+      /** The build command; tests swap in a failing one. */
+      command?: string[]
+      /** When the built pages go stale by themselves (an announcement starting or ending), to rebuild then. */
+      nextChange?: () => Promise<number | null>
+      /** Runs before each build: refreshes copies of outside data (the calendar store). */
+      prepare?: () => Promise<void>
+    } = {},
   ) {
+    this.debounceMs = options.debounceMs ?? 300
+    this.command = options.command ?? [process.execPath, '--bun', ASTRO, 'build', '--silent']
+    this.nextChange = options.nextChange ?? (async () => null)
+    this.prepare = options.prepare ?? (async () => {})
     mkdirSync(env.siteBuildsDir, { recursive: true })
     const link = path.join(env.siteBuildsDir, 'current')
     this.served = existsSync(link) ? path.join(env.siteBuildsDir, readlinkSync(link)) : null
@@ -98,6 +111,7 @@ export class SiteBuilder {
   }
 
   private async runOnce(reason: string): Promise<BuildOutcome> {
+    await this.prepare().catch((e) => console.error('before the site build:', e))
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.env.siteBuildsDir, name)

@@ -15,6 +15,7 @@ export const PAGE_HEADERS = {
 function cacheControl(file: string): string {
   if (file.includes(`${path.sep}_astro${path.sep}`)) return 'public, max-age=31536000, immutable'
   if (file.endsWith('.html')) return 'no-cache'
+  if (file.endsWith('.ics')) return 'public, max-age=300' // calendar apps poll; five minutes keeps them close
   return 'public, max-age=3600'
 }
 

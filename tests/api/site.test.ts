@@ -57,7 +57,10 @@ describe('site regeneration', () => {
 
   it('keeps the last good site when a build fails, and logs site.build with the error', async () => {
     const env = readEnv({ DATABASE_PATH: `${s.dir}/site.db`, SITE_BUILDS_DIR: `${s.dir}/site-builds` })
-    const failing = new SiteBuilder(s.db, env, 10, [process.execPath, '-e', 'console.error("astro exploded"); process.exit(1)'])
+    const failing = new SiteBuilder(s.db, env, {
+      debounceMs: 10,
+      command: [process.execPath, '-e', 'console.error("astro exploded"); process.exit(1)'],
+    })
     const good = failing.currentDir()
     expect(good).not.toBeNull()
     const outcome = await failing.build('test failure')

@@ -1,7 +1,10 @@
 // Build-time data: the pages read the same SQLite database through the server's Kysely module.
 import { openDatabase } from '../../../server/db/client.ts'
 import { readEnv } from '../../../server/env.ts'
+import ICAL from 'ical.js'
 import { announcementsWithState } from '../../../server/announcements/state.ts'
+import { eventsOf } from '../../../server/calendar/service.ts'
+import { getSetting } from '../../../server/settings/registry.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
@@ -54,3 +57,34 @@ export async function liveAnnouncements() {
 
 export const activeNearby = () =>
   db.selectFrom('nearby_units').selectAll().where('active', '=', 1).orderBy('unit_type').orderBy('name').execute()
+
+/** Upcoming events from the local copy of the calendar store, in date order. */
+export async function upcomingEvents() {
+  const objects = await db.selectFrom('calendar_objects').select('ics').execute()
+  return eventsOf(db, objects)
+}
+
+/** The subscribable feed: every stored event as written (recurrence rules intact) with the time zones it needs. */
+export async function calendarFeed(): Promise<string> {
+  const cal = new ICAL.Component(['vcalendar', [], []])
+  cal.addPropertyWithValue('prodid', '-//Scouting units site//Calendar//EN')
+  cal.addPropertyWithValue('version', '2.0')
+  cal.addPropertyWithValue('calscale', 'GREGORIAN')
+  cal.addPropertyWithValue('x-wr-calname', SITE_TITLE)
+  cal.addPropertyWithValue('x-wr-timezone', await getSetting(db, 'site.timezone'))
+  const zones = new Set<string>()
+  for (const { ics } of await db.selectFrom('calendar_objects').select('ics').orderBy('uid').execute()) {
+    let source: ICAL.Component
+    try {
+      source = new ICAL.Component(ICAL.parse(ics))
+    } catch {
+      continue
+    }
+    for (const tz of source.getAllSubcomponents('vtimezone')) {
+      const id = String(tz.getFirstPropertyValue('tzid'))
+      if (!zones.has(id)) cal.addSubcomponent(tz) && zones.add(id)
+    }
+    for (const ev of source.getAllSubcomponents('vevent')) cal.addSubcomponent(ev)
+  }
+  return cal.toString() + '\r\n'
+}

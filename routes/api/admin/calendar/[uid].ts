@@ -1,6 +1,6 @@
 // PUT/DELETE /api/admin/calendar/:uid: replace or delete an event the site created; others' events are read-only (403).
 import { toICalendar } from '../../../../server/calendar/event.ts'
-import { EventBody, eventFrom, notConfigured, syncCopy } from '../../../../server/calendar/service.ts'
+import { EventBody, eventFrom, notConfigured, refreshCopy } from '../../../../server/calendar/service.ts'
 import type { CalendarStore } from '../../../../server/calendar/store.ts'
 import { forbidden, notFound } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
@@ -38,7 +38,7 @@ export const PUT = defineRoute({
     const { url, etag } = await current(db, calendar, params.uid)
     await calendar.update(url, etag, toICalendar(params.uid, event, await getSetting(db, 'site.timezone')))
     await record(db, caller.actor, 'calendar.update', `Event "${event.title}" on ${event.date} (${params.uid})`)
-    await db.transaction().execute(async (trx) => syncCopy(trx, await calendar.list()))
+    await refreshCopy(db, calendar)
     publicDataChanged()
     return { uid: params.uid, ...event, mine: true }
   },
@@ -54,7 +54,7 @@ export const DELETE = defineRoute({
     const { url, etag } = await current(db, calendar, params.uid)
     await calendar.remove(url, etag)
     await record(db, caller.actor, 'calendar.delete', `Deleted event ${params.uid}`)
-    await db.transaction().execute(async (trx) => syncCopy(trx, await calendar.list()))
+    await refreshCopy(db, calendar)
     publicDataChanged()
     return { uid: params.uid, deleted: true }
   },

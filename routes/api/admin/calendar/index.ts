@@ -1,7 +1,7 @@
 // GET/POST /api/admin/calendar: every event the public calendar shows (with `mine`); create an event in the store.
 import { record } from '../../../../server/history/record.ts'
 import { toICalendar } from '../../../../server/calendar/event.ts'
-import { EventBody, eventFrom, eventsOf, notConfigured, syncCopy } from '../../../../server/calendar/service.ts'
+import { EventBody, eventFrom, eventsOf, notConfigured, refreshCopy } from '../../../../server/calendar/service.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 import { nowIso } from '../../../../server/schemas.ts'
 import { getSetting } from '../../../../server/settings/registry.ts'
@@ -11,8 +11,7 @@ export const GET = defineRoute({
   summary: 'Every event the public calendar shows, in date order, each with `mine`; and `configured`',
   async handler({ db, calendar }) {
     if (!calendar) return { configured: false, events: [] }
-    const objects = await calendar.list()
-    await db.transaction().execute((trx) => syncCopy(trx, objects))
+    const objects = await refreshCopy(db, calendar)
     return { configured: true, events: await eventsOf(db, objects) }
   },
 })
@@ -32,7 +31,7 @@ export const POST = defineRoute({
       await record(trx, caller.actor, 'calendar.create', `Event "${event.title}" on ${event.date} (${uid})`)
     })
     // Refresh the copy (and the etag the next edit must match) from the store itself.
-    await db.transaction().execute(async (trx) => syncCopy(trx, await calendar.list()))
+    await refreshCopy(db, calendar)
     publicDataChanged()
     set.status = 201
     return { uid, ...event, mine: true }
