@@ -59,6 +59,8 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
   const ownOrigin = new URL(env.publicBaseUrl).origin
   const state = new WeakMap<Request, RequestState>()
   const registry = routes ?? (await loadRoutes())
+  // Routes that take more than the default body size say so in their definition.
+  const largeBodies = new Map(registry.filter((r) => r.def.maxBody).map((r) => [r.path, r.def.maxBody!]))
 
   const app = new Elysia({ normalize: false })
     .onError(({ code, error, request }) => errorResponse(code, error, request))
@@ -73,7 +75,8 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
       if (admin || docs) set.headers['cache-control'] = 'no-store'
 
       const length = Number(request.headers.get('content-length') ?? 0)
-      if (length > MAX_BODY) throw new HttpError(413, `Request body is larger than ${MAX_BODY} bytes`)
+      const limit = largeBodies.get(url.pathname) ?? MAX_BODY
+      if (length > limit) throw new HttpError(413, `Request body is larger than ${limit} bytes`)
 
       const caller = admin || docs ? await authenticate({ db, env, rules }, request, address) : null
       state.set(request, { address, caller })

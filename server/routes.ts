@@ -49,7 +49,7 @@ interface RouteDefBase<P, Q, B> {
   query?: Q
   body?: B
   response?: TSchema
-  /** Largest accepted body in bytes (default 64 KiB). */
+  /** Largest accepted body in bytes (default 1 MiB; honoured for routes without path parameters). */
   maxBody?: number
 }
 

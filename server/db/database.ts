@@ -26,6 +26,7 @@ export interface Database {
   checks: CheckTable
   calendar_uids: CalendarUidTable
   calendar_objects: CalendarObjectTable
+  social_posts: SocialPostTable
 }
 
 export interface UnitTable {
@@ -288,3 +289,23 @@ export interface CalendarObjectTable {
   ics: string
   synced_at: string
 }
+
+export interface SocialPostTable {
+  id: string
+  unit: string
+  status: 'drafted' | 'scheduled' | 'handed_off' | 'cancelled' | 'published' | 'failed'
+  page_id: string | null
+  social_post_id: string | null
+  message: string
+  link: string | null
+  scheduled_for: string
+  queue_file: string | null
+  cancel_url: string | null
+  image_ref: string | null
+  image: Uint8Array | null
+  image_mime: string | null
+  image_sha256: string | null
+  reported_at: string
+  updated_at: string
+}
+export type SocialPost = Selectable<SocialPostTable>
