@@ -1,6 +1,7 @@
 // GET /api/admin/socialposts: reported posts, newest scheduled first; open ones by default, `all=true` for every post.
 import { t } from 'elysia'
 import { defineRoute } from '../../../../server/routes.ts'
+import { getSetting } from '../../../../server/settings/registry.ts'
 import { isOpen, postView } from '../../../../server/socialposts/posts.ts'
 
 export const GET = defineRoute({
@@ -10,6 +11,7 @@ export const GET = defineRoute({
   async handler({ db, query }) {
     const rows = await db.selectFrom('social_posts').selectAll().orderBy('scheduled_for', 'desc').execute()
     const posts = rows.map(postView)
-    return { posts: query.all ? posts : posts.filter((p) => isOpen(p.status)) }
+    // The site's time zone comes along so pages show times as the units live them.
+    return { timezone: await getSetting(db, 'site.timezone'), posts: query.all ? posts : posts.filter((p) => isOpen(p.status)) }
   },
 })
