@@ -1,4 +1,4 @@
-// The owner guards: nobody disables themselves, and the site always keeps an enabled owner.
+// Guards on people: nobody disables themselves, the site always keeps an enabled owner; and closing reset links.
 import { conflict, forbidden, notFound } from '../errors.ts'
 import type { Executor } from '../history/record.ts'
 import type { Caller } from '../auth/credential.ts'
@@ -24,4 +24,15 @@ export async function assertAnotherOwner(db: Executor, personId: number, what: s
 
 export function assertNotSelf(caller: Caller, personId: number) {
   if (caller.person?.id === personId) throw forbidden('You cannot disable yourself')
+}
+
+/** Closes every open reset link of a person (a new link replaces them; disabling closes them). */
+export async function closeResetLinks(db: Executor, personId: number, now: string) {
+  await db
+    .updateTable('reset_links')
+    .set({ revoked_at: now })
+    .where('person_id', '=', personId)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute()
 }

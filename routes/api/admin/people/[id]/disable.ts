@@ -1,7 +1,7 @@
 // POST /api/admin/people/:id/disable: sessions end, keys stop, open reset links close; the row stays.
 import { endSessionsOf } from '../../../../../server/auth/sessions.ts'
 import { record } from '../../../../../server/history/record.ts'
-import { assertAnotherOwner, assertNotSelf, targetPerson } from '../../../../../server/people/guards.ts'
+import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from '../../../../../server/people/guards.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
 import { IdParams, nowIso, parseId } from '../../../../../server/schemas.ts'
 
@@ -19,13 +19,7 @@ export const POST = defineRoute({
       const now = nowIso()
       await trx.updateTable('people').set({ disabled_at: now }).where('id', '=', id).execute()
       await endSessionsOf(trx, id)
-      await trx
-        .updateTable('reset_links')
-        .set({ revoked_at: now })
-        .where('person_id', '=', id)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .execute()
+      await closeResetLinks(trx, id, now)
       await record(trx, caller.actor, 'people.disable', `Disabled ${person.email}`)
       return { id, email: person.email, disabled: true }
     })

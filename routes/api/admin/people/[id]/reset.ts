@@ -2,7 +2,7 @@
 import { randomToken, sha256 } from '../../../../../server/auth/tokens.ts'
 import { forbidden } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
-import { targetPerson } from '../../../../../server/people/guards.ts'
+import { closeResetLinks, targetPerson } from '../../../../../server/people/guards.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
 import { IdParams, nowIso, parseId } from '../../../../../server/schemas.ts'
 
@@ -20,13 +20,7 @@ export const POST = defineRoute({
     const token = randomToken()
     const link = await db.transaction().execute(async (trx) => {
       const now = nowIso()
-      await trx
-        .updateTable('reset_links')
-        .set({ revoked_at: now })
-        .where('person_id', '=', id)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .execute()
+      await closeResetLinks(trx, id, now)
       const row = await trx
         .insertInto('reset_links')
         .values({
