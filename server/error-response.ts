@@ -28,6 +28,10 @@ export function errorResponse(code: string | number, error: unknown, request: Re
     case 'INVALID_COOKIE_SIGNATURE':
       return json(401, 'Invalid cookie')
   }
+  // Elysia builds its validation message with `${value}`, which throws for a JSON object whose own
+  // `toString` is not a function ({"toString": null}): that is still a body that does not fit.
+  if (error instanceof TypeError && /mapValueError|new ValidationError/.test(error.stack ?? ''))
+    return json(422, 'Invalid request body: a value could not be read')
   const status = (error as any)?.status
   if (typeof status === 'number' && status >= 400 && status < 500) return json(status, (error as any).message || 'Bad request')
   console.error(`500 on ${request.method} ${new URL(request.url).pathname}:`, error)

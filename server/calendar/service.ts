@@ -1,7 +1,7 @@
 // Calendar reads and the local copy: the shown window, occurrences in feed order with `mine`, and syncing the copy.
 import { t } from 'elysia'
 import type { Executor } from '../history/record.ts'
-import { HttpError, unprocessable } from '../errors.ts'
+import { conflict, unprocessable } from '../errors.ts'
 import { DateString, nowIso, Time24 } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences } from './event.ts'
@@ -72,8 +72,9 @@ export async function syncCopy(db: Executor, objects: StoredObject[]): Promise<v
       .execute()
 }
 
+/** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
 export const notConfigured = () =>
-  new HttpError(503, 'The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
+  conflict('The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
 
 /** Reads the store and replaces the local copy with it (one transaction); returns what the store holds. */
 export async function refreshCopy(db: Kysely<Database>, calendar: CalendarStore): Promise<StoredObject[]> {

@@ -142,7 +142,7 @@ describe('GET /api/admin/calendar', () => {
       const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
       expect(list.body).toEqual({ configured: false, events: [] })
       const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
-      expect(write.status).toBe(503)
+      expect(write.status).toBe(409)
       expect(write.body.detail).toContain('not configured')
     } finally {
       await bare.stop()

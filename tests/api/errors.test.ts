@@ -44,6 +44,12 @@ describe('errors', () => {
     expect(mistyped.body.detail).toContain('scopes')
   })
 
+  it('answers 422, not 500, to a value whose own toString is not a function (found by the fuzzer)', async () => {
+    const res = await s.req('POST', '/api/join', { json: { parent_name: 'A', email: 'a@example.org', message: [[{ toString: null }]] } })
+    expectDetail(res, 422)
+    expect((await s.db.selectFrom('leads').select('id').execute()).length).toBe(0)
+  })
+
   it('answers 4xx to a wrong content type', async () => {
     const res = await s.req('POST', '/api/admin/keys', { cookie: owner.cookie, body: 'label=k', headers: { 'content-type': 'text/plain' } })
     expect(res.status).toBeGreaterThanOrEqual(400)

@@ -1,6 +1,6 @@
 // /api/admin/socialposts/<post_id>/{image,cancel,reschedule}: post ids contain a slash, so the tail is split here.
 import { t } from 'elysia'
-import { HttpError, notFound, unprocessable } from '../../../../server/errors.ts'
+import { conflict, HttpError, notFound, unprocessable } from '../../../../server/errors.ts'
 import type { Executor } from '../../../../server/history/record.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
@@ -64,7 +64,7 @@ export const POST = defineRoute({
     if (when < Date.now() + minutes * 60_000) throw unprocessable(`scheduled_for: must be at least ${minutes} minutes from now`)
     assertChangeable(post)
     const control: string | null = await getSetting(db, 'socialposts.control_url')
-    if (!control) throw new HttpError(503, 'The publisher is not configured: set socialposts.control_url')
+    if (!control) throw conflict('The publisher is not configured: set the socialposts.control_url setting')
     const signature = new URL(post.cancel_url!).searchParams.get('sig')
     if (!signature) throw new HttpError(502, "The post's cancel link carries no signature; the publisher must report it again")
     const scheduled = new Date(when).toISOString()

@@ -1,0 +1,141 @@
+// Fuzzes every route in the registry with bodies made from its own schemas, as every kind of caller:
+// never a 5xx, always {detail} on a refusal, never a stack, and a refused request changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import fc from 'fast-check'
+import { loadRoutes } from '../../server/routes.ts'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { fitting, mutated } from './arbitrary.ts'
+
+// Nothing a fuzzed body says may send traffic off this machine (a random cancel_url, say).
+const realFetch = globalThis.fetch
+globalThis.fetch = ((input: any, init?: any) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    return Promise.reject(new Error(`blocked outbound request to ${url.host}`))
+  return realFetch(input, init)
+}) as typeof fetch
+
+let s: TestServer
+const credentials: Record<string, { cookie?: string; key?: string; token?: string }> = { anonymous: {}, breakGlass: { token: ADMIN_TOKEN } }
+beforeAll(async () => {
+  s = await startServer()
+  for (const [name, role] of Object.entries(ROLES)) credentials[name] = { cookie: (await s.as(role)).cookie }
+  const owner = await s.as(ROLES.owner)
+  const grantable = (await s.req('GET', '/api/admin/keys', { cookie: owner.cookie })).body.grantable_scopes
+  credentials.key = { key: (await s.mintKey(owner.cookie, grantable)).key }
+  // A little of everything to point ids at.
+  await s.req('POST', '/api/join', { json: { parent_name: 'Fuzz Lead', email: 'fuzz@example.org' } })
+  await s.req('POST', '/api/admin/announcements', { cookie: owner.cookie, json: { message: 'Fuzz', ends_at: '2099-01-01T00:00:00Z' } })
+  await s.req('POST', '/api/admin/nearby', { cookie: owner.cookie, json: { name: 'Fuzz crew', unit_type: 'crew' } })
+  const household = await s.req('POST', '/api/admin/roster/households', { cookie: owner.cookie, json: { parent_name: 'Fuzz Family' } })
+  await s.req('POST', `/api/admin/roster/households/${household.body.id}/scouts`, {
+    cookie: owner.cookie,
+    json: { first_name: 'Fuzzy', unit_id: 1 },
+  })
+})
+afterAll(async () => {
+  await s.stop()
+  globalThis.fetch = realFetch
+})
+
+/** Every stored row that a refused request must leave alone (session and key use bookkeeping aside). */
+async function snapshot(): Promise<string> {
+  const tables = await s.db
+    .selectFrom('sqlite_master' as never)
+    .select('name' as never)
+    .where('type' as never, '=', 'table' as never)
+    .execute()
+  const parts: string[] = []
+  for (const { name } of tables as { name: string }[]) {
+    if (name.startsWith('kysely_') || name === 'sessions' || name === 'sqlite_sequence') continue
+    let rows = (await s.db
+      .selectFrom(name as never)
+      .selectAll()
+      .execute()) as Record<string, unknown>[]
+    if (name === 'api_keys') rows = rows.map(({ last_used_at, ...r }) => r)
+    if (name === 'action_log') rows = rows.filter((r) => r.kind !== 'login.failure')
+    parts.push(name, JSON.stringify(rows))
+  }
+  return Bun.hash(parts.join('\n')).toString()
+}
+
+const paramValue: Record<string, fc.Arbitrary<string>> = {
+  id: fc.oneof(fc.constantFrom('1', '2', '999999', '0', '-1', 'abc', '1.5'), fc.string({ maxLength: 20 })),
+  key: fc.oneof(
+    fc.constantFrom('api_keys_from', 'announcements.live_cap', 'site.timezone', 'nope'),
+    fc.string({ minLength: 1, maxLength: 20 }),
+  ),
+  slug_or_id: fc.constantFrom('pack', 'troop', '1', '2', 'crew', '99'),
+  token: fc.string({ minLength: 1, maxLength: 60 }),
+  uid: fc.string({ minLength: 1, maxLength: 60 }),
+  season: fc.constantFrom('c6s3', 'c9s9', "c6s3' or 1=1--", '..'),
+  item: fc.constantFrom('dues', 'health_form', 'allergies'),
+  '*': fc.constantFrom('pack/x/cancel', 'pack/x/reschedule', 'pack/x/image', 'a/b/c/d', 'nothing'),
+}
+
+const enc = (v: string) => v.split('/').map(encodeURIComponent).join('/')
+
+describe('fuzzing every route', async () => {
+  const routes = (await loadRoutes()).filter((r) => r.path !== '/logout')
+  for (const route of routes) {
+    it(`${route.method} ${route.path} answers every caller with a 4xx {detail} or success, and refusals change nothing`, async () => {
+      const names = route.path.match(/:(\w+)|\*/g)?.map((n) => n.replace(':', '')) ?? []
+      const body = route.def.body ? mutated(route.def.body as any) : fc.constant(undefined)
+      const query = route.def.query ? mutated(route.def.query as any) : fc.constant(undefined)
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...Object.keys(credentials)),
+          fc.tuple(...names.map((n) => paramValue[n] ?? fc.string({ maxLength: 10 }))),
+          body,
+          query,
+          fc.constantFrom('json', 'json', 'json', 'form', 'broken'),
+          async (who, params, json, q, encoding) => {
+            let path = route.path
+            names.forEach(
+              (n, i) => (path = path.replace(n === '*' ? '*' : `:${n}`, n === '*' ? enc(params[i]) : encodeURIComponent(params[i]))),
+            )
+            if (q && typeof q === 'object' && !Array.isArray(q))
+              path +=
+                '?' +
+                new URLSearchParams(
+                  Object.entries(q).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+                ).toString()
+            // Bun itself answers 431 (no body) to request heads over 64 KiB, before the app sees them.
+            fc.pre(path.length < 16_000)
+            const options: Record<string, unknown> = { ...credentials[who] }
+            if (route.method !== 'GET' && json !== undefined) {
+              if (encoding === 'broken')
+                Object.assign(options, { body: JSON.stringify(json)?.slice(0, -1) ?? '{', headers: { 'content-type': 'application/json' } })
+              else if (encoding === 'form' && json && typeof json === 'object' && !Array.isArray(json))
+                options.form = Object.fromEntries(
+                  Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+                )
+              else options.json = json
+            }
+            const before = await snapshot()
+            const res = await s.req(route.method, path, options)
+            expect(res.status, `${route.method} ${path} as ${who}: ${res.text.slice(0, 200)}`).toBeLessThan(500)
+            expect(res.text).not.toMatch(/\n\s+at \S+ \(|node_modules|\.ts:\d+:\d+/)
+            if (res.status >= 400) {
+              expect(res.body?.detail, `${route.method} ${path} as ${who}`).toBeDefined()
+              if (route.path !== '/login')
+                expect(await snapshot(), `${route.method} ${path} as ${who} answered ${res.status} but changed data`).toBe(before)
+            }
+          },
+        ),
+        { numRuns: 60 },
+      )
+    }, 60_000)
+  }
+})
+
+describe('fitting', () => {
+  it('makes bodies the schemas accept', async () => {
+    const { Value } = await import('@sinclair/typebox/value')
+    for (const route of (await loadRoutes()).filter((r) => r.def.body))
+      fc.assert(
+        fc.property(fitting(route.def.body as any), (v) => Value.Check(route.def.body as any, v) || route.path.includes('socialposts')),
+        { numRuns: 20 },
+      )
+  })
+})
