@@ -1,0 +1,257 @@
+// History API: the action log newest first, kind/actor filters, tie-safe paging, CSV export, credentials and sign-in logging.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+
+let s: TestServer
+let owner: { id: number; email: string; cookie: string }
+let admin: { id: number; email: string; cookie: string }
+let member: { cookie: string }
+let leader: { cookie: string }
+
+// Rows inserted directly, several sharing one timestamp, to test the tie-break of paging.
+const TIES = [
+  ...Array.from({ length: 3 }, () => '2021-03-01T10:00:00.000Z'),
+  ...Array.from({ length: 5 }, () => '2021-03-01T09:00:00.000Z'),
+  '2021-03-01T08:00:00.000Z',
+  ...Array.from({ length: 4 }, () => '2021-03-01T07:00:00.000Z'),
+]
+
+beforeAll(async () => {
+  s = await startServer()
+  owner = await s.as(ROLES.owner)
+  admin = await s.as(ROLES.admin)
+  member = await s.as(ROLES.member)
+  leader = await s.as(ROLES.troopLeader)
+  // keys.mint and keys.revoke entries.
+  const { id } = await s.mintKey(admin.cookie, ['leads:read'])
+  expect((await s.req('DELETE', `/api/admin/keys/${id}`, { cookie: admin.cookie })).status).toBe(200)
+  // A login.failure entry.
+  expect((await s.req('POST', '/login', { json: { email: admin.email, password: 'wrong password!' } })).status).toBe(401)
+  // Entries sharing timestamps, inserted in shuffled order so id order and time order differ.
+  const order = [4, 0, 12, 7, 2, 9, 5, 11, 1, 8, 3, 10, 6]
+  for (const i of order)
+    await s.db
+      .insertInto('action_log')
+      .values({ at: TIES[i], kind: 'tie.test', actor: 'tester', summary: `tie ${i}` })
+      .execute()
+  await s.db
+    .insertInto('action_log')
+    .values([
+      { at: '2020-05-05T00:00:00.000Z', kind: 'csv.test', actor: 'csv', summary: '=HYPERLINK("http://evil.example","x")' },
+      { at: '2020-05-05T00:00:01.000Z', kind: 'csv.test', actor: 'csv', summary: '+1+2' },
+      { at: '2020-05-05T00:00:02.000Z', kind: 'csv.test', actor: 'csv', summary: '-3' },
+      { at: '2020-05-05T00:00:03.000Z', kind: 'csv.test', actor: '@actor', summary: '@SUM(A1)' },
+      { at: '2020-05-05T00:00:04.000Z', kind: 'csv.test', actor: 'csv', summary: 'plain, with "quotes"' },
+    ])
+    .execute()
+})
+afterAll(() => s.stop())
+
+const history = (query = '', cookie = owner.cookie) => s.req('GET', `/api/admin/history${query}`, { cookie })
+
+function expectDetail(res: { status: number; body: any }, status: number) {
+  expect(res.status).toBe(status)
+  expect(typeof res.body.detail).toBe('string')
+}
+
+/** Walks every page of a query with the `next` cursor; returns the ids in order. */
+async function walk(filter: string, limit: number): Promise<number[]> {
+  const ids: number[] = []
+  let cursor = ''
+  for (let page = 0; page < 1000; page++) {
+    const res = await history(`?limit=${limit}${filter}${cursor}`)
+    expect(res.status).toBe(200)
+    expect(res.body.entries.length).toBeLessThanOrEqual(limit)
+    ids.push(...res.body.entries.map((e: any) => e.id))
+    if (!res.body.next) return ids
+    expect(res.body.entries.length).toBe(limit)
+    const last = res.body.entries.at(-1)
+    expect(res.body.next.before).toBe(last.at)
+    expect(res.body.next.before_id).toBe(last.id)
+    cursor = `&before=${encodeURIComponent(res.body.next.before)}&before_id=${res.body.next.before_id}`
+  }
+  throw new Error('paging did not end')
+}
+
+describe('GET /api/admin/history', () => {
+  it('answers newest first, entries with exactly {id, at, kind, actor, summary}', async () => {
+    const res = await history('?limit=500')
+    expect(res.status).toBe(200)
+    const entries = res.body.entries
+    expect(entries.length).toBeGreaterThan(TIES.length + 5)
+    for (const e of entries) {
+      expect(Object.keys(e).sort()).toEqual(['actor', 'at', 'id', 'kind', 'summary'])
+      expect(typeof e.id).toBe('number')
+      expect(Number.isNaN(Date.parse(e.at))).toBe(false)
+      for (const f of ['at', 'kind', 'actor', 'summary']) expect(typeof e[f]).toBe('string')
+    }
+    for (let i = 1; i < entries.length; i++) {
+      const [a, b] = [entries[i - 1], entries[i]]
+      expect(a.at > b.at || (a.at === b.at && a.id > b.id)).toBe(true)
+    }
+    expect(entries.at(-1).at).toBe('2020-05-05T00:00:00.000Z')
+    expect(res.body.next).toBeNull()
+  })
+
+  it('answers 50 entries by default', async () => {
+    for (let i = 0; i < 60; i++)
+      await s.db
+        .insertInto('action_log')
+        .values({ at: '2019-01-01T00:00:00.000Z', kind: 'bulk.test', actor: 'bulk', summary: `b${i}` })
+        .execute()
+    const res = await history('?kind=bulk.')
+    expect(res.status).toBe(200)
+    expect(res.body.entries).toHaveLength(50)
+    expect(res.body.next).not.toBeNull()
+  })
+
+  it('filters by kind prefix: keys. matches keys.mint and keys.revoke, login matches login.success and login.failure', async () => {
+    const keys = await history('?kind=keys.&limit=500')
+    expect(keys.status).toBe(200)
+    const keyKinds = new Set(keys.body.entries.map((e: any) => e.kind))
+    expect([...keyKinds].sort()).toEqual(['keys.mint', 'keys.revoke'])
+
+    const login = await history('?kind=login&limit=500')
+    expect(login.status).toBe(200)
+    const loginKinds = new Set(login.body.entries.map((e: any) => e.kind))
+    expect([...loginKinds].sort()).toEqual(['login.failure', 'login.success'])
+
+    const exact = await history('?kind=keys.mint&limit=500')
+    expect(exact.body.entries.length).toBeGreaterThan(0)
+    for (const e of exact.body.entries) expect(e.kind).toBe('keys.mint')
+
+    // A prefix, not a substring or a pattern.
+    expect((await history('?kind=eys.')).body.entries).toEqual([])
+    expect((await history('?kind=%25')).body.entries).toEqual([])
+    expect((await history('?kind=keys_')).body.entries).toEqual([])
+  })
+
+  it('filters by exact actor', async () => {
+    const res = await history(`?actor=${encodeURIComponent(admin.email)}&limit=500`)
+    expect(res.status).toBe(200)
+    const kinds = res.body.entries.map((e: any) => e.kind)
+    expect(kinds).toContain('keys.mint')
+    expect(kinds).toContain('keys.revoke')
+    expect(kinds).toContain('login.success')
+    for (const e of res.body.entries) expect(e.actor).toBe(admin.email)
+    expect((await history(`?actor=${encodeURIComponent(admin.email.slice(0, -1))}`)).body.entries).toEqual([])
+    expect((await history(`?actor=${encodeURIComponent(admin.email.toUpperCase())}`)).body.entries).toEqual([])
+    const both = await history(`?actor=tester&kind=tie.`)
+    expect(both.body.entries).toHaveLength(TIES.length)
+  })
+
+  it('walks every entry exactly once with before, limit and next, also across shared timestamps', async () => {
+    const all = (await history('?limit=500')).body.entries.map((e: any) => e.id)
+    for (const limit of [1, 2, 3, 4, 7]) {
+      const ids = await walk('&kind=tie.', limit)
+      expect(ids).toHaveLength(TIES.length)
+      expect(new Set(ids).size).toBe(TIES.length)
+    }
+    for (const limit of [2, 5, 13]) {
+      const ids = await walk('', limit)
+      expect(ids).toEqual(all)
+    }
+  })
+
+  it('pages with before alone as "strictly older than"', async () => {
+    const res = await history(`?kind=tie.&before=${encodeURIComponent('2021-03-01T09:00:00.000Z')}`)
+    expect(res.status).toBe(200)
+    expect(res.body.entries.map((e: any) => e.at)).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
+    const tied = await history(`?kind=tie.&before=2021-03-01T09:00:00.000Z&before_id=${Number.MAX_SAFE_INTEGER}`)
+    expect(tied.status).toBe(200)
+    expect(tied.body.entries).toHaveLength(TIES.filter((at) => at <= '2021-03-01T09:00:00.000Z').length)
+  })
+
+  it('answers 422 for a bad before and for limit 0 or 501', async () => {
+    expectDetail(await history('?before=yesterday'), 422)
+    expectDetail(await history('?before=2021-13-45T00:00:00Z'), 422)
+    expectDetail(await history('?limit=0'), 422)
+    expectDetail(await history('?limit=501'), 422)
+    expectDetail(await history('?limit=ten'), 422)
+    expect((await history('?limit=500')).status).toBe(200)
+    expect((await history('?limit=1')).body.entries).toHaveLength(1)
+  })
+
+  it('answers 401 anonymous, 403 member and leader, 200 admin, owner and break-glass', async () => {
+    expectDetail(await s.req('GET', '/api/admin/history'), 401)
+    expectDetail(await history('', member.cookie), 403)
+    expectDetail(await history('', leader.cookie), 403)
+    expect((await history('', admin.cookie)).status).toBe(200)
+    expect((await history('', owner.cookie)).status).toBe(200)
+    const byToken = await s.req('GET', '/api/admin/history', { token: ADMIN_TOKEN })
+    expect(byToken.status).toBe(200)
+    expect(Array.isArray(byToken.body.entries)).toBe(true)
+  })
+
+  it('answers 200 to a key with history:read and 403 to a key without it', async () => {
+    const scoped = await s.mintKey(admin.cookie, ['history:read'])
+    const unscoped = await s.mintKey(admin.cookie, ['settings:write'])
+    expect((await s.req('GET', '/api/admin/history', { key: scoped.key })).status).toBe(200)
+    expectDetail(await s.req('GET', '/api/admin/history', { key: unscoped.key }), 403)
+  })
+
+  it('logs a sign-in as login.success with the email as actor, and a wrong password as login.failure', async () => {
+    const p = await s.person({})
+    const failures = async () => (await history(`?kind=login.failure&limit=500`)).body.entries.length
+    const before = await failures()
+    const wrong = await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD + 'x' } })
+    expectDetail(wrong, 401)
+    expect(await failures()).toBe(before + 1)
+    const failure = (await history('?kind=login.failure&limit=1')).body.entries[0]
+    expect(failure.kind).toBe('login.failure')
+    expect(failure.summary).toContain(p.email)
+    expect(failure.actor).not.toBe(p.email)
+
+    await s.signIn(p.email)
+    const success = (await history(`?kind=login.success&actor=${encodeURIComponent(p.email)}`)).body.entries
+    expect(success).toHaveLength(1)
+    expect(success[0]).toMatchObject({ kind: 'login.success', actor: p.email })
+  })
+})
+
+describe('GET /api/admin/history/export', () => {
+  const exportCsv = (query = '', o: Parameters<TestServer['req']>[2] = { cookie: owner.cookie }) =>
+    s.req('GET', `/api/admin/history/export${query}`, o)
+
+  it('answers text/csv with the header id,at,kind,actor,summary and the same filters', async () => {
+    const res = await exportCsv('?kind=tie.')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toStartWith('text/csv')
+    const lines = res.text.split(/\r?\n/).filter((l) => l !== '')
+    expect(lines[0]).toBe('id,at,kind,actor,summary')
+    expect(lines).toHaveLength(1 + TIES.length)
+    const json = (await history('?kind=tie.&limit=500')).body.entries
+    for (const [i, e] of json.entries()) expect(lines[i + 1]).toBe(`"${e.id}","${e.at}","tie.test","tester","${e.summary}"`)
+
+    const byActor = await exportCsv(`?actor=${encodeURIComponent(admin.email)}&kind=keys.`)
+    const actorLines = byActor.text.split(/\r?\n/).filter((l) => l !== '')
+    const actorJson = (await history(`?actor=${encodeURIComponent(admin.email)}&kind=keys.&limit=500`)).body.entries
+    expect(actorJson.length).toBeGreaterThanOrEqual(2)
+    expect(actorLines).toHaveLength(1 + actorJson.length)
+    for (const line of actorLines.slice(1)) expect(line).toContain(`"${admin.email}"`)
+
+    const older = await exportCsv(`?kind=tie.&before=${encodeURIComponent('2021-03-01T08:00:00.000Z')}`)
+    expect(older.text.split(/\r?\n/).filter((l) => l !== '')).toHaveLength(1 + 4)
+    expectDetail(await exportCsv('?before=yesterday'), 422)
+  })
+
+  it('neutralises cells starting with = + - @ by prefixing a quote', async () => {
+    const res = await exportCsv('?kind=csv.')
+    expect(res.status).toBe(200)
+    const text = res.text
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`)
+    expect(text).toContain(`"'+1+2"`)
+    expect(text).toContain(`"'-3"`)
+    expect(text).toContain(`"'@actor","'@SUM(A1)"`)
+    expect(text).toContain(`"plain, with ""quotes"""`)
+    expect(text).not.toMatch(/(^|,)"?=HYPERLINK/m)
+  })
+
+  it('answers 401 anonymous, 403 member and leader, 200 admin and break-glass', async () => {
+    expectDetail(await exportCsv('', {}), 401)
+    expectDetail(await exportCsv('', { cookie: member.cookie }), 403)
+    expectDetail(await exportCsv('', { cookie: leader.cookie }), 403)
+    expect((await exportCsv('', { cookie: admin.cookie })).status).toBe(200)
+    expect((await exportCsv('', { token: ADMIN_TOKEN })).status).toBe(200)
+  })
+})
