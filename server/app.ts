@@ -5,7 +5,7 @@ import path from 'node:path'
 import { addressRules } from './auth/address.ts'
 import { authenticate, type Caller } from './auth/credential.ts'
 import { LoginThrottle } from './auth/login-throttle.ts'
-import { mirrorNewLead } from './leads/mirrors.ts'
+import { MirrorQueue } from './leads/mirrors.ts'
 import { RateLimiter } from './rate-limit.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
@@ -38,8 +38,17 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 const MAX_BODY = 1024 * 1024
 const SCALAR_BUNDLE = path.join(import.meta.dir, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
 
+/** The path of a request URL without building a URL object (this runs on every request). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const end = url.indexOf('?', start)
+  return end < 0 ? url.slice(start) : url.slice(start, end)
+}
+
 export async function createApp({ db, env, routes, site, catalog, onPublicDataChange }: AppOptions) {
   const rules = addressRules(env.trustProxy, env.lanCidrs)
+  const mirrors = new MirrorQueue(db)
   const services: Services = {
     db,
     env,
@@ -48,9 +57,7 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
     calendar: env.caldav ? new CalendarStore(env.caldav) : null,
     loginThrottle: new LoginThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
-    mirrorLead(leadId) {
-      void mirrorNewLead(db, leadId).catch((e) => console.error('mirror copy failed', e))
-    },
+    mirrorLead: (leadId) => mirrors.add(leadId),
     publicDataChanged() {
       onPublicDataChange?.()
       site?.request()
@@ -60,25 +67,26 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
   const state = new WeakMap<Request, RequestState>()
   const registry = routes ?? (await loadRoutes())
   // Routes that take more than the default body size say so in their definition.
+  const auth = { db, env, rules }
   const largeBodies = new Map(registry.filter((r) => r.def.maxBody).map((r) => [r.path, r.def.maxBody!]))
 
   const app = new Elysia({ normalize: false })
     .onError(({ code, error, request }) => errorResponse(code, error, request))
     .onRequest(async ({ request, server, set }) => {
-      const url = new URL(request.url)
+      const pathname = pathOf(request.url)
       set.headers['x-content-type-options'] = 'nosniff'
       set.headers['referrer-policy'] = 'same-origin'
       const peer = server?.requestIP(request)?.address ?? null
       const address = rules.clientAddress(peer, request.headers.get('x-forwarded-for'))
-      const admin = url.pathname === '/api/admin' || url.pathname.startsWith('/api/admin/')
-      const docs = url.pathname === '/api/docs' || url.pathname.startsWith('/api/docs/')
+      const admin = pathname === '/api/admin' || pathname.startsWith('/api/admin/')
+      const docs = pathname === '/api/docs' || pathname.startsWith('/api/docs/')
       if (admin || docs) set.headers['cache-control'] = 'no-store'
 
       const length = Number(request.headers.get('content-length') ?? 0)
-      const limit = largeBodies.get(url.pathname) ?? MAX_BODY
+      const limit = largeBodies.get(pathname) ?? MAX_BODY
       if (length > limit) throw new HttpError(413, `Request body is larger than ${limit} bytes`)
 
-      const caller = admin || docs ? await authenticate({ db, env, rules }, request, address) : null
+      const caller = admin || docs ? await authenticate(auth, request, address) : null
       state.set(request, { address, caller })
       if ((admin || docs) && !caller) throw unauthorized()
       if (docs && (caller?.via !== 'session' || !caller.capabilities.has('api:docs')))
@@ -87,7 +95,7 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
       // CSRF: a browser-driven unsafe request must come from our own pages.
       const origin = request.headers.get('origin')
       const viaHeaderCredential = caller?.via === 'key' || caller?.via === 'break_glass'
-      if (UNSAFE.has(request.method) && origin && !viaHeaderCredential && origin !== ownOrigin && origin !== url.origin)
+      if (UNSAFE.has(request.method) && origin && !viaHeaderCredential && origin !== ownOrigin && origin !== new URL(request.url).origin)
         throw forbidden('Cross-site request refused (Origin does not match this site)')
     })
 

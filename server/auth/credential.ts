@@ -6,6 +6,7 @@ import { loadPerson, personCapabilities, type PersonInfo } from '../people/queri
 import { getSetting } from '../settings/registry.ts'
 import type { AddressRules } from './address.ts'
 import { BREAK_GLASS_CAPABILITIES, type Capability } from './capabilities.ts'
+import { authEpoch } from './epoch.ts'
 import { findSession, SESSION_COOKIE, TOUCH_INTERVAL_MS } from './sessions.ts'
 import { isWellFormedKey, sameSecret, sha256 } from './tokens.ts'
 
@@ -34,7 +35,62 @@ export function cookieValue(header: string | null, name: string): string | null 
   return null
 }
 
-const keyTouched = new Map<number, number>()
+interface CachedKey {
+  caller: Caller
+  expiresAt: number | null
+  lastUsed: number
+  epoch: number
+  cachedAt: number
+}
+/** A backstop for changes made outside the service (SQL by hand): entries are re-read at least this often. */
+const KEY_CACHE_MS = 10_000
+/** Live keys by hash, so a keyed request costs one hash and one map lookup; emptied by any auth-changing write. */
+const keyCache = new Map<string, CachedKey>()
+
+/** The caller a key stands for (its owner's current capabilities ∩ its scopes), or null when it is dead. */
+async function keyCaller(ctx: AuthContext, hash: string): Promise<CachedKey | null> {
+  const cached = keyCache.get(hash)
+  if (cached && cached.epoch === authEpoch.value && Date.now() - cached.cachedAt < KEY_CACHE_MS) return cached
+  // Taken before reading, so a write that lands meanwhile makes this entry stale at once.
+  const epoch = authEpoch.value
+  const key = await ctx.db
+    .selectFrom('api_keys')
+    .innerJoin('people', 'people.id', 'api_keys.person_id')
+    .select([
+      'api_keys.id',
+      'api_keys.label',
+      'api_keys.scopes',
+      'api_keys.person_id',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+    ])
+    .where('api_keys.token_hash', '=', hash)
+    .executeTakeFirst()
+  const person = key && !key.revoked_at ? await loadPerson(ctx.db, key.person_id) : null
+  if (!key || !person || person.disabled) {
+    keyCache.delete(hash)
+    return null
+  }
+  const held = new Set(personCapabilities(person))
+  const entry: CachedKey = {
+    caller: {
+      via: 'key',
+      person,
+      capabilities: new Set((JSON.parse(key.scopes) as Capability[]).filter((c) => held.has(c))),
+      key: { id: key.id, label: key.label },
+      sessionId: null,
+      actor: `key:${key.label}#${key.id} (${person.email})`,
+    },
+    expiresAt: key.expires_at ? Date.parse(key.expires_at) : null,
+    lastUsed: key.last_used_at ? Date.parse(key.last_used_at) : 0,
+    epoch,
+    cachedAt: Date.now(),
+  }
+  if (keyCache.size > 10_000) keyCache.clear()
+  keyCache.set(hash, entry)
+  return entry
+}
 
 /**
  * Called for /api/admin and /api/docs only: nothing else on the site reads keys.
@@ -60,47 +116,20 @@ export async function authenticate(ctx: AuthContext, request: Request, address: 
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization)
     if (!match || !isWellFormedKey(match[1])) throw unauthorized('Malformed API key')
-    const key = await ctx.db
-      .selectFrom('api_keys')
-      .innerJoin('people', 'people.id', 'api_keys.person_id')
-      .select([
-        'api_keys.id',
-        'api_keys.label',
-        'api_keys.scopes',
-        'api_keys.person_id',
-        'api_keys.expires_at',
-        'api_keys.revoked_at',
-        'api_keys.last_used_at',
-        'people.disabled_at',
-      ])
-      .where('api_keys.token_hash', '=', sha256(match[1]))
-      .executeTakeFirst()
+    const key = await keyCaller(ctx, sha256(match[1]))
     const now = Date.now()
-    if (!key || key.revoked_at || key.disabled_at || (key.expires_at && Date.parse(key.expires_at) <= now))
-      throw unauthorized('API key is unknown, revoked or expired')
+    if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized('API key is unknown, revoked or expired')
     if ((await getSetting(ctx.db, 'api_keys_from')) === 'lan' && !ctx.rules.isLan(address))
       throw forbidden('API keys work only from the LAN (setting api_keys_from)')
-    const person = await loadPerson(ctx.db, key.person_id)
-    if (!person || person.disabled) throw unauthorized('API key is unknown, revoked or expired')
-    const last = Math.max(keyTouched.get(key.id) ?? 0, key.last_used_at ? Date.parse(key.last_used_at) : 0)
-    if (now - last >= TOUCH_INTERVAL_MS) {
-      keyTouched.set(key.id, now)
+    if (now - key.lastUsed >= TOUCH_INTERVAL_MS) {
+      key.lastUsed = now
       await ctx.db
         .updateTable('api_keys')
         .set({ last_used_at: new Date(now).toISOString() })
-        .where('id', '=', key.id)
+        .where('id', '=', key.caller.key!.id)
         .execute()
     }
-    const held = new Set(personCapabilities(person))
-    const scopes = (JSON.parse(key.scopes) as Capability[]).filter((c) => held.has(c))
-    return {
-      via: 'key',
-      person,
-      capabilities: new Set(scopes),
-      key: { id: key.id, label: key.label },
-      sessionId: null,
-      actor: `key:${key.label}#${key.id} (${person.email})`,
-    }
+    return key.caller
   }
 
   const token = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)

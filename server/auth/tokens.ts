@@ -16,7 +16,16 @@ function base62(value: bigint, width: number): string {
 
 const randomBigInt = (bytes: number) => BigInt('0x' + Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex'))
 
-const checksum = (body: string) => base62(BigInt(Bun.hash.crc32(body)), KEY_CHECK_LENGTH)
+/** The 6-character base62 CRC32 of a key body (plain numbers: this runs on every keyed request). */
+function checksum(body: string): string {
+  let value = Bun.hash.crc32(body)
+  let out = ''
+  for (let i = 0; i < KEY_CHECK_LENGTH; i++) {
+    out = BASE62[value % 62] + out
+    value = Math.floor(value / 62)
+  }
+  return out
+}
 
 /** A URL-safe secret of 32 random bytes, for sessions, invites, resets and setup links. */
 export const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')

@@ -68,3 +68,37 @@ export async function mirrorNewLead(db: Db, leadId: number): Promise<void> {
     .execute()
   if (lead && pending.some((p) => p.target === 'spreadsheet')) await copyToSpreadsheet(db, lead)
 }
+
+/**
+ * Copies new leads in the background a few at a time, so a slow or hanging target never piles up
+ * connections or slows the join form. Copies still waiting when the service stops stay `pending`
+ * in the database, where the failed list and the retry find them.
+ */
+export class MirrorQueue {
+  private waiting: number[] = []
+  private active = 0
+
+  constructor(
+    private db: Db,
+    private concurrency = 2,
+    private maxWaiting = 10_000,
+  ) {}
+
+  add(leadId: number): void {
+    if (this.waiting.length < this.maxWaiting) this.waiting.push(leadId)
+    this.pump()
+  }
+
+  private pump(): void {
+    while (this.active < this.concurrency && this.waiting.length) {
+      const id = this.waiting.shift()!
+      this.active++
+      mirrorNewLead(this.db, id)
+        .catch((e) => console.error('mirror copy failed', e))
+        .finally(() => {
+          this.active--
+          this.pump()
+        })
+    }
+  }
+}

@@ -128,12 +128,15 @@ describe('keys in use', () => {
     expect((await whoami({ key: good.key })).status).toBe(401)
   })
 
-  it('answers 403 outside the key scope, and narrows when the owner is demoted', async () => {
+  it('answers 403 outside the key scope, and narrows at once when the owner is demoted', async () => {
     const admin = await s.as(ROLES.admin)
+    const owner = await s.as(ROLES.owner)
     const { key } = await s.mintKey(admin.cookie, ['leads:read', 'settings:write'])
     expect((await s.req('GET', '/api/admin/settings', { key })).status).toBe(200)
     expect((await s.req('GET', '/api/admin/history', { key })).status).toBe(403)
-    await s.db.updateTable('people').set({ global_role: null }).where('id', '=', admin.id).execute()
+    expect(
+      (await s.req('PUT', `/api/admin/people/${admin.id}/roles`, { cookie: owner.cookie, json: { global_role: null, units: [] } })).status,
+    ).toBe(200)
     expect((await s.req('GET', '/api/admin/settings', { key })).status).toBe(403)
     expect((await whoami({ key })).body.capabilities).toEqual([])
   })

@@ -1,0 +1,132 @@
+// Fills a fresh database for the benchmarks: 2 units, 300 households, 10,000 leads, 200 announcements,
+// 100 nearby units, 500 pages of history, and the people the runs sign in as.
+import { newKeySecret, sha256 } from '../../server/auth/tokens.ts'
+import type { Db } from '../../server/db/client.ts'
+import { createAccount } from '../../server/people/accounts.ts'
+
+export const BENCH_PASSWORD = 'benchmark password'
+const NAMES = ['Smith', 'Garcia', 'Nguyen', 'Johnson', 'Patel', 'Kim', 'Lopez', 'Brown', 'Davis', 'Miller']
+
+export async function fillDataset(db: Db, leaders = 20) {
+  const now = Date.now()
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const owner = await db
+    .transaction()
+    .execute((trx) =>
+      createAccount(trx, { email: 'owner@bench.example', name: null, password: BENCH_PASSWORD, global_role: 'owner', units: [] }),
+    )
+  const leaderEmails: string[] = []
+  for (let i = 0; i < leaders; i++) {
+    const email = `leader${i}@bench.example`
+    await db
+      .transaction()
+      .execute((trx) =>
+        createAccount(trx, {
+          email,
+          name: null,
+          password: BENCH_PASSWORD,
+          global_role: null,
+          units: [{ unit_id: 1 + (i % 2), role: 'leader' }],
+        }),
+      )
+    leaderEmails.push(email)
+  }
+  const key = newKeySecret()
+  await db
+    .insertInto('api_keys')
+    .values({
+      person_id: owner,
+      label: 'bench',
+      scopes: JSON.stringify(['leads:read']),
+      token_hash: sha256(key),
+      hint: key.slice(5, 9),
+      created_at: iso(now),
+    })
+    .execute()
+
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 10_000; i += 500) {
+      await trx
+        .insertInto('leads')
+        .values(
+          Array.from({ length: 500 }, (_, j) => {
+            const n = i + j
+            return {
+              created_at: iso(now - n * 60_000),
+              parent_name: `Parent ${NAMES[n % NAMES.length]} ${n}`,
+              email: `parent${n}@families.example`,
+              phone: `555-${String(1000 + (n % 9000)).padStart(4, '0')}`,
+              unit: (['pack', 'troop', 'unsure'] as const)[n % 3],
+              message: n % 4 ? null : 'We moved here in the summer and our son wants to camp',
+              scout_name: null,
+              scout_grade: null,
+            }
+          }),
+        )
+        .execute()
+    }
+    for (let i = 0; i < 300; i++) {
+      const h = await trx
+        .insertInto('households')
+        .values({
+          parent_name: `Household ${NAMES[i % NAMES.length]} ${i}`,
+          email: `home${i}@families.example`,
+          active: 1,
+          created_at: iso(now),
+          updated_at: iso(now),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      await trx
+        .insertInto('scouts')
+        .values({
+          household_id: h.id,
+          first_name: `Scout${i}`,
+          unit_id: 1 + (i % 2),
+          den: `Den ${i % 6}`,
+          created_at: iso(now),
+          updated_at: iso(now),
+        })
+        .execute()
+    }
+    await trx
+      .insertInto('announcements')
+      .values(
+        Array.from({ length: 200 }, (_, i) => ({
+          message: `Announcement ${i}`,
+          starts_at: iso(now - (200 - i) * 86_400_000),
+          ends_at: iso(now + (i < 197 ? -1 : 30) * 86_400_000),
+          created_at: iso(now - (200 - i) * 86_400_000),
+          created_by: 'owner@bench.example',
+          revoked_at: null,
+        })),
+      )
+      .execute()
+    await trx
+      .insertInto('nearby_units')
+      .values(
+        Array.from({ length: 100 }, (_, i) => ({
+          name: `Nearby unit ${i}`,
+          unit_type: (['pack', 'troop', 'crew', 'ship', 'post'] as const)[i % 5],
+          town: `Town ${i % 12}`,
+          active: i % 10 ? 1 : 0,
+          created_at: iso(now),
+          updated_at: iso(now),
+        })),
+      )
+      .execute()
+    for (let i = 0; i < 500 * 50; i += 1000)
+      await trx
+        .insertInto('action_log')
+        .values(
+          Array.from({ length: 1000 }, (_, j) => ({
+            at: iso(now - (i + j) * 30_000),
+            kind: ['leads.claim', 'nearby.update', 'login.success'][j % 3],
+            actor: 'owner@bench.example',
+            summary: `Bench entry ${i + j}`,
+          })),
+        )
+        .execute()
+  })
+  return { key, leaderEmails }
+}
