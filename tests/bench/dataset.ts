@@ -18,17 +18,15 @@ export async function fillDataset(db: Db, leaders = 20) {
   const leaderEmails: string[] = []
   for (let i = 0; i < leaders; i++) {
     const email = `leader${i}@bench.example`
-    await db
-      .transaction()
-      .execute((trx) =>
-        createAccount(trx, {
-          email,
-          name: null,
-          password: BENCH_PASSWORD,
-          global_role: null,
-          units: [{ unit_id: 1 + (i % 2), role: 'leader' }],
-        }),
-      )
+    await db.transaction().execute((trx) =>
+      createAccount(trx, {
+        email,
+        name: null,
+        password: BENCH_PASSWORD,
+        global_role: null,
+        units: [{ unit_id: 1 + (i % 2), role: 'leader' }],
+      }),
+    )
     leaderEmails.push(email)
   }
   const key = newKeySecret()
