@@ -27,7 +27,7 @@ export const POST = defineRoute({
         uniqueItems: true,
         error: 'must be a non-empty list of capability names',
       }),
-      expires_days: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
+      expires_days: t.Optional(t.Integer({ minimum: 1, maximum: 365, error: 'must be a whole number of days from 1 to 365' })),
     },
     { additionalProperties: false },
   ),

@@ -1,0 +1,164 @@
+// Address rules over a real port: LAN-only keys and break-glass token, ADMIN_TOKEN unset, and X-Forwarded-For trust.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+
+type Credential = { cookie?: string; key?: string; token?: string; headers?: Record<string, string> }
+
+const whoami = (s: TestServer, o: Credential) => s.req('GET', '/api/admin/whoami', o)
+
+function expectDetail(res: { status: number; body: any }, status: number) {
+  expect(res.status).toBe(status)
+  expect(typeof res.body.detail).toBe('string')
+}
+
+describe('GET /api/admin/whoami from the LAN (default LAN_CIDRS, loopback peer)', () => {
+  let s: TestServer
+  let key: string
+  beforeAll(async () => {
+    s = await startServer()
+    const owner = await s.as(ROLES.owner)
+    key = (await s.mintKey(owner.cookie, ['leads:read'])).key
+  })
+  afterAll(() => s.stop())
+
+  it('answers 200 to a key while api_keys_from is lan', async () => {
+    const setting = await s.req('GET', '/api/admin/settings', { token: ADMIN_TOKEN })
+    expect(setting.body.settings.find((x: any) => x.key === 'api_keys_from').value).toBe('lan')
+    const res = await whoami(s, { key })
+    expect(res.status).toBe(200)
+    expect(res.body.via).toBe('key')
+  })
+
+  it('answers 200 to the break-glass token, with every capability but the ones that need a person', async () => {
+    const res = await whoami(s, { token: ADMIN_TOKEN })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ via: 'break_glass', person: null })
+    expect(res.body.capabilities).toContain('settings:write')
+    for (const c of [
+      'apikeys:own',
+      'account:self',
+      'roster:write',
+      'api:docs',
+      'people:invite_leader',
+      'people:invite_admin',
+      'people:manage',
+    ])
+      expect(res.body.capabilities).not.toContain(c)
+  })
+
+  it('answers 401 to a wrong break-glass token', async () => {
+    expectDetail(await whoami(s, { token: 'not-the-token' }), 401)
+    expectDetail(await whoami(s, { token: ADMIN_TOKEN + 'x' }), 401)
+    expectDetail(await s.req('GET', '/api/admin/settings', { token: 'not-the-token' }), 401)
+  })
+})
+
+describe('GET /api/admin/whoami with ADMIN_TOKEN unset', () => {
+  let s: TestServer
+  beforeAll(async () => (s = await startServer({ ADMIN_TOKEN: '' })))
+  afterAll(() => s.stop())
+
+  it('answers 401 to the break-glass header, whatever it holds', async () => {
+    expectDetail(await whoami(s, { token: ADMIN_TOKEN }), 401)
+    expectDetail(await whoami(s, { headers: { 'x-admin-token': '' } }), 401)
+    expectDetail(await s.req('GET', '/api/admin/settings', { token: ADMIN_TOKEN }), 401)
+  })
+
+  it('still answers 200 to a session', async () => {
+    const admin = await s.as(ROLES.admin)
+    expect((await whoami(s, { cookie: admin.cookie })).status).toBe(200)
+  })
+})
+
+describe('GET /api/admin/whoami from outside the LAN (LAN_CIDRS=10.0.0.0/8, no TRUST_PROXY)', () => {
+  let s: TestServer
+  let owner: { id: number; email: string; cookie: string }
+  let key: string
+  beforeAll(async () => {
+    s = await startServer({ LAN_CIDRS: '10.0.0.0/8' })
+    owner = await s.as(ROLES.owner)
+    key = (await s.mintKey(owner.cookie, ['leads:read'])).key
+  })
+  afterAll(() => s.stop())
+
+  it('answers 200 to a session: sessions are never restricted by network', async () => {
+    const res = await whoami(s, { cookie: owner.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body.via).toBe('session')
+    expect((await s.req('GET', '/api/admin/leads', { cookie: owner.cookie })).status).toBe(200)
+  })
+
+  it('answers 403 to a key while api_keys_from is lan (the default)', async () => {
+    expectDetail(await whoami(s, { key }), 403)
+    expectDetail(await s.req('GET', '/api/admin/leads', { key }), 403)
+  })
+
+  it('answers 403 to the break-glass token, even the right one, on every route', async () => {
+    expectDetail(await whoami(s, { token: ADMIN_TOKEN }), 403)
+    expectDetail(await s.req('GET', '/api/admin/settings', { token: ADMIN_TOKEN }), 403)
+    expectDetail(await s.req('PUT', '/api/admin/settings/api_keys_from', { token: ADMIN_TOKEN, json: { value: 'anywhere' } }), 403)
+  })
+
+  it('ignores X-Forwarded-For from an untrusted peer', async () => {
+    expectDetail(await whoami(s, { key, headers: { 'x-forwarded-for': '10.1.2.3' } }), 403)
+    expectDetail(await whoami(s, { token: ADMIN_TOKEN, headers: { 'x-forwarded-for': '10.1.2.3' } }), 403)
+  })
+
+  it('answers 200 to the same key once api_keys_from is anywhere; the break-glass token stays 403', async () => {
+    const put = await s.req('PUT', '/api/admin/settings/api_keys_from', { cookie: owner.cookie, json: { value: 'anywhere' } })
+    expect(put.status).toBe(200)
+    try {
+      const res = await whoami(s, { key })
+      expect(res.status).toBe(200)
+      expect(res.body.via).toBe('key')
+      expect((await s.req('GET', '/api/admin/leads', { key })).status).toBe(200)
+      expectDetail(await whoami(s, { token: ADMIN_TOKEN }), 403)
+    } finally {
+      expect((await s.req('PUT', '/api/admin/settings/api_keys_from', { cookie: owner.cookie, json: { value: null } })).status).toBe(200)
+    }
+    expectDetail(await whoami(s, { key }), 403)
+  })
+})
+
+describe('GET /api/admin/whoami behind a trusted proxy (TRUST_PROXY=127.0.0.1/32, LAN_CIDRS=10.0.0.0/8)', () => {
+  let s: TestServer
+  let key: string
+  beforeAll(async () => {
+    s = await startServer({ LAN_CIDRS: '10.0.0.0/8', TRUST_PROXY: '127.0.0.1/32' })
+    const owner = await s.as(ROLES.owner)
+    key = (await s.mintKey(owner.cookie, ['leads:read'])).key
+  })
+  afterAll(() => s.stop())
+
+  const withXff = (xff: string, o: Credential = { key }) => whoami(s, { ...o, headers: { 'x-forwarded-for': xff } })
+
+  it('answers 200 to a key forwarded for a LAN address', async () => {
+    const res = await withXff('10.1.2.3')
+    expect(res.status).toBe(200)
+    expect(res.body.via).toBe('key')
+  })
+
+  it('answers 403 to a key forwarded for an outside address', async () => {
+    expectDetail(await withXff('8.8.8.8'), 403)
+  })
+
+  it('answers 403 when the forwarded entry is malformed', async () => {
+    expectDetail(await withXff('garbage'), 403)
+    expectDetail(await withXff('10.1.2.3, garbage'), 403)
+  })
+
+  it('answers 403 without the header (the proxy itself is outside the LAN)', async () => {
+    expectDetail(await whoami(s, { key }), 403)
+  })
+
+  it('believes the right-most entry, not one the client wrote to its left', async () => {
+    expect((await withXff('8.8.8.8, 10.1.2.3')).status).toBe(200)
+    expectDetail(await withXff('10.1.2.3, 8.8.8.8'), 403)
+    expect((await withXff('8.8.8.8, 10.1.2.3, 127.0.0.1')).status).toBe(200)
+  })
+
+  it('applies the same address to the break-glass token', async () => {
+    expect((await withXff('10.9.9.9', { token: ADMIN_TOKEN })).status).toBe(200)
+    expectDetail(await withXff('1.1.1.1', { token: ADMIN_TOKEN }), 403)
+  })
+})
