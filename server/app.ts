@@ -167,5 +167,3 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
   })
   return app
 }
-
-export type App = Awaited<ReturnType<typeof createApp>>

@@ -9,7 +9,6 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (detail: unknown) => new HttpError(400, detail)
 export const unauthorized = (detail: unknown = 'Sign in or send a valid credential') => new HttpError(401, detail)
 export const forbidden = (detail: unknown = 'Not allowed') => new HttpError(403, detail)
 export const notFound = (detail: unknown = 'Not found') => new HttpError(404, detail)

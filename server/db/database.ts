@@ -1,5 +1,5 @@
 // The Database interface: every table the service stores, and the row aliases used elsewhere.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { Generated, Selectable } from 'kysely'
 
 export interface Database {
   units: UnitTable
@@ -41,7 +41,6 @@ export interface UnitTable {
   updated_at: string
 }
 export type Unit = Selectable<UnitTable>
-export type UnitUpdate = Updateable<UnitTable>
 
 export interface PersonTable {
   id: Generated<number>
@@ -52,8 +51,6 @@ export interface PersonTable {
   disabled_at: string | null
   created_at: string
 }
-export type Person = Selectable<PersonTable>
-export type NewPerson = Insertable<PersonTable>
 
 export interface MembershipTable {
   person_id: number
@@ -61,7 +58,6 @@ export interface MembershipTable {
   role: 'member' | 'leader'
   title: string | null
 }
-export type Membership = Selectable<MembershipTable>
 
 export interface SessionTable {
   id: Generated<number>
@@ -73,7 +69,6 @@ export interface SessionTable {
   address: string | null
   user_agent: string | null
 }
-export type Session = Selectable<SessionTable>
 
 export interface ApiKeyTable {
   id: Generated<number>
@@ -124,7 +119,6 @@ export interface ActionLogTable {
   actor: string
   summary: string
 }
-export type ActionLogEntry = Selectable<ActionLogTable>
 
 export interface SiteBuildTable {
   id: Generated<number>
@@ -135,7 +129,6 @@ export interface SiteBuildTable {
   reason: string
   error: string | null
 }
-export type SiteBuild = Selectable<SiteBuildTable>
 
 export interface CatalogVariantTable {
   id: Generated<number>
@@ -221,7 +214,6 @@ export interface NearbyUnitTable {
   created_at: string
   updated_at: string
 }
-export type NearbyUnit = Selectable<NearbyUnitTable>
 
 export interface ResetLinkTable {
   id: Generated<number>
