@@ -1,6 +1,6 @@
 // Schemas and small helpers shared by several route modules.
 import { t } from 'elysia'
-import './catalog/schema.ts' // registers the strict `date` format (a real calendar date)
+import './formats.ts' // `format: date` means a real calendar date
 import { notFound, unprocessable } from './errors.ts'
 
 export const IdParams = t.Object({ id: t.String() })

@@ -1,19 +1,10 @@
 // The season catalog file format, written once in TypeBox; catalog/season.schema.json is generated from it.
-import { FormatRegistry, Type as t } from '@sinclair/typebox'
+import { Type as t } from '@sinclair/typebox'
+import '../formats.ts' // `format: date` means a real calendar date
 
 export const SCHEMA_ID = 'https://scouting-units.example/catalog/season.schema.json'
 export const GAME_MODES = ['br', 'og', 'reload', 'festival', 'racing', 'blocks'] as const
 export const STATUSES = ['unreleased', 'released', 'hidden'] as const
-
-/** A real calendar date in ISO 8601 form (registered here, not left to whichever library registered it first). */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
-  if (!m) return false
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(Date.UTC(y, mo - 1, d))
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
-}
-FormatRegistry.Set('date', isCalendarDate)
 
 const gameMode = (description: string) =>
   t.Union(

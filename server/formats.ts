@@ -1,0 +1,14 @@
+// String formats the schemas rely on, registered here explicitly rather than left to whichever library
+// registered a format of the same name first.
+import { FormatRegistry } from '@sinclair/typebox'
+
+/** A real calendar date written YYYY-MM-DD (2024-02-29 yes, 2026-02-30 no). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return false
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(Date.UTC(y, mo - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+}
+
+FormatRegistry.Set('date', isCalendarDate)
