@@ -1,4 +1,5 @@
 // Roster reads: the program year, and households with their accounts, scouts and this year's checklist.
+import { notFound } from '../errors.ts'
 import type { Executor } from '../history/record.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -82,4 +83,11 @@ export async function findUnit(db: Executor, slugOrId: string) {
     .selectAll()
     .where(column, '=', (column === 'id' ? Number(slugOrId) : slugOrId) as never)
     .executeTakeFirst()
+}
+
+/** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */
+export async function householdById(db: Executor, id: number) {
+  const [household] = await householdsView(db, [id], (await programYear(db)).year)
+  if (!household) throw notFound('No such household')
+  return household
 }

@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { conflict, unprocessable } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
-import { householdsView, programYear } from '../../../../../server/roster/queries.ts'
+import { householdById } from '../../../../../server/roster/queries.ts'
 import { householdFields, ParentName } from '../../../../../server/roster/schemas.ts'
 import { nowIso } from '../../../../../server/schemas.ts'
 
@@ -45,6 +45,6 @@ export const POST = defineRoute({
       return row.id
     })
     set.status = 201
-    return (await householdsView(db, [id], (await programYear(db)).year))[0]
+    return householdById(db, id)
   },
 })

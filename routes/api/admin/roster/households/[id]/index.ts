@@ -3,21 +3,15 @@ import { t } from 'elysia'
 import { notFound } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
-import { householdsView, programYear } from '../../../../../../server/roster/queries.ts'
+import { householdById } from '../../../../../../server/roster/queries.ts'
 import { householdFields, ParentName } from '../../../../../../server/roster/schemas.ts'
 import { IdParams, nowIso, parseId } from '../../../../../../server/schemas.ts'
-
-async function view(db: Parameters<typeof householdsView>[0], id: number) {
-  const [household] = await householdsView(db, [id], (await programYear(db)).year)
-  if (!household) throw notFound('No such household')
-  return household
-}
 
 export const GET = defineRoute({
   auth: 'roster:write',
   summary: 'One household with its accounts, scouts and checklist',
   params: IdParams,
-  handler: async ({ db, params }) => view(db, parseId(params.id)),
+  handler: async ({ db, params }) => householdById(db, parseId(params.id)),
 })
 
 export const PATCH = defineRoute({
@@ -43,6 +37,6 @@ export const PATCH = defineRoute({
       const what = active === false ? 'deactivated' : active === true ? 'reactivated' : `edited ${Object.keys(fields).join(', ')}`
       await record(trx, caller.actor, 'roster.household_update', `Household #${id} (${current.parent_name}) ${what}`)
     })
-    return view(db, id)
+    return householdById(db, id)
   },
 })

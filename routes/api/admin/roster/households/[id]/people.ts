@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { notFound, unprocessable } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
-import { householdsView, programYear } from '../../../../../../server/roster/queries.ts'
+import { householdById } from '../../../../../../server/roster/queries.ts'
 import { IdParams, parseId } from '../../../../../../server/schemas.ts'
 
 export const PUT = defineRoute({
@@ -28,6 +28,6 @@ export const PUT = defineRoute({
         `Household #${id} (${household.parent_name}) linked to ${body.person_ids.length} accounts`,
       )
     })
-    return (await householdsView(db, [id], (await programYear(db)).year))[0]
+    return householdById(db, id)
   },
 })
