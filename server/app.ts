@@ -12,7 +12,7 @@ import type { Env } from './env.ts'
 import { errorResponse } from './error-response.ts'
 import { forbidden, HttpError, notFound, unauthorized } from './errors.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
-import { CalendarStore } from './calendar/store.ts'
+import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import { serveStatic } from './site/static.ts'
 import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
@@ -25,6 +25,8 @@ export interface AppOptions {
   site?: SiteBuilder
   /** The season catalog loader; its version keys the cached catalog answers. */
   catalog?: CatalogLoader
+  /** The CalDAV store; by default the one the environment configures. */
+  calendar?: CalendarStore | null
   /** Called when a write changed public data (tests count these). */
   onPublicDataChange?: () => void
 }
@@ -46,7 +48,7 @@ function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end)
 }
 
-export async function createApp({ db, env, routes, site, catalog, onPublicDataChange }: AppOptions) {
+export async function createApp({ db, env, routes, site, catalog, calendar, onPublicDataChange }: AppOptions) {
   const rules = addressRules(env.trustProxy, env.lanCidrs)
   const mirrors = new MirrorQueue(db)
   const services: Services = {
@@ -54,7 +56,7 @@ export async function createApp({ db, env, routes, site, catalog, onPublicDataCh
     env,
     site: site ?? null,
     catalog: catalog ?? null,
-    calendar: env.caldav ? new CalendarStore(env.caldav) : null,
+    calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
     loginThrottle: new LoginThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),

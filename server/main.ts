@@ -7,12 +7,12 @@ import { getSetting } from './settings/registry.ts'
 import { SiteBuilder } from './site/builder.ts'
 import { nextAnnouncementChange } from './announcements/state.ts'
 import { refreshCopy } from './calendar/service.ts'
-import { CalendarStore } from './calendar/store.ts'
+import { calendarStoreFor } from './calendar/store.ts'
 import { CatalogLoader } from './catalog/loader.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
-const calendar = env.caldav ? new CalendarStore(env.caldav) : null
+const calendar = calendarStoreFor(env)
 const site = new SiteBuilder(db, env, {
   nextChange: () => nextAnnouncementChange(db),
   // The calendar is kept elsewhere: refresh the local copy the pages are built from.
@@ -23,7 +23,7 @@ const site = new SiteBuilder(db, env, {
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
 catalog.watch()
-const app = await createApp({ db, env, site, catalog })
+const app = await createApp({ db, env, site, catalog, calendar })
 app.listen({ port: env.port, maxRequestBodySize: 16 * 1024 * 1024 })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)

@@ -83,3 +83,6 @@ export class CalendarStore {
     return res
   }
 }
+
+/** The store the environment configures (CALDAV_URL, CALDAV_USERNAME, CALDAV_PASSWORD), or null. */
+export const calendarStoreFor = (env: Readonly<Env>) => (env.caldav ? new CalendarStore(env.caldav) : null)
