@@ -158,6 +158,14 @@ export async function startServer(
   }
 }
 
+/** A test server with the real site builder whose first build has finished (it throws when the build fails). */
+export async function startServerWithSite(vars: Record<string, string> = {}, options: { catalogDir?: string } = {}): Promise<TestServer> {
+  const s = await startServer(vars, { ...options, site: true })
+  const build = await s.site!.build('test start')
+  if (!build.ok) throw new Error(`the site build failed: ${build.error}`)
+  return s
+}
+
 /** The roles every route table is checked against. */
 export const ROLES = {
   member: { units: [{ slug: 'pack', role: 'member' }] },

@@ -2,12 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { SiteBuilder } from '../../server/site/builder.ts'
 import { readEnv } from '../../server/env.ts'
-import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
-  expect((await s.site!.build('test start')).ok).toBe(true)
+  s = await startServerWithSite({})
 })
 afterAll(() => s.stop())
 

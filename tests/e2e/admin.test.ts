@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { launch, screenshot, seriousViolations, signIn } from './browser.ts'
 
 let s: TestServer
@@ -12,8 +12,7 @@ let page: Page
 let admin: { email: string }
 
 beforeAll(async () => {
-  s = await startServer({}, { site: true, catalogDir: path.join(import.meta.dir, '..', '..', 'catalog') })
-  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  s = await startServerWithSite({}, { catalogDir: path.join(import.meta.dir, '..', '..', 'catalog') })
   admin = await s.person({ ...ROLES.admin, email: 'leader.admin@example.org' })
   browser = await launch()
   // bypassCSP only so axe-core can be injected; the pages themselves run under the real CSP.

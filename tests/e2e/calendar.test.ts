@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
 import type { Browser } from 'playwright-core'
-import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { launch, seriousViolations, signIn } from './browser.ts'
 
@@ -14,8 +14,7 @@ const year = new Date().getUTCFullYear() + 1
 
 beforeAll(async () => {
   dav = await startRadicale()
-  s = await startServer(dav.env, { site: true })
-  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  s = await startServerWithSite(dav.env)
   leader = await s.person({ ...ROLES.packLeader, email: 'calendar.leader@example.org' })
   browser = await launch()
 }, 60_000)

@@ -1,7 +1,7 @@
 // Browser tests for people and the roster: accepting an invite, and a leader's tick reaching the family page.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { launch, signIn } from './browser.ts'
 
 let s: TestServer
@@ -9,8 +9,7 @@ let browser: Browser
 let leader: { id: number; email: string }
 
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
-  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  s = await startServerWithSite({})
   leader = await s.person({ ...ROLES.packLeader, email: 'denleader@example.org' })
   browser = await launch()
 }, 60_000)

@@ -1,7 +1,7 @@
 // Browser test of social posts: a leader cancels a post from the admin page; the publisher stand-in receives it.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { launch, seriousViolations, signIn } from './browser.ts'
 
 const cancelled: string[] = []
@@ -18,8 +18,7 @@ let s: TestServer
 let browser: Browser
 let leader: { email: string }
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
-  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  s = await startServerWithSite({})
   leader = await s.person({ ...ROLES.troopLeader, email: 'posts.leader@example.org' })
   browser = await launch()
 }, 60_000)

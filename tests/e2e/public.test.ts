@@ -1,7 +1,7 @@
 // Browser tests across the public site and the admin section: the join form reaching a leader, announcements coming and going.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { launch, signIn } from './browser.ts'
 
 let s: TestServer
@@ -9,8 +9,7 @@ let browser: Browser
 let leader: { email: string }
 
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
-  expect((await s.site!.build('e2e start')).ok).toBe(true)
+  s = await startServerWithSite({})
   leader = await s.person({ ...ROLES.packLeader, email: 'cubmaster@example.org' })
   browser = await launch()
 }, 60_000)

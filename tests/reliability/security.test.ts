@@ -2,12 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { loadRoutes } from '../../server/routes.ts'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => {
-  s = await startServer({}, { site: true })
-  expect((await s.site!.build('security start')).ok).toBe(true)
+  s = await startServerWithSite({})
 }, 60_000)
 afterAll(() => s.stop())
 
