@@ -11,29 +11,35 @@ export interface PersonInfo {
   units: { unit_id: number; slug: string; role: 'member' | 'leader'; title: string | null }[]
 }
 
-export async function loadPerson(db: Executor, id: number): Promise<PersonInfo | null> {
-  const row = await db
-    .selectFrom('people')
-    .select(['id', 'email', 'name', 'global_role', 'disabled_at'])
-    .where('id', '=', id)
-    .executeTakeFirst()
-  if (!row) return null
-  const units = await db
+/** People with their unit memberships: two queries, however many people. */
+async function loadWhere(db: Executor, id: number | null) {
+  let people = db.selectFrom('people').select(['id', 'email', 'name', 'global_role', 'disabled_at', 'created_at']).orderBy('email')
+  if (id !== null) people = people.where('id', '=', id)
+  const rows = await people.execute()
+  if (!rows.length) return []
+  let memberships = db
     .selectFrom('memberships')
     .innerJoin('units', 'units.id', 'memberships.unit_id')
-    .select(['memberships.unit_id', 'units.slug', 'memberships.role', 'memberships.title'])
-    .where('memberships.person_id', '=', id)
+    .select(['memberships.person_id', 'memberships.unit_id', 'units.slug', 'memberships.role', 'memberships.title'])
     .orderBy('memberships.unit_id')
-    .execute()
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    global_role: row.global_role,
-    disabled: row.disabled_at !== null,
-    units,
-  }
+  if (id !== null) memberships = memberships.where('memberships.person_id', '=', id)
+  const units = await memberships.execute()
+  return rows.map(({ disabled_at, ...row }) => ({
+    ...row,
+    disabled: disabled_at !== null,
+    units: units.filter((u) => u.person_id === row.id).map(({ person_id, ...u }) => u),
+  }))
 }
+
+export async function loadPerson(db: Executor, id: number): Promise<PersonInfo | null> {
+  const [person] = await loadWhere(db, id)
+  if (!person) return null
+  const { created_at, ...info } = person
+  return info
+}
+
+/** Everyone with an account, by email, with when the account was made. */
+export const loadPeople = (db: Executor): Promise<(PersonInfo & { created_at: string })[]> => loadWhere(db, null)
 
 export const personCapabilities = (p: PersonInfo): Capability[] =>
   capabilitiesOf(

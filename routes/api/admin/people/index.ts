@@ -1,6 +1,6 @@
 // GET /api/admin/people: everyone with an account, their roles, sessions and keys; open invites; what the caller may grant.
 import { keyView } from '../../../../server/keys/queries.ts'
-import { loadPerson } from '../../../../server/people/queries.ts'
+import { loadPeople } from '../../../../server/people/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 import { nowIso } from '../../../../server/schemas.ts'
 
@@ -9,23 +9,17 @@ export const GET = defineRoute({
   summary: 'Everyone with an account: roles, memberships, active sessions, keys; open invites; what you may grant',
   async handler({ db, caller }) {
     const now = nowIso()
-    const rows = await db.selectFrom('people').select(['id', 'created_at']).orderBy('email').execute()
     const sessions = await db
       .selectFrom('sessions')
       .select(['id', 'person_id', 'created_at', 'last_seen_at', 'address', 'user_agent'])
       .where('expires_at', '>', now)
       .execute()
     const keys = await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute()
-    const people = []
-    for (const row of rows) {
-      const p = (await loadPerson(db, row.id))!
-      people.push({
-        ...p,
-        created_at: row.created_at,
-        sessions: sessions.filter((s) => s.person_id === p.id).map(({ person_id, ...s }) => s),
-        keys: keys.filter((k) => k.person_id === p.id).map(keyView),
-      })
-    }
+    const people = (await loadPeople(db)).map((p) => ({
+      ...p,
+      sessions: sessions.filter((s) => s.person_id === p.id).map(({ person_id, ...s }) => s),
+      keys: keys.filter((k) => k.person_id === p.id).map(keyView),
+    }))
     const invites = await db
       .selectFrom('invites')
       .select(['id', 'email', 'global_role', 'units', 'invited_by', 'created_at', 'expires_at'])
