@@ -1,5 +1,6 @@
 // createApp builds the Elysia application: credentials, the file routes, errors, docs and headers.
 import { openapi } from '@elysiajs/openapi'
+import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import path from 'node:path'
 import { addressRules } from './auth/address.ts'
@@ -21,7 +22,7 @@ export interface AppOptions {
   db: Db
   env: Readonly<Env>
   routes?: LoadedRoute[]
-  /** Regenerates and serves the public site; without it, pages answer 503. */
+  /** Regenerates and serves the public site; without it, pages answer 503 (being built). */
   site?: SiteBuilder
   /** The season catalog loader; its version keys the cached catalog answers. */
   catalog?: CatalogLoader
@@ -34,6 +35,15 @@ export interface AppOptions {
 interface RequestState {
   address: string | null
   caller: Caller | null
+}
+
+const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
+
+/** Query fields a route types as integer or number. */
+function numericQueryFields(schema: TSchema | undefined): string[] {
+  return Object.entries((schema?.properties ?? {}) as Record<string, TSchema>)
+    .filter(([, s]) => s.type === 'integer' || s.type === 'number')
+    .map(([name]) => name)
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -101,15 +111,18 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
         throw forbidden('Cross-site request refused (Origin does not match this site)')
     })
 
-  const authorize =
-    (def: RouteDef) =>
-    ({ request }: { request: Request }) => {
+  const authorize = (def: RouteDef) => {
+    const numeric = numericQueryFields(def.query)
+    return ({ request, query }: { request: Request; query: Record<string, unknown> }) => {
+      // A query string is text: turn the fields the schema types as numbers into numbers before validation.
+      for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
       if (def.auth === 'public') return
       const caller = state.get(request)?.caller
       if (!caller) throw unauthorized()
       if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it')
       if (def.auth !== 'any' && !caller.capabilities.has(def.auth)) throw forbidden(`This needs the capability ${def.auth}`)
     }
+  }
 
   for (const route of registry) {
     const { def } = route
@@ -160,7 +173,7 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
   const pages = ({ request }: { request: Request }) => {
     const { pathname } = new URL(request.url)
     if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound()
-    return serveStatic(site?.currentDir() ?? null, pathname, request.method)
+    return serveStatic(site ?? null, pathname, request.method)
   }
   app.get('/*', pages, { detail: { hide: true } })
   app.head('/*', pages, { detail: { hide: true } })

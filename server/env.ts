@@ -9,7 +9,7 @@ export interface Env {
   trustProxy: string[]
   lanCidrs: string[]
   caldav: { url: string; username: string; password: string } | null
-  /** Where site builds are written; `current` links to the one being served. */
+  /** Where this database's site builds are written; `current` links to the one being served. */
   siteBuildsDir: string
   /** The season catalog files (catalog/ in the repository by default). */
   catalogDir: string
@@ -29,20 +29,22 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${vars.PORT}`)
   const publicBaseUrl = (vars.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')
   new URL(publicBaseUrl) // throws on a malformed URL
+  const databasePath = vars.DATABASE_PATH ?? 'data/site.db'
   const caldav =
     vars.CALDAV_URL && vars.CALDAV_USERNAME && vars.CALDAV_PASSWORD
       ? { url: vars.CALDAV_URL, username: vars.CALDAV_USERNAME, password: vars.CALDAV_PASSWORD }
       : null
   return Object.freeze({
     port,
-    databasePath: vars.DATABASE_PATH ?? 'data/site.db',
+    databasePath,
     publicBaseUrl,
     adminToken: vars.ADMIN_TOKEN ? vars.ADMIN_TOKEN : null,
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
     caldav,
     catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),
-    // Absolute, because the site build runs in another working directory.
-    siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(vars.DATABASE_PATH ?? 'data/site.db'), 'site-builds')),
+    // One folder per database file (two services in one folder never prune each other's site);
+    // absolute, because the site build runs in another working directory.
+    siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(databasePath), 'site-builds', path.basename(databasePath))),
   })
 }

@@ -4,7 +4,7 @@ import { openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
-import { SiteBuilder } from './site/builder.ts'
+import { type BuildOutcome, SiteBuilder } from './site/builder.ts'
 import { nextAnnouncementChange } from './announcements/state.ts'
 import { refreshCopy } from './calendar/service.ts'
 import { calendarStoreFor } from './calendar/store.ts'
@@ -24,14 +24,16 @@ const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalo
 await catalog.loadAll()
 catalog.watch()
 const app = await createApp({ db, env, site, catalog, calendar })
+const built = (b: BuildOutcome) => console.log(b.ok ? `Site built in ${b.duration_ms} ms` : `Site build failed: ${b.error}`)
+// With no earlier build to serve, build before listening so the first visitor gets pages; otherwise
+// serve the last build at once and rebuild meanwhile so the pages match the data.
+if (!site.currentDir()) built(await site.build('first start'))
+else site.build('start').then(built)
+site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
 app.listen({ port: env.port, maxRequestBodySize: 16 * 1024 * 1024 })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)
 if (setup) console.log(`No owner yet. Create the first owner here (one-time link): ${setup}`)
-
-// Build at start so the pages match the data, then periodically for changes made outside the site.
-site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
-site.build('start').then((b) => console.log(b.ok ? `Site built in ${b.duration_ms} ms` : `Site build failed: ${b.error}`))
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {

@@ -85,15 +85,15 @@ describe('server/cli.ts', () => {
     expect(cli(['seed-demo']).out).toContain('exists already')
   })
 
-  it('starts on a relative DATABASE_PATH, as `npm start` does, and serves the built site', async () => {
+  it('starts on a relative DATABASE_PATH, as `npm start` does, and builds the site before it listens', async () => {
     const server = Bun.spawn([process.execPath, path.join(root, 'server/main.ts')], {
       cwd: dir,
       env: { ...process.env, DATABASE_PATH: 'relative/site.db', PORT: '0' },
       stdout: 'pipe',
     })
     try {
-      const out = await waitForLine(server.stdout, /Site buil(t|d)/)
-      expect(out).toContain('Site built in')
+      const out = await waitForLine(server.stdout, /port (\d+)/)
+      expect(out).toMatch(/Site built in \d+ ms\n.*Listening on/s)
       const port = /port (\d+)/.exec(out)![1]
       const home = await fetch(`http://127.0.0.1:${port}/`)
       expect(home.status).toBe(200)

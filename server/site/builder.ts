@@ -1,6 +1,6 @@
 // Regenerates the Astro site after public-data writes: debounced, one build at a time, in a child
 // process, into a fresh directory that is swapped in atomically; a failed build keeps the last good site.
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
@@ -8,6 +8,7 @@ import { record } from '../history/record.ts'
 
 const SITE_ROOT = path.join(import.meta.dir, '..', '..', 'site')
 const ASTRO = path.join(import.meta.dir, '..', '..', 'node_modules', 'astro', 'bin', 'astro.mjs')
+/** Builds kept besides the one served, so a request that began on the previous build can still finish. */
 const KEEP_BUILDS = 2
 
 export interface BuildOutcome {
@@ -16,8 +17,24 @@ export interface BuildOutcome {
   error: string | null
 }
 
+/**
+ * Builds belong to one database: the folder records whose builds it holds, and a service for another
+ * database refuses it instead of pruning that database's served site.
+ */
+function claimFolder(dir: string, database: string): void {
+  const marker = path.join(dir, 'database')
+  const owner = existsSync(marker) ? readFileSync(marker, 'utf8').trim() : null
+  if (owner === null) writeFileSync(marker, database + '\n')
+  else if (owner !== database)
+    throw new Error(`${dir} holds the site builds of ${owner}; give ${database} its own folder (SITE_BUILDS_DIR)`)
+}
+
+/** A build directory holds a complete site when its 404 page is there (it is written last of the pages we serve). */
+const complete = (dir: string) => existsSync(path.join(dir, '404.html'))
+
 export class SiteBuilder {
-  private timer: Timer | null = null
+  /** The debounced build asked for by `request`, not started yet. */
+  private pending: { timer: Timer; outcome: Promise<BuildOutcome> } | null = null
   private running: Promise<BuildOutcome> | null = null
   private followUp: Promise<BuildOutcome> | null = null
   private stopped = false
@@ -25,6 +42,7 @@ export class SiteBuilder {
   private timed: Timer | null = null
   private served: string | null
 
+  private readonly dir: string
   private debounceMs: number
   private command: string[]
   private nextChange: () => Promise<number | null>
@@ -43,13 +61,25 @@ export class SiteBuilder {
       prepare?: () => Promise<void>
     } = {},
   ) {
+    this.dir = env.siteBuildsDir
     this.debounceMs = options.debounceMs ?? 300
     this.command = options.command ?? [process.execPath, '--bun', ASTRO, 'build', '--silent']
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
-    mkdirSync(env.siteBuildsDir, { recursive: true })
-    const link = path.join(env.siteBuildsDir, 'current')
-    this.served = existsSync(link) ? path.join(env.siteBuildsDir, readlinkSync(link)) : null
+    mkdirSync(this.dir, { recursive: true })
+    claimFolder(this.dir, path.resolve(env.databasePath))
+    this.served = this.linked()
+  }
+
+  /** The complete build `current` points at, or null. */
+  private linked(): string | null {
+    const link = path.join(this.dir, 'current')
+    try {
+      const target = path.join(this.dir, readlinkSync(link))
+      return complete(target) ? target : null
+    } catch {
+      return null
+    }
   }
 
   /** The directory being served, or null before the first good build. */
@@ -57,17 +87,41 @@ export class SiteBuilder {
     return this.served
   }
 
+  /**
+   * The served build has lost its files (removed by hand or by another process): serve what `current`
+   * points at if that is complete, else nothing until a rebuild, which this asks for.
+   */
+  lost(): string | null {
+    this.served = this.linked()
+    if (!this.served) this.request('the served build is missing')
+    return this.served
+  }
+
   get busy(): boolean {
-    return this.running !== null || this.timer !== null
+    return this.running !== null || this.pending !== null
   }
 
   /** Asks for a rebuild soon; many requests within the debounce window make one build. */
   request(reason = 'data changed'): void {
-    if (this.timer || this.stopped) return
-    this.timer = setTimeout(() => {
-      this.timer = null
-      void this.build(reason)
+    if (this.pending || this.stopped) return
+    let resolve!: (outcome: Promise<BuildOutcome>) => void
+    const outcome = new Promise<BuildOutcome>((r) => (resolve = r))
+    const timer = setTimeout(() => {
+      this.pending = null
+      resolve(this.build(reason))
     }, this.debounceMs)
+    this.pending = { timer, outcome }
+  }
+
+  /** Resolves once no build is asked for or under way: every write made before the call is then on the pages. */
+  async settled(): Promise<BuildOutcome | null> {
+    let last: BuildOutcome | null = null
+    for (let next = this.nextWait(); next; next = this.nextWait()) last = await next
+    return last
+  }
+
+  private nextWait(): Promise<BuildOutcome> | null {
+    return this.pending?.outcome ?? this.followUp ?? this.running
   }
 
   /** Rebuilds every `minutes` to pick up changes made outside the site (the calendar store). */
@@ -103,9 +157,10 @@ export class SiteBuilder {
   /** Stops scheduling and waits for a build under way, so nothing writes after the database closes. */
   async stop(): Promise<void> {
     this.stopped = true
-    for (const t of [this.timed, this.timer]) if (t) clearTimeout(t)
+    for (const t of [this.timed, this.pending?.timer]) if (t) clearTimeout(t)
     if (this.periodic) clearInterval(this.periodic)
-    this.timed = this.timer = this.periodic = null
+    this.pending?.outcome.catch(() => {})
+    this.timed = this.periodic = this.pending = null
     await this.running?.catch(() => {})
     await this.followUp?.catch(() => {})
   }
@@ -114,7 +169,7 @@ export class SiteBuilder {
     await this.prepare().catch((e) => console.error('before the site build:', e))
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
-    const outDir = path.join(this.env.siteBuildsDir, name)
+    const outDir = path.join(this.dir, name)
     const child = Bun.spawn(this.command, {
       cwd: SITE_ROOT,
       env: { ...process.env, DATABASE_PATH: path.resolve(this.env.databasePath), SITE_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
@@ -123,11 +178,11 @@ export class SiteBuilder {
     })
     const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
     const duration_ms = Date.now() - started.getTime()
-    const ok = code === 0 && existsSync(path.join(outDir, 'index.html'))
+    const ok = code === 0 && existsSync(path.join(outDir, 'index.html')) && complete(outDir)
     const error = ok
       ? null
       : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) ||
-        `astro build exited with ${code} and wrote no index.html to ${outDir}`
+        `astro build exited with ${code} and wrote no complete site to ${outDir}`
     if (ok) {
       this.swapIn(name)
       await this.scheduleNextChange()
@@ -150,17 +205,21 @@ export class SiteBuilder {
       this.timed = setTimeout(() => this.request('announcement window'), Math.max(0, at - Date.now()) + 1000)
   }
 
-  /** Points `current` at the new build with one rename, then removes builds older than the previous one. */
+  /**
+   * Points `current` at the new build with one rename, then removes older builds. It never removes the
+   * build `current` points at or the one this process serves, and keeps the newest few besides.
+   */
   private swapIn(name: string): void {
-    const dir = this.env.siteBuildsDir
-    const temp = path.join(dir, `current.${process.pid}.tmp`)
+    const temp = path.join(this.dir, `current.${process.pid}.tmp`)
     rmSync(temp, { force: true })
     symlinkSync(name, temp)
-    renameSync(temp, path.join(dir, 'current'))
-    this.served = path.join(dir, name)
-    const builds = readdirSync(dir)
+    renameSync(temp, path.join(this.dir, 'current'))
+    this.served = path.join(this.dir, name)
+    const keep = new Set([name, path.basename(this.linked() ?? '')])
+    const builds = readdirSync(this.dir)
       .filter((f) => f.startsWith('build-'))
       .sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1]))
-    for (const old of builds.slice(0, -KEEP_BUILDS)) rmSync(path.join(dir, old), { recursive: true, force: true })
+    for (const f of builds.slice(-KEEP_BUILDS - 1)) keep.add(f)
+    for (const old of builds) if (!keep.has(old)) rmSync(path.join(this.dir, old), { recursive: true, force: true })
   }
 }

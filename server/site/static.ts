@@ -1,4 +1,5 @@
-// Serves the current site build: cache headers by kind of file, the 404 page, token pages, no traversal.
+// Serves the current site build: cache headers by kind of file, the 404 page, token pages, no traversal,
+// and a small "being built" page (503) while there is no complete build to serve.
 import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { HttpError, notFound } from '../errors.ts'
@@ -11,6 +12,21 @@ export const PAGE_HEADERS = {
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
   'x-frame-options': 'DENY',
 }
+
+/** What serves pages: the builder's current build, and what to do when its files have gone. */
+export interface SiteSource {
+  currentDir(): string | null
+  lost(): string | null
+}
+
+const RETRY_SECONDS = 5
+const BUILDING_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${RETRY_SECONDS}"><title>One moment</title></head>
+<body><main><h1>One moment</h1><p>The site is being built. This page tries again by itself in a few seconds.</p></main></body>
+</html>
+`
 
 function cacheControl(file: string): string {
   if (file.includes(`${path.sep}_astro${path.sep}`)) return 'public, max-age=31536000, immutable'
@@ -37,20 +53,35 @@ function fileFor(root: string, pathname: string): string | null {
   return null
 }
 
-export function serveStatic(root: string | null, pathname: string, method: string): Response {
-  if (!root)
-    return new Response(JSON.stringify({ detail: 'The site is being built; try again in a few seconds' }), {
-      status: 503,
-      headers: { 'content-type': 'application/json', 'retry-after': '5' },
-    })
-  const file = fileFor(root, pathname)
-  const status = file ? 200 : 404
+function building(method: string): Response {
+  return new Response(method === 'HEAD' ? null : BUILDING_PAGE, {
+    status: 503,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'retry-after': String(RETRY_SECONDS),
+      'cache-control': 'no-store',
+      ...PAGE_HEADERS,
+    },
+  })
+}
+
+function fromBuild(root: string, file: string | null, method: string): Response {
   const chosen = file ?? path.join(root, '404.html')
-  const body = method === 'HEAD' ? null : Bun.file(chosen)
   const headers: Record<string, string> = {
     'cache-control': file ? cacheControl(chosen) : 'no-cache',
     'content-type': Bun.file(chosen).type,
   }
   if (chosen.endsWith('.html')) Object.assign(headers, PAGE_HEADERS)
-  return new Response(body, { status, headers })
+  return new Response(method === 'HEAD' ? null : Bun.file(chosen), { status: file ? 200 : 404, headers })
+}
+
+export function serveStatic(site: SiteSource | null, pathname: string, method: string): Response {
+  let root = site?.currentDir() ?? null
+  // A miss on a build without its 404 page means the build itself is gone: find or make another.
+  for (let tries = 0; root && tries < 2; tries++) {
+    const file = fileFor(root, pathname)
+    if (file || existsSync(path.join(root, '404.html'))) return fromBuild(root, file, method)
+    root = site!.lost()
+  }
+  return building(method)
 }

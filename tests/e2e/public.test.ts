@@ -1,6 +1,6 @@
 // Browser tests across the public site and the admin section: the join form reaching a leader, announcements coming and going.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { launch, signIn } from './browser.ts'
 
@@ -17,17 +17,6 @@ afterAll(async () => {
   await browser?.close()
   await s?.stop()
 })
-
-/** Reloads a public page until `check` holds (the site rebuilds after writes). */
-async function untilPage(page: Page, url: string, check: () => Promise<boolean>, ms = 10_000) {
-  const start = Date.now()
-  while (true) {
-    await page.goto(url)
-    if (await check()) return Date.now() - start
-    if (Date.now() - start > ms) throw new Error(`${url} did not change within ${ms} ms`)
-    await Bun.sleep(250)
-  }
-}
 
 describe('join form to a leader', () => {
   it('a visitor sends the join form, and a leader sees and claims the lead', async () => {
@@ -77,17 +66,19 @@ describe('announcements on the public site', () => {
     await page.getByRole('button', { name: 'Publish announcement' }).click()
     await page.getByRole('status').filter({ hasText: 'Published (live)' }).waitFor()
 
+    await s.site!.settled()
     const visitor = await browser.newPage()
     const banner = () => visitor.getByRole('complementary', { name: 'Announcements' }).getByText('Pinewood derby moved to Saturday')
-    await untilPage(visitor, `${s.url}/`, async () => (await banner().count()) > 0)
-    for (const path of ['/units/pack/', '/join/', '/nearby/']) {
+    for (const path of ['/', '/units/pack/', '/join/', '/nearby/']) {
       await visitor.goto(`${s.url}${path}`)
       expect(await banner().count()).toBe(1)
     }
 
     await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Revoke' }).click()
     await page.getByRole('status').filter({ hasText: 'Announcement revoked' }).waitFor()
-    await untilPage(visitor, `${s.url}/`, async () => (await banner().count()) === 0)
+    await s.site!.settled()
+    await visitor.goto(`${s.url}/`)
+    expect(await banner().count()).toBe(0)
     await visitor.close()
     await page.close()
   })
