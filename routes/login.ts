@@ -1,5 +1,5 @@
 // POST /login: email and password (JSON or form) → a new site_session cookie.
-import { t } from 'elysia'
+import { t } from '../server/schemas.ts'
 import { cookieValue } from '../server/auth/credential.ts'
 import { createSession, SESSION_COOKIE, sessionCookie } from '../server/auth/sessions.ts'
 import { sha256 } from '../server/auth/tokens.ts'

@@ -12,3 +12,9 @@ export function isCalendarDate(value: string): boolean {
 }
 
 FormatRegistry.Set('date', isCalendarDate)
+
+/** An email address as the service accepts it: a local part, an @, and a domain name with a dot. */
+export const EMAIL_PATTERN =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
+
+FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value))

@@ -1,7 +1,10 @@
-// Schemas and small helpers shared by several route modules.
-import { t } from 'elysia'
+// Schemas and small helpers shared by several route modules. `t` is plain TypeBox: a JSON body is never
+// coerced ("30" is not 30); query strings are converted where the route's schema asks for a number.
+import { Type as t } from '@sinclair/typebox'
 import './formats.ts' // `format: date` means a real calendar date
 import { notFound, unprocessable } from './errors.ts'
+
+export { t }
 
 export const IdParams = t.Object({ id: t.String() })
 

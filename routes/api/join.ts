@@ -1,10 +1,9 @@
 // POST /api/join: the public join form (JSON or form post), rate-limited per address, with a honeypot.
-import { t } from 'elysia'
 import { tooMany, unprocessable } from '../../server/errors.ts'
 import { record } from '../../server/history/record.ts'
 import { configuredTargets } from '../../server/leads/mirrors.ts'
 import { defineRoute } from '../../server/routes.ts'
-import { nowIso } from '../../server/schemas.ts'
+import { nowIso, t } from '../../server/schemas.ts'
 
 const optional = (max: number) => t.Optional(t.String({ maxLength: max }))
 

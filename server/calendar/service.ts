@@ -1,8 +1,7 @@
 // Calendar reads and the local copy: the shown window, occurrences in feed order with `mine`, and syncing the copy.
-import { t } from 'elysia'
 import type { Executor } from '../history/record.ts'
 import { conflict, unprocessable } from '../errors.ts'
-import { DateString, nowIso, Time24 } from '../schemas.ts'
+import { DateString, nowIso, t, Time24 } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'

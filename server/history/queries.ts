@@ -1,5 +1,5 @@
 // Action-log reading: filters shared by the JSON list and the CSV export.
-import { t } from 'elysia'
+import { t } from '../schemas.ts'
 import { unprocessable } from '../errors.ts'
 import type { Executor } from './record.ts'
 

@@ -1,7 +1,6 @@
 // Nearby unit fields, shared by create and edit; `today` in the site's time zone for verified_at.
-import { t } from 'elysia'
 import type { Executor } from '../history/record.ts'
-import { DateString, Time24, Weekday } from '../schemas.ts'
+import { DateString, t, Time24, Weekday } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
 export const UNIT_TYPES = ['pack', 'troop', 'crew', 'ship', 'post'] as const

@@ -1,5 +1,5 @@
 // Request schemas for people: role grants as invites and role changes take them.
-import { t } from 'elysia'
+import { t } from '../schemas.ts'
 
 export const GlobalRoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Null()])
 

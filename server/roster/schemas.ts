@@ -1,5 +1,5 @@
 // Household and scout fields, shared by create and edit.
-import { t } from 'elysia'
+import { t } from '../schemas.ts'
 
 const text = (max: number) => t.Optional(t.Union([t.String({ maxLength: max }), t.Null()]))
 

@@ -74,6 +74,30 @@ describe('errors', () => {
     expectDetail(await s.req('GET', '/api/admin/no-such-thing', { cookie: owner.cookie }), 404)
   })
 
+  it('answers 422 naming the field when a JSON body carries a string where the schema says integer, and writes nothing', async () => {
+    const key = await s.req('POST', '/api/admin/keys', {
+      cookie: owner.cookie,
+      json: { label: 'k', scopes: ['leads:read'], expires_days: '30' },
+    })
+    expectDetail(key, 422)
+    expect(key.body.detail).toStartWith('expires_days:')
+    expect(await s.db.selectFrom('api_keys').select('id').execute()).toEqual([])
+    const household = await s.req('POST', '/api/admin/roster/households', {
+      cookie: owner.cookie,
+      json: { parent_name: 'Ann', lead_id: '1' },
+    })
+    expectDetail(household, 422)
+    expect(household.body.detail).toStartWith('lead_id:')
+    const invite = await s.req('POST', '/api/admin/people/invite', {
+      cookie: owner.cookie,
+      json: { email: 'typed@example.org', units: [{ unit_id: '1', role: 'member' }] },
+    })
+    expectDetail(invite, 422)
+    expect(invite.body.detail).toStartWith('units.0.unit_id:')
+    // Query strings are text: there "5" is the number 5.
+    expect((await s.req('GET', '/api/admin/history?limit=5', { cookie: owner.cookie })).status).toBe(200)
+  })
+
   it('answers 422 to a bad query value', async () => {
     expectDetail(await s.req('GET', '/api/admin/history?limit=zero', { cookie: owner.cookie }), 422)
   })

@@ -1,5 +1,4 @@
 // POST /api/invite/:token: accept an invite, creating the account with its roles (signed in at once).
-import { t } from 'elysia'
 import { createSession, sessionCookie } from '../../../server/auth/sessions.ts'
 import { sha256 } from '../../../server/auth/tokens.ts'
 import { gone, notFound } from '../../../server/errors.ts'
@@ -7,7 +6,7 @@ import { record } from '../../../server/history/record.ts'
 import { createAccount } from '../../../server/people/accounts.ts'
 import type { UnitGrant } from '../../../server/people/grants.ts'
 import { defineRoute } from '../../../server/routes.ts'
-import { nowIso, Password } from '../../../server/schemas.ts'
+import { nowIso, Password, t } from '../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'public',

@@ -1,11 +1,10 @@
 // POST /api/reset/:token: set a new password with a one-time link; every session of that person ends.
-import { t } from 'elysia'
 import { endSessionsOf } from '../../../server/auth/sessions.ts'
 import { sha256 } from '../../../server/auth/tokens.ts'
 import { gone, notFound } from '../../../server/errors.ts'
 import { record } from '../../../server/history/record.ts'
 import { defineRoute } from '../../../server/routes.ts'
-import { nowIso, Password } from '../../../server/schemas.ts'
+import { nowIso, Password, t } from '../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'public',

@@ -1,5 +1,4 @@
 // POST /api/setup/:token: create the first owner with the one-time link printed on first start.
-import { t } from 'elysia'
 import { createSession, sessionCookie } from '../../../server/auth/sessions.ts'
 import { sha256 } from '../../../server/auth/tokens.ts'
 import { gone, notFound } from '../../../server/errors.ts'
@@ -8,7 +7,7 @@ import { createAccount } from '../../../server/people/accounts.ts'
 import { normaliseEmail } from '../../../server/people/queries.ts'
 import { hasOwner } from '../../../server/people/setup.ts'
 import { defineRoute } from '../../../server/routes.ts'
-import { Email, nowIso, Password } from '../../../server/schemas.ts'
+import { Email, nowIso, Password, t } from '../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'public',

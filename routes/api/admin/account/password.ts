@@ -1,9 +1,8 @@
 // POST /api/admin/account/password: change your own password; your other sessions end.
-import { t } from 'elysia'
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { Password } from '../../../../server/schemas.ts'
+import { Password, t } from '../../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'account:self',

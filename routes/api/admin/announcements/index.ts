@@ -1,10 +1,9 @@
 // GET/POST /api/admin/announcements: every announcement with its computed state; create one within the caps.
-import { t } from 'elysia'
 import { announcementsWithState } from '../../../../server/announcements/state.ts'
 import { conflict, unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, parseTimestamp, Timestamp } from '../../../../server/schemas.ts'
+import { nowIso, parseTimestamp, t, Timestamp } from '../../../../server/schemas.ts'
 import { getSetting } from '../../../../server/settings/registry.ts'
 
 export const GET = defineRoute({

@@ -1,4 +1,5 @@
 // PUT/DELETE /api/admin/calendar/:uid: replace or delete an event the site created; others' events are read-only (403).
+import { t } from '../../../../server/schemas.ts'
 import { toICalendar } from '../../../../server/calendar/event.ts'
 import { EventBody, eventFrom, notConfigured, refreshCopy } from '../../../../server/calendar/service.ts'
 import type { CalendarStore } from '../../../../server/calendar/store.ts'
@@ -7,7 +8,6 @@ import { record } from '../../../../server/history/record.ts'
 import type { Executor } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 import { getSetting } from '../../../../server/settings/registry.ts'
-import { t } from 'elysia'
 
 const UidParams = t.Object({ uid: t.String({ minLength: 1, maxLength: 300 }) })
 

@@ -1,5 +1,5 @@
 // GET /api/admin/history/export: the filtered action log as a CSV download.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { historyQuery, HistoryFilterQuery } from '../../../../server/history/queries.ts'
 import { csvDocument } from '../../../../server/csv.ts'
 import { defineRoute } from '../../../../server/routes.ts'

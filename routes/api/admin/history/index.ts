@@ -1,5 +1,5 @@
 // GET /api/admin/history: the action log, newest first, filtered by kind prefix and actor, paged by `before`.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { historyQuery, HistoryFilterQuery } from '../../../../server/history/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 

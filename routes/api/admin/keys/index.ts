@@ -1,5 +1,5 @@
 // GET/POST /api/admin/keys: the caller's API keys, and minting a new one (secret shown once).
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { CAPABILITIES, type Capability, UNSCOPABLE } from '../../../../server/auth/capabilities.ts'
 import { newKeySecret, sha256 } from '../../../../server/auth/tokens.ts'
 import { forbidden, unprocessable } from '../../../../server/errors.ts'

@@ -1,5 +1,5 @@
 // GET /api/admin/leads: leads newest first; `q` searches name, email, phone and message; unclaimed/mine filters; paging.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { leadsQuery, leadView, matches } from '../../../../server/leads/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 

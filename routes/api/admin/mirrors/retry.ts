@@ -1,5 +1,5 @@
 // POST /api/admin/mirrors/retry: replays every owed copy to a target; a copy already ok is never sent again.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { copyToSpreadsheet } from '../../../../server/leads/mirrors.ts'

@@ -1,10 +1,9 @@
 // PATCH/DELETE /api/admin/nearby/:id: edit a nearby unit (verified today unless a date is sent); deactivate it.
-import { t } from 'elysia'
 import { conflict, notFound } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { Name, nearbyFields, today, UnitType } from '../../../../server/nearby/schemas.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { IdParams, nowIso, parseId } from '../../../../server/schemas.ts'
+import { IdParams, nowIso, parseId, t } from '../../../../server/schemas.ts'
 
 export const PATCH = defineRoute({
   auth: 'nearby:write',

@@ -1,9 +1,8 @@
 // GET/POST /api/admin/nearby: the editing list of nearby units (inactive rows too), and adding one.
-import { t } from 'elysia'
 import { record } from '../../../../server/history/record.ts'
 import { Name, nearbyFields, today, UnitType } from '../../../../server/nearby/schemas.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso } from '../../../../server/schemas.ts'
+import { nowIso, t } from '../../../../server/schemas.ts'
 
 export const GET = defineRoute({
   auth: 'nearby:write',

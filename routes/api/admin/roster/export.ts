@@ -1,5 +1,5 @@
 // GET /api/admin/roster/export?unit=: the roster as CSV, one line per scout, for the unit's records.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { csvDocument } from '../../../../server/csv.ts'
 import { notFound } from '../../../../server/errors.ts'
 import { defineRoute } from '../../../../server/routes.ts'

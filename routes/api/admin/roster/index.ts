@@ -1,5 +1,5 @@
 // GET /api/admin/roster?unit=: households with their scouts and this year's checklist, and the unit's dens.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { notFound } from '../../../../server/errors.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 import { findUnit, householdsView, programYear } from '../../../../server/roster/queries.ts'

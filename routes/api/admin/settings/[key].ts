@@ -1,5 +1,5 @@
 // PUT /api/admin/settings/:key: set a value, or null to restore the default.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'

@@ -1,10 +1,9 @@
 // /api/admin/socialposts/<post_id>/{image,cancel,reschedule}: post ids contain a slash, so the tail is split here.
-import { t } from 'elysia'
 import { conflict, HttpError, notFound, unprocessable } from '../../../../server/errors.ts'
 import type { Executor } from '../../../../server/history/record.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, parseTimestamp, Timestamp } from '../../../../server/schemas.ts'
+import { nowIso, parseTimestamp, t, Timestamp } from '../../../../server/schemas.ts'
 import { getSetting } from '../../../../server/settings/registry.ts'
 import { assertChangeable, callPublisher, postView } from '../../../../server/socialposts/posts.ts'
 

@@ -1,5 +1,5 @@
 // GET /api/admin/socialposts: reported posts, newest scheduled first; open ones by default, `all=true` for every post.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { defineRoute } from '../../../../server/routes.ts'
 import { getSetting } from '../../../../server/settings/registry.ts'
 import { isOpen, postView } from '../../../../server/socialposts/posts.ts'

@@ -1,9 +1,8 @@
 // POST /api/admin/socialposts/ingest: the publisher reports a post (idempotent by id), optionally with its image.
-import { t } from 'elysia'
 import { record } from '../../../../server/history/record.ts'
 import { HttpError, unprocessable } from '../../../../server/errors.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, parseTimestamp, Timestamp } from '../../../../server/schemas.ts'
+import { nowIso, parseTimestamp, t, Timestamp } from '../../../../server/schemas.ts'
 import { postView, STATUSES } from '../../../../server/socialposts/posts.ts'
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024

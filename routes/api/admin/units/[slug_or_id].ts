@@ -1,10 +1,9 @@
 // PATCH /api/admin/units/:slug_or_id: a leader edits the meeting details of a unit in their scope.
-import { t } from 'elysia'
 import { forbidden, notFound } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { editableUnitIds } from '../../../../server/people/queries.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, Time24, Weekday } from '../../../../server/schemas.ts'
+import { nowIso, t, Time24, Weekday } from '../../../../server/schemas.ts'
 
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Optional(t.Union([schema, t.Null()]))
 

@@ -1,5 +1,5 @@
 // GET /api/catalog/:season/autocomplete?q=: variants whose row or base name matches, for the bot's prompts.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { catalogRows, seasonExists } from '../../../../server/catalog/queries.ts'
 import { notFound } from '../../../../server/errors.ts'
 import { defineRoute } from '../../../../server/routes.ts'

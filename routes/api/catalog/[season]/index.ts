@@ -1,5 +1,5 @@
 // GET /api/catalog/:season: the season's flattened rows, one per variant, optionally filtered.
-import { t } from 'elysia'
+import { t } from '../../../../server/schemas.ts'
 import { cachedJson } from '../../../../server/catalog/http.ts'
 import { GAME_MODES, STATUSES } from '../../../../server/catalog/schema.ts'
 import { notFound } from '../../../../server/errors.ts'

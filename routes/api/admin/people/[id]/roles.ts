@@ -1,12 +1,11 @@
 // PUT /api/admin/people/:id/roles: replace a person's global role and unit roles (owner only; an owner must remain).
-import { t } from 'elysia'
 import { record } from '../../../../../server/history/record.ts'
 import { assertMayGrant } from '../../../../../server/people/grants.ts'
 import { assertAnotherOwner, targetPerson } from '../../../../../server/people/guards.ts'
 import { loadPerson } from '../../../../../server/people/queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from '../../../../../server/people/schemas.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
-import { IdParams, parseId } from '../../../../../server/schemas.ts'
+import { IdParams, parseId, t } from '../../../../../server/schemas.ts'
 
 export const PUT = defineRoute({
   auth: 'people:manage',

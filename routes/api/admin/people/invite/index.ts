@@ -1,5 +1,4 @@
 // POST /api/admin/people/invite: a one-time invite link (shown once; no mail is sent), valid 14 days.
-import { t } from 'elysia'
 import { randomToken, sha256 } from '../../../../../server/auth/tokens.ts'
 import { conflict } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
@@ -7,7 +6,7 @@ import { assertMayGrant } from '../../../../../server/people/grants.ts'
 import { normaliseEmail } from '../../../../../server/people/queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from '../../../../../server/people/schemas.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
-import { Email, nowIso } from '../../../../../server/schemas.ts'
+import { Email, nowIso, t } from '../../../../../server/schemas.ts'
 
 const INVITE_DAYS = 14
 

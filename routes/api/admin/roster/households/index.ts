@@ -1,11 +1,10 @@
 // POST /api/admin/roster/households: a household from its fields, or `lead_id` alone to import a join-form lead.
-import { t } from 'elysia'
 import { conflict, unprocessable } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
 import { householdById } from '../../../../../server/roster/queries.ts'
 import { householdFields, ParentName } from '../../../../../server/roster/schemas.ts'
-import { nowIso } from '../../../../../server/schemas.ts'
+import { nowIso, t } from '../../../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'roster:write',

@@ -1,11 +1,10 @@
 // GET/PATCH /api/admin/roster/households/:id: one household; edit its fields or deactivate it.
-import { t } from 'elysia'
 import { notFound } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
 import { householdById } from '../../../../../../server/roster/queries.ts'
 import { householdFields, ParentName } from '../../../../../../server/roster/schemas.ts'
-import { IdParams, nowIso, parseId } from '../../../../../../server/schemas.ts'
+import { IdParams, nowIso, parseId, t } from '../../../../../../server/schemas.ts'
 
 export const GET = defineRoute({
   auth: 'roster:write',

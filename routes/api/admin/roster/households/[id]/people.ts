@@ -1,10 +1,9 @@
 // PUT /api/admin/roster/households/:id/people: the full list of accounts linked to a household.
-import { t } from 'elysia'
 import { notFound, unprocessable } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
 import { householdById } from '../../../../../../server/roster/queries.ts'
-import { IdParams, parseId } from '../../../../../../server/schemas.ts'
+import { IdParams, parseId, t } from '../../../../../../server/schemas.ts'
 
 export const PUT = defineRoute({
   auth: 'people:invite_leader',

@@ -1,10 +1,9 @@
 // POST /api/admin/roster/households/:id/scouts: add a scout to a household.
-import { t } from 'elysia'
 import { notFound, unprocessable } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
 import { FirstName, scoutFields, UnitId } from '../../../../../../server/roster/schemas.ts'
-import { IdParams, nowIso, parseId } from '../../../../../../server/schemas.ts'
+import { IdParams, nowIso, parseId, t } from '../../../../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'roster:write',

@@ -1,10 +1,9 @@
 // PATCH /api/admin/roster/scouts/:id: edit a scout.
-import { t } from 'elysia'
 import { notFound, unprocessable } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
 import { FirstName, scoutFields, UnitId } from '../../../../../../server/roster/schemas.ts'
-import { IdParams, nowIso, parseId } from '../../../../../../server/schemas.ts'
+import { IdParams, nowIso, parseId, t } from '../../../../../../server/schemas.ts'
 
 export const PATCH = defineRoute({
   auth: 'roster:write',

@@ -1,10 +1,9 @@
 // PUT /api/admin/roster/scouts/:id/checks/:item: tick dues or health_form for this program year (who and when are kept).
-import { t } from 'elysia'
 import { notFound, unprocessable } from '../../../../../../../server/errors.ts'
 import { record } from '../../../../../../../server/history/record.ts'
 import { CHECK_ITEMS, type CheckItem, programYear } from '../../../../../../../server/roster/queries.ts'
 import { defineRoute } from '../../../../../../../server/routes.ts'
-import { nowIso, parseId } from '../../../../../../../server/schemas.ts'
+import { nowIso, parseId, t } from '../../../../../../../server/schemas.ts'
 
 export const PUT = defineRoute({
   auth: 'roster:write',
