@@ -99,9 +99,12 @@ export function occurrences(ics: string, from: number, to: number, timeZone: str
       .getAllSubcomponents('vevent')
       .filter((c) => c.hasProperty('recurrence-id') && c.getFirstPropertyValue('uid') === ev.uid))
       ev.relateException(exception)
+    // An all-day date is a day in the site's time zone, not midnight UTC: otherwise it sorts before
+    // the previous evening's events.
+    const instant = (t: ICAL.Time) => (t.isDate ? zonedToUtc(t.toString().slice(0, 10), '00:00', timeZone) : t.toJSDate().getTime())
     const push = (start: ICAL.Time, end: ICAL.Time, detail: ICAL.Event) => {
-      const ms = start.toJSDate().getTime()
-      const endMs = end.toJSDate().getTime()
+      const ms = instant(start)
+      const endMs = instant(end)
       if (endMs > from && ms < to)
         out.push({ uid: ev.uid, start: ms, recurring: ev.isRecurring(), ...fields(detail, start, end, timeZone) })
     }
@@ -111,7 +114,7 @@ export function occurrences(ics: string, from: number, to: number, timeZone: str
     }
     const it = ev.iterator()
     for (let next = it.next(), n = 0; next && n < 1000; next = it.next(), n++) {
-      if (next.toJSDate().getTime() >= to) break
+      if (instant(next) >= to) break
       const o = ev.getOccurrenceDetails(next)
       push(o.startDate, o.endDate, o.item)
     }

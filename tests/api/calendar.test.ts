@@ -135,6 +135,54 @@ describe('GET /api/admin/calendar', () => {
     expect(dates).toEqual([...dates].sort())
   })
 
+  it('lists by start in the site time zone, earliest first: an evening event before the next all-day one, recurrences among them', async () => {
+    // Regina keeps UTC-6 all year, so evenings there are the next day in UTC whatever the date.
+    const zone = (value: string | null) => s.req('PUT', '/api/admin/settings/site.timezone', { token: ADMIN_TOKEN, json: { value } })
+    expect((await zone('America/Regina')).status).toBe(200)
+    const plus = (days: number) => new Date(Date.now() + (30 + days) * 86_400_000).toISOString().slice(0, 10)
+    const compact = (date: string) => date.replaceAll('-', '')
+    try {
+      const order = [
+        await create({ title: 'Order: late campfire', date: plus(1), time: '20:00' }), // 02:00 UTC the next day
+        await create({ title: 'Order: all-day hike', date: plus(2) }),
+        await create({ title: 'Order: morning swim', date: plus(3), time: '09:00' }),
+        await create({ title: 'Order: all-day service', date: plus(0) }),
+      ]
+      expect(order.map((r) => r.status)).toEqual([201, 201, 201, 201])
+      const weekly = [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Other client//EN',
+        'BEGIN:VEVENT',
+        'UID:order-weekly@other-client',
+        'DTSTAMP:20260101T000000Z',
+        `DTSTART:${compact(plus(-4))}T010000Z`, // 19:00 in Regina the evening before
+        `DTEND:${compact(plus(-4))}T020000Z`,
+        'RRULE:FREQ=WEEKLY;COUNT=2',
+        'SUMMARY:Order: weekly den meeting',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n')
+      const put = await createCalendarObject({ calendar: { url: dav.url } as never, filename: 'order.ics', iCalString: weekly, headers: dav.auth })
+      expect(put.status).toBe(201)
+      const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
+      const shown = list.body.events
+        .filter((e: any) => e.title.startsWith('Order: '))
+        .map((e: any) => `${e.date} ${e.time ?? 'all day'} ${e.title.slice(7)}`)
+      expect(shown).toEqual([
+        `${plus(-5)} 19:00 weekly den meeting`,
+        `${plus(0)} all day all-day service`,
+        `${plus(1)} 20:00 late campfire`,
+        `${plus(2)} all day all-day hike`,
+        `${plus(2)} 19:00 weekly den meeting`,
+        `${plus(3)} 09:00 morning swim`,
+      ])
+    } finally {
+      await zone(null)
+    }
+  })
+
   it('answers configured: false with no events when the store is not configured, and writes say so', async () => {
     const bare = await startServer()
     try {
