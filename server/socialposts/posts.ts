@@ -11,7 +11,8 @@ export function statusOf(p: Pick<SocialPost, 'status' | 'scheduled_for'>, now = 
   return Date.parse(p.scheduled_for) <= now ? 'published' : p.status
 }
 
-export const isOpen = (status: SocialPost['status']) => status === 'drafted' || status === 'scheduled' || status === 'handed_off'
+/** The open list holds every reported post with its status; only published ones drop out of it. */
+export const isOpen = (status: SocialPost['status']) => status !== 'published'
 
 export function postView(p: SocialPost) {
   const { image, image_mime, image_sha256, ...rest } = p

@@ -149,6 +149,20 @@ describe('POST /api/admin/socialposts/:post_id/cancel', () => {
     ).toBe(leader.email)
   })
 
+  it('keeps cancelled and failed posts in the open list with their status; only published ones drop out', async () => {
+    await report('pack/cancelled-stays')
+    expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/cancelled-stays')}/cancel`, { cookie: leader.cookie })).status).toBe(200)
+    await report('troop/failed-stays', { status: 'failed' })
+    await report('troop/failed-long-ago', { status: 'failed', scheduled_for: inMinutes(-60) })
+    await report('pack/published-goes', { status: 'published', scheduled_for: inMinutes(-60) })
+    const open = (await s.req('GET', '/api/admin/socialposts', { cookie: leader.cookie })).body.posts
+    const status = (id: string) => open.find((p: any) => p.id === id)?.status
+    expect(status('pack/cancelled-stays')).toBe('cancelled')
+    expect(status('troop/failed-stays')).toBe('failed')
+    expect(status('troop/failed-long-ago')).toBe('failed')
+    expect(status('pack/published-goes')).toBeUndefined()
+  })
+
   it('answers 502 and records nothing when the publisher refuses or cannot be reached', async () => {
     await report('pack/refused')
     publisher.refuse = true
