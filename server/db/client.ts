@@ -3,7 +3,7 @@ import { Database as SqliteDatabase } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { promises as fs } from 'node:fs'
-import { FileMigrationProvider, Kysely, Migrator } from 'kysely'
+import { CompiledQuery, type Driver, FileMigrationProvider, Kysely, Migrator } from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
 import type { Database } from './database.ts'
 
@@ -16,7 +16,22 @@ export function openDatabase(file: string): Db {
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA synchronous = NORMAL')
-  return new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) })
+  return new Kysely<Database>({ dialect: new ImmediateTransactions({ database: sqlite }) })
+}
+
+/**
+ * Transactions begin IMMEDIATE: they take the write lock up front, waiting out another writer (the
+ * CLI, a second process) under busy_timeout. A deferred transaction that reads first and writes later
+ * gets SQLITE_BUSY at once, with no wait, when another connection wrote meanwhile.
+ */
+class ImmediateTransactions extends BunSqliteDialect {
+  createDriver(): Driver {
+    const driver = super.createDriver()
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    }
+    return driver
+  }
 }
 
 /** Runs every pending migration; throws with the failing migration's error. */
