@@ -164,7 +164,12 @@ describe('GET /api/admin/calendar', () => {
         'END:VCALENDAR',
         '',
       ].join('\r\n')
-      const put = await createCalendarObject({ calendar: { url: dav.url } as never, filename: 'order.ics', iCalString: weekly, headers: dav.auth })
+      const put = await createCalendarObject({
+        calendar: { url: dav.url } as never,
+        filename: 'order.ics',
+        iCalString: weekly,
+        headers: dav.auth,
+      })
       expect(put.status).toBe(201)
       const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
       const shown = list.body.events

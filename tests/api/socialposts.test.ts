@@ -151,7 +151,9 @@ describe('POST /api/admin/socialposts/:post_id/cancel', () => {
 
   it('keeps cancelled and failed posts in the open list with their status; only published ones drop out', async () => {
     await report('pack/cancelled-stays')
-    expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/cancelled-stays')}/cancel`, { cookie: leader.cookie })).status).toBe(200)
+    expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/cancelled-stays')}/cancel`, { cookie: leader.cookie })).status).toBe(
+      200,
+    )
     await report('troop/failed-stays', { status: 'failed' })
     await report('troop/failed-long-ago', { status: 'failed', scheduled_for: inMinutes(-60) })
     await report('pack/published-goes', { status: 'published', scheduled_for: inMinutes(-60) })
