@@ -56,7 +56,10 @@ describe('social posts in a browser', () => {
     await card.getByRole('button', { name: 'Cancel post' }).click()
     await page.getByRole('status').filter({ hasText: 'Post cancelled' }).waitFor()
     expect(cancelled).toEqual(['/cancel/troop-fundraiser'])
-    expect(await page.locator('li.card', { hasText: 'Wreath fundraiser' }).count()).toBe(0)
+    // A cancelled post stays listed with its status, and nothing offers to cancel it again.
+    const after = page.locator('li.card', { hasText: 'Wreath fundraiser' })
+    await after.getByText('cancelled', { exact: true }).waitFor()
+    expect(await after.getByRole('button', { name: 'Cancel post' }).count()).toBe(0)
     await page.close()
   })
 })
