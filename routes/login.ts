@@ -1,6 +1,7 @@
 // POST /login: email and password (JSON or form) → a new site_session cookie.
 import { t } from '../server/schemas.ts'
 import { cookieValue } from '../server/auth/credential.ts'
+import { sameSitePath } from '../server/auth/next-path.ts'
 import { createSession, SESSION_COOKIE, sessionCookie } from '../server/auth/sessions.ts'
 import { sha256 } from '../server/auth/tokens.ts'
 import { tooMany, unauthorized } from '../server/errors.ts'
@@ -20,23 +21,27 @@ export const POST = defineRoute({
   ),
   async handler({ db, env, body, address, request, set, loginThrottle }) {
     const email = normaliseEmail(body.email)
-    const wait = loginThrottle.waitSeconds(address, email)
+    const wait = loginThrottle.begin(address, email)
     if (wait > 0) {
       await record(db, 'anonymous', 'login.failure', `Sign-in for ${email} from ${address ?? 'unknown'} slowed down`)
       throw tooMany('Too many failed sign-ins; wait a moment and try again', wait)
     }
-    const person = await db
-      .selectFrom('people')
-      .select(['id', 'email', 'password_hash', 'disabled_at'])
-      .where('email', '=', email)
-      .executeTakeFirst()
-    const matches = await Bun.password.verify(body.password, person?.password_hash ?? DUMMY_HASH)
-    if (!person || !matches || person.disabled_at) {
-      loginThrottle.failed(address, email)
+    let ok = false
+    let person
+    try {
+      person = await db
+        .selectFrom('people')
+        .select(['id', 'email', 'password_hash', 'disabled_at'])
+        .where('email', '=', email)
+        .executeTakeFirst()
+      ok = (await Bun.password.verify(body.password, person?.password_hash ?? DUMMY_HASH)) && !!person && !person.disabled_at
+    } finally {
+      loginThrottle.finish(address, email, ok)
+    }
+    if (!ok || !person) {
       await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${address ?? 'unknown'}`)
       throw unauthorized('Wrong email or password')
     }
-    loginThrottle.succeeded(address, email)
     const previous = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)
     const token = await db.transaction().execute(async (trx) => {
       if (previous) await trx.deleteFrom('sessions').where('token_hash', '=', sha256(previous)).execute()
@@ -46,7 +51,7 @@ export const POST = defineRoute({
     set.headers['set-cookie'] = sessionCookie(token, env.publicBaseUrl)
     if ((request.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded')) {
       set.status = 303
-      set.headers.location = body.next?.startsWith('/') && !body.next.startsWith('//') ? body.next : '/admin/'
+      set.headers.location = sameSitePath(body.next)
       return ''
     }
     return { person: { id: person.id, email: person.email } }

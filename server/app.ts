@@ -16,6 +16,8 @@ import type { CatalogLoader } from './catalog/loader.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { SiteBuilder } from './site/builder.ts'
 import { serveStatic } from './site/static.ts'
+import { DEFAULT_BODY_LIMIT, parseBody } from './http/body.ts'
+import { requestOrigin, requestPath } from './http/request-path.ts'
 import { loadRoutes, type LoadedRoute, type RouteDef, type Services } from './routes.ts'
 
 export interface AppOptions {
@@ -47,15 +49,21 @@ function numericQueryFields(schema: TSchema | undefined): string[] {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-const MAX_BODY = 1024 * 1024
 const SCALAR_BUNDLE = path.join(import.meta.dir, '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
 
-/** The path of a request URL without building a URL object (this runs on every request). */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2)
-  if (start < 0) return '/'
-  const end = url.indexOf('?', start)
-  return end < 0 ? url.slice(start) : url.slice(start, end)
+/**
+ * How the service listens, wherever it is started (main.ts, tests, benchmarks): never Bun's development
+ * error page, never sharing the port with another process, and a last-resort `{detail}` for an error
+ * that escapes the app.
+ */
+export const SERVE_OPTIONS = {
+  development: false,
+  reusePort: false,
+  maxRequestBodySize: 16 * 1024 * 1024,
+  error(error: Error) {
+    console.error('Unhandled error outside the app:', error)
+    return Response.json({ detail: 'Internal error; it has been logged' }, { status: 500 })
+  },
 }
 
 export async function createApp({ db, env, routes, site, catalog, calendar, onPublicDataChange }: AppOptions) {
@@ -85,18 +93,15 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
   const app = new Elysia({ normalize: false })
     .onError(({ code, error, request }) => errorResponse(code, error, request))
     .onRequest(async ({ request, server, set }) => {
-      const pathname = pathOf(request.url)
       set.headers['x-content-type-options'] = 'nosniff'
       set.headers['referrer-policy'] = 'same-origin'
+      const pathname = requestPath(request)
+      if (pathname === null) throw new HttpError(400, 'The request URL or its Host header cannot be read')
       const peer = server?.requestIP(request)?.address ?? null
       const address = rules.clientAddress(peer, request.headers.get('x-forwarded-for'))
       const admin = pathname === '/api/admin' || pathname.startsWith('/api/admin/')
       const docs = pathname === '/api/docs' || pathname.startsWith('/api/docs/')
       if (admin || docs) set.headers['cache-control'] = 'no-store'
-
-      const length = Number(request.headers.get('content-length') ?? 0)
-      const limit = largeBodies.get(pathname) ?? MAX_BODY
-      if (length > limit) throw new HttpError(413, `Request body is larger than ${limit} bytes`)
 
       const caller = admin || docs ? await authenticate(auth, request, address) : null
       state.set(request, { address, caller })
@@ -104,12 +109,19 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
       if (docs && (caller?.via !== 'session' || !caller.capabilities.has('api:docs')))
         throw forbidden('The API docs need a signed-in leader, admin or owner')
 
-      // CSRF: a browser-driven unsafe request must come from our own pages.
-      const origin = request.headers.get('origin')
-      const viaHeaderCredential = caller?.via === 'key' || caller?.via === 'break_glass'
-      if (UNSAFE.has(request.method) && origin && !viaHeaderCredential && origin !== ownOrigin && origin !== new URL(request.url).origin)
-        throw forbidden('Cross-site request refused (Origin does not match this site)')
+      // CSRF: a browser-driven unsafe request must come from our own pages. Keys and the break-glass token
+      // are headers a browser never adds by itself; a write with neither Origin nor Sec-Fetch-Site is a script.
+      if (UNSAFE.has(request.method) && caller?.via !== 'key' && caller?.via !== 'break_glass') {
+        const origin = request.headers.get('origin')
+        if (origin && origin !== ownOrigin && origin !== requestOrigin(request))
+          throw forbidden('Cross-site request refused (Origin does not match this site)')
+        if (request.headers.get('sec-fetch-site') === 'cross-site')
+          throw forbidden('Cross-site request refused (Sec-Fetch-Site: cross-site)')
+      }
     })
+    .onParse(({ request, contentType, path }) =>
+      parseBody(request, (contentType ?? '').trim().toLowerCase(), largeBodies.get(path) ?? DEFAULT_BODY_LIMIT),
+    )
 
   const authorize = (def: RouteDef) => {
     const numeric = numericQueryFields(def.query)
@@ -171,7 +183,7 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
     }),
   )
   const pages = ({ request }: { request: Request }) => {
-    const { pathname } = new URL(request.url)
+    const pathname = requestPath(request)!
     if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound()
     return serveStatic(site ?? null, pathname, request.method)
   }

@@ -1,9 +1,10 @@
-// CSV downloads: a plain header, every cell quoted, and a leading = + - @ defused so spreadsheets never run it.
+// CSV downloads: a plain header, every cell quoted, and a leading = + - @ (also after blanks) or tab or
+// carriage return defused with a ', so spreadsheets never run a cell as a formula.
 type Cell = string | number | boolean | null | undefined
 
 export function csvCell(value: Cell): string {
   const text = value === null || value === undefined ? '' : String(value)
-  return `"${(/^[=+\-@\t\r]/.test(text) ? "'" + text : text).replaceAll('"', '""')}"`
+  return `"${(/^\s*[=+\-@]|^[\t\r]/.test(text) ? "'" + text : text).replaceAll('"', '""')}"`
 }
 
 export const csvDocument = (header: string[], rows: Cell[][]) =>

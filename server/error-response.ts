@@ -1,5 +1,6 @@
 // The one error shape: every failure becomes `{detail}` with the right status; stacks stay in the log.
 import { HttpError } from './errors.ts'
+import { requestPath } from './http/request-path.ts'
 
 const json = (status: number, detail: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ detail }), { status, headers: { 'content-type': 'application/json', ...headers } })
@@ -22,6 +23,8 @@ export function errorResponse(code: string | number, error: unknown, request: Re
       if ((error as any).type === 'response') break
       return json(422, validationDetail(error))
     case 'PARSE':
+      // Our parser throws HttpError (handled above); Elysia wraps some errors of a parse hook as PARSE.
+      if ((error as any)?.cause instanceof HttpError) return errorResponse(code, (error as any).cause, request)
       return json(400, 'Malformed request body (expected JSON or a form post)')
     case 'NOT_FOUND':
       return json(404, 'Not found')
@@ -34,6 +37,6 @@ export function errorResponse(code: string | number, error: unknown, request: Re
     return json(422, 'Invalid request body: a value could not be read')
   const status = (error as any)?.status
   if (typeof status === 'number' && status >= 400 && status < 500) return json(status, (error as any).message || 'Bad request')
-  console.error(`500 on ${request.method} ${new URL(request.url).pathname}:`, error)
+  console.error(`500 on ${request.method} ${requestPath(request) ?? request.url}:`, error)
   return json(500, 'Internal error; it has been logged')
 }

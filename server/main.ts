@@ -1,5 +1,5 @@
 // Starts the service: reads the environment, migrates the database, builds the site, listens. The only place that listens.
-import { createApp } from './app.ts'
+import { createApp, SERVE_OPTIONS } from './app.ts'
 import { openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
@@ -30,7 +30,7 @@ const built = (b: BuildOutcome) => console.log(b.ok ? `Site built in ${b.duratio
 if (!site.currentDir()) built(await site.build('first start'))
 else site.build('start').then(built)
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
-app.listen({ port: env.port, maxRequestBodySize: 16 * 1024 * 1024 })
+app.listen({ ...SERVE_OPTIONS, port: env.port })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)
 if (setup) console.log(`No owner yet. Create the first owner here (one-time link): ${setup}`)

@@ -1,8 +1,9 @@
 // Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
 import { mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createApp } from '../server/app.ts'
+import { createApp, SERVE_OPTIONS } from '../server/app.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
@@ -81,7 +82,7 @@ export async function startServer(
   await catalog?.loadAll()
   catalog?.watch()
   const app = await createApp({ db, env, site, catalog, onPublicDataChange: () => rebuilds.count++ })
-  app.listen({ port: 0, hostname: '127.0.0.1' })
+  app.listen({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
 
   const req = async (method: string, p: string, o: RequestOptions = {}): Promise<TestResponse> => {
@@ -183,4 +184,21 @@ export async function eventually(check: () => Promise<boolean>, ms = 5000): Prom
     await Bun.sleep(50)
   }
   return Date.now() - start
+}
+
+/**
+ * Sends raw bytes to a test server (for what fetch will not send: a forged Host, a hand-made chunked body)
+ * and returns the status and body. The server may answer and close before the whole request is written.
+ */
+export function rawHttp(url: string, request: string): Promise<{ status: number; body: string; raw: string }> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(request))
+    let raw = ''
+    socket.on('data', (d) => (raw += d))
+    socket.on('close', () =>
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]), body: raw.slice(raw.indexOf('\r\n\r\n') + 4), raw }),
+    )
+    socket.on('error', () => {})
+  })
 }

@@ -1,5 +1,6 @@
 // Slows repeated failed sign-ins. Keys: the address, the email from that address, and the email alone
 // with a short cap, so guessing is slow but an attacker can delay a real user by seconds at most.
+// Attempts still being checked count like failures, so sixty guesses sent at once are not all checked.
 const WINDOW_MS = 15 * 60_000
 
 interface Rule {
@@ -12,8 +13,15 @@ const RULES = {
   email: { free: 20, capSeconds: 10 },
 } satisfies Record<string, Rule>
 
+interface Entry {
+  failures: number
+  inFlight: number
+  /** When the last attempt began or failed. */
+  last: number
+}
+
 export class LoginThrottle {
-  private failures = new Map<string, { count: number; last: number }>()
+  private entries = new Map<string, Entry>()
 
   private keys(address: string | null, email: string): [string, Rule][] {
     return [
@@ -23,32 +31,56 @@ export class LoginThrottle {
     ]
   }
 
+  private entry(key: string, now: number): Entry {
+    let entry = this.entries.get(key)
+    if (!entry) this.entries.set(key, (entry = { failures: 0, inFlight: 0, last: now }))
+    else if (now - entry.last > WINDOW_MS) entry.failures = 0
+    return entry
+  }
+
   /** Seconds the caller must wait before the next attempt (0: go ahead). */
   waitSeconds(address: string | null, email: string, now = Date.now()): number {
     let wait = 0
     for (const [key, rule] of this.keys(address, email)) {
-      const entry = this.failures.get(key)
-      if (!entry || now - entry.last > WINDOW_MS || entry.count < rule.free) continue
-      const delay = Math.min(2 ** (entry.count - rule.free), rule.capSeconds) * 1000
+      const entry = this.entries.get(key)
+      if (!entry) continue
+      const failures = now - entry.last > WINDOW_MS ? 0 : entry.failures
+      const attempts = failures + entry.inFlight
+      if (attempts < rule.free) continue
+      const delay = Math.min(2 ** (attempts - rule.free), rule.capSeconds) * 1000
       wait = Math.max(wait, (entry.last + delay - now) / 1000)
     }
     return wait
   }
 
-  failed(address: string | null, email: string, now = Date.now()) {
+  /**
+   * Starts an attempt: returns the seconds to wait when it must not be checked now, else 0, and the
+   * attempt counts until `finish` is called with its outcome.
+   */
+  begin(address: string | null, email: string, now = Date.now()): number {
+    const wait = this.waitSeconds(address, email, now)
+    if (wait > 0) return wait
     for (const [key] of this.keys(address, email)) {
-      const entry = this.failures.get(key)
-      const fresh = !entry || now - entry.last > WINDOW_MS
-      this.failures.set(key, { count: fresh ? 1 : entry.count + 1, last: now })
+      const entry = this.entry(key, now)
+      entry.inFlight++
+      entry.last = now
     }
-    if (this.failures.size > 50_000) this.prune(now)
+    if (this.entries.size > 50_000) this.prune(now)
+    return 0
   }
 
-  succeeded(address: string | null, email: string) {
-    this.failures.delete(`p:${address}:${email}`)
+  finish(address: string | null, email: string, ok: boolean, now = Date.now()): void {
+    for (const [key] of this.keys(address, email)) {
+      const entry = this.entry(key, now)
+      entry.inFlight = Math.max(0, entry.inFlight - 1)
+      if (ok) continue
+      entry.failures++
+      entry.last = now
+    }
+    if (ok) this.entries.get(`p:${address}:${email}`)!.failures = 0
   }
 
   private prune(now: number) {
-    for (const [key, entry] of this.failures) if (now - entry.last > WINDOW_MS) this.failures.delete(key)
+    for (const [key, entry] of this.entries) if (!entry.inFlight && now - entry.last > WINDOW_MS) this.entries.delete(key)
   }
 }

@@ -1,4 +1,6 @@
-// Grants are limited to what the caller holds: the one check used by invites and role changes.
+// What a credential may grant, and so whose account it may touch: the one check used by invites, invite
+// revocation, role changes and reset links. It reads the credential's capabilities (a key's scopes ∩ its
+// owner's), never the person's role alone.
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import type { Executor } from '../history/record.ts'
@@ -9,18 +11,44 @@ export interface UnitGrant {
   title?: string | null
 }
 
-export async function assertMayGrant(db: Executor, caller: Caller, globalRole: 'owner' | 'admin' | null, units: UnitGrant[]) {
+export type GlobalRoleGrant = 'owner' | 'admin' | null
+
+/** Units whose roles the caller's person may hand out: all with a global role, else the units they lead. */
+function grantableUnit(caller: Caller, unitId: number): boolean {
   const me = caller.person
-  if (!me) throw forbidden('Only a person can grant roles')
-  if (globalRole === 'owner' && me.global_role !== 'owner') throw forbidden('Only an owner may grant owner')
-  if (globalRole === 'admin' && !caller.capabilities.has('people:invite_admin')) throw forbidden('Only an admin or owner may grant admin')
+  return !!me && (me.global_role !== null || me.units.some((u) => u.unit_id === unitId && u.role === 'leader'))
+}
+
+/**
+ * 403 unless the credential may grant these roles: owner needs `people:manage` (a signed-in owner; no key
+ * can hold it), admin needs `people:invite_admin`, a unit role needs `people:invite_leader` in a unit the
+ * person leads (every unit for admins and owners). 422 for an unknown or repeated unit.
+ */
+export async function assertMayGrant(db: Executor, caller: Caller, globalRole: GlobalRoleGrant, units: UnitGrant[]) {
+  if (!caller.person) throw forbidden('Only a person can grant roles')
+  const can = (c: Parameters<typeof caller.capabilities.has>[0]) => caller.capabilities.has(c)
+  if (globalRole === 'owner' && !can('people:manage')) throw forbidden('Granting owner needs a signed-in owner (people:manage)')
+  if (globalRole === 'admin' && !can('people:invite_admin')) throw forbidden('Granting admin needs people:invite_admin')
   const seen = new Set<number>()
   for (const grant of units) {
     if (seen.has(grant.unit_id)) throw unprocessable(`units: unit ${grant.unit_id} is listed twice`)
     seen.add(grant.unit_id)
     const unit = await db.selectFrom('units').select('id').where('id', '=', grant.unit_id).executeTakeFirst()
     if (!unit) throw unprocessable(`units: no unit with id ${grant.unit_id}`)
-    const leads = me.units.some((u) => u.unit_id === grant.unit_id && u.role === 'leader')
-    if (!me.global_role && !leads) throw forbidden(`You can only grant roles in units you lead (unit ${grant.unit_id})`)
+    if (!can('people:invite_leader')) throw forbidden('Granting unit roles needs people:invite_leader')
+    if (!grantableUnit(caller, grant.unit_id)) throw forbidden(`You can only grant roles in units you lead (unit ${grant.unit_id})`)
   }
+}
+
+/**
+ * A reset link takes over an account, so the credential must be able to grant everything the target
+ * holds: an owner's account needs `people:manage`, an admin's `people:invite_admin`, a unit role
+ * `people:invite_leader` in that unit.
+ */
+export async function assertMayTakeOver(
+  db: Executor,
+  caller: Caller,
+  target: { global_role: GlobalRoleGrant; units: { unit_id: number; role: 'member' | 'leader' }[] },
+) {
+  await assertMayGrant(db, caller, target.global_role, target.units)
 }

@@ -1,5 +1,6 @@
 // Roster reads: the program year, and households with their accounts, scouts and this year's checklist.
-import { notFound } from '../errors.ts'
+import type { Caller } from '../auth/credential.ts'
+import { forbidden, notFound } from '../errors.ts'
 import type { Executor } from '../history/record.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -90,4 +91,16 @@ export async function householdById(db: Executor, id: number) {
   const [household] = await householdsView(db, [id], (await programYear(db)).year)
   if (!household) throw notFound('No such household')
   return household
+}
+
+/**
+ * Linking accounts to a household shows them that family, so a leader links only households with a scout
+ * in a unit they lead, or with no scouts yet; admins and owners link any household.
+ */
+export async function assertMayLinkHousehold(db: Executor, caller: Caller, householdId: number) {
+  const me = caller.person
+  if (me?.global_role) return
+  const led = new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
+  const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)
+  if (units.length && !units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
 }

@@ -10,6 +10,8 @@ interface SettingDef {
   description: string
   /** Extra validation beyond the schema; returns an error message or null. */
   check?: (value: any) => string | null
+  /** True for a value that widens where credentials work: only a signed-in person (a session) may set it, never a key. */
+  widens?: (value: unknown) => boolean
 }
 
 const httpUrl = (value: string | null) => {
@@ -37,6 +39,7 @@ export const SETTINGS = {
     schema: t.Union([t.Literal('lan'), t.Literal('anywhere')]),
     default: 'lan',
     description: 'Where API keys work from: only the LAN (lan) or from anywhere.',
+    widens: (value) => value === 'anywhere',
   },
   'announcements.max_chars': {
     type: 'integer 1–2000',
@@ -93,6 +96,12 @@ export const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS
 export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(SETTINGS, key)
+
+/** Whether only a signed-in person may set this value (it widens where credentials work). */
+export function needsSession(key: SettingKey, value: unknown): boolean {
+  const def: SettingDef = SETTINGS[key]
+  return def.widens?.(value) ?? false
+}
 
 /** Returns an error message for a value the setting refuses, or null when it is acceptable. */
 export function settingError(key: SettingKey, value: unknown): string | null {

@@ -31,14 +31,18 @@ export function assertChangeable(p: SocialPost) {
   if (!p.cancel_url) throw conflict('The post has no cancel link yet; the publisher sends one when it schedules the post again')
 }
 
-/** Sends a request to the publisher; 2xx resolves, a refusal or no answer is 502 with what the publisher said. */
+/**
+ * Sends a request to the publisher; 2xx resolves, a refusal or no answer is 502 saying what failed. The
+ * publisher's reply is never echoed: it is another system's text, not ours to show.
+ */
 export async function callPublisher(url: string, init: RequestInit, what: string): Promise<void> {
   let res: Response
   try {
     res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(PUBLISHER_TIMEOUT_MS) })
   } catch (error) {
-    throw new HttpError(502, `The publisher could not be reached to ${what}: ${(error as Error).message}`)
+    const timedOut = (error as Error).name === 'TimeoutError'
+    throw new HttpError(502, `The publisher ${timedOut ? 'did not answer in time' : 'could not be reached'} to ${what}`)
   }
-  const text = (await res.text()).slice(0, 300)
-  if (!res.ok) throw new HttpError(502, `The publisher refused to ${what} (HTTP ${res.status}${text ? `: ${text}` : ''})`)
+  await res.body?.cancel()
+  if (!res.ok) throw new HttpError(502, `The publisher refused to ${what} (HTTP ${res.status})`)
 }

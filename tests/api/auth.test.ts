@@ -24,6 +24,15 @@ describe('POST /login', () => {
     expect(cookie).not.toContain('Secure')
   })
 
+  it('sends a form sign-in on only to a path on this site, whatever next says', async () => {
+    const p = await s.person(ROLES.member)
+    const next = async (value: string) =>
+      (await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD, next: value } })).headers.get('location')
+    expect(await next('/admin/roster/?unit=pack')).toBe('/admin/roster/?unit=pack')
+    for (const offSite of ['https://evil.example/', '//evil.example/', '/\\evil.example/', '/\tevil', 'javascript:alert(1)', ''])
+      expect(await next(offSite)).toBe('/admin/')
+  })
+
   it('answers 303 to /admin/ for a form post', async () => {
     const p = await s.person(ROLES.member)
     const res = await s.req('POST', '/login', { form: { email: p.email.toUpperCase(), password: PASSWORD } })
@@ -150,6 +159,35 @@ describe('CSRF', () => {
 })
 
 describe('sign-in slow-down', () => {
+  it('counts attempts still being checked: 60 wrong passwords at once from one address check only 5', async () => {
+    const local = await startServer()
+    try {
+      const p = await local.person(ROLES.member)
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => local.req('POST', '/login', { json: { email: p.email, password: `wrong-${i}-pass` } })),
+      ).then((all) => all.map((r) => r.status))
+      expect(statuses.filter((code) => code === 401).length).toBe(5)
+      expect(statuses.filter((code) => code === 429).length).toBe(55)
+    } finally {
+      await local.stop()
+    }
+  })
+
+  it('counts attempts still being checked per address: 100 emails at once from one address check only 20', async () => {
+    const local = await startServer()
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          local.req('POST', '/login', { json: { email: `guess${i}@example.org`, password: 'wrong-pass' } }),
+        ),
+      ).then((all) => all.map((r) => r.status))
+      expect(statuses.filter((code) => code === 401).length).toBe(20)
+      expect(statuses.filter((code) => code === 429).length).toBe(80)
+    } finally {
+      await local.stop()
+    }
+  })
+
   it('answers 429 with Retry-After after repeated failures, even for the right password, and logs them', async () => {
     const local = await startServer()
     try {

@@ -43,6 +43,22 @@ describe('GET /api/admin/people', () => {
   })
 })
 
+describe('GET /api/admin/people: session addresses', () => {
+  it('shows where and on what someone is signed in only to themselves and people:manage; a leader sees the count and times', async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const family = await s.as(ROLES.member)
+    const view = async (cookie: string, id: number) =>
+      (await s.req('GET', '/api/admin/people', { cookie })).body.people.find((p: any) => p.id === id).sessions as any[]
+    const seenByLeader = await view(leader.cookie, family.id)
+    expect(seenByLeader.length).toBe(1)
+    expect(Object.keys(seenByLeader[0]).sort()).toEqual(['created_at', 'id', 'last_seen_at'])
+    expect((await view(leader.cookie, leader.id))[0]).toHaveProperty('address')
+    expect((await view(owner.cookie, family.id))[0]).toHaveProperty('user_agent')
+    const admin = await s.as(ROLES.admin)
+    expect((await view(admin.cookie, family.id))[0]).not.toHaveProperty('address')
+  })
+})
+
 describe('DELETE /api/admin/people/invite/:id', () => {
   it('revokes an open invite (200; the link then gives 410), repeat 404; a leader cannot revoke an admin invite (403)', async () => {
     const admin = await s.as(ROLES.admin)
@@ -251,6 +267,21 @@ describe('your own account', () => {
     expect((await whoami(me.cookie)).status).toBe(200)
     expect((await whoami(other)).status).toBe(401)
     expect((await s.signIn(me.email, 'a fresh password')).length).toBeGreaterThan(20)
+  })
+
+  it('closes your open reset links when you change your password, so an earlier link cannot undo it', async () => {
+    const me = await s.as(ROLES.member)
+    const link = await post(`/api/admin/people/${me.id}/reset`, { cookie: owner.cookie })
+    expect(link.status).toBe(201)
+    const changed = await post(
+      '/api/admin/account/password',
+      { cookie: me.cookie },
+      { current_password: PASSWORD, new_password: 'mine and only mine' },
+    )
+    expect(changed.status).toBe(200)
+    const token = link.body.url.split('/reset/')[1]
+    expect((await s.req('POST', `/api/reset/${token}`, { json: { password: 'the attacker wins' } })).status).toBe(410)
+    expect((await s.signIn(me.email, 'mine and only mine')).length).toBeGreaterThan(20)
   })
 
   it('lists your sessions with the current one marked, and ends one (someone else’s 404)', async () => {

@@ -141,6 +141,16 @@ describe('households and scouts', () => {
     expect((await s.req('GET', '/api/admin/roster?unit=crew', { cookie: leader.cookie })).status).toBe(404)
   })
 
+  it('defuses formulas in the CSV also after leading blanks, tabs and line breaks', async () => {
+    const h = (await household({ parent_name: ' =HYPERLINK("http://evil.example")', second_parent: '\t+SUM(A1)', notes: 'x' })).body.id
+    expect((await scout(h, { first_name: '\n@cmd', last_name: '  -2+3', unit_id: pack })).status).toBe(201)
+    const res = await s.req('GET', '/api/admin/roster/export?unit=pack', { cookie: leader.cookie })
+    const cells = res.text.match(/"(?:[^"]|"")*"/g)!.map((c) => c.slice(1, -1).replaceAll('""', '"'))
+    // Names are stored trimmed; the other fields keep their blanks. Every one of them comes out defused.
+    for (const defused of [`'=HYPERLINK("http://evil.example")`, "'\t+SUM(A1)", "'@cmd", "'  -2+3"]) expect(cells).toContain(defused)
+    expect(cells.filter((c) => /^\s*[=+\-@]/.test(c))).toEqual([])
+  })
+
   it('exports the roster as CSV', async () => {
     const res = await s.req('GET', '/api/admin/roster/export?unit=pack', { cookie: leader.cookie })
     expect(res.status).toBe(200)
@@ -174,6 +184,27 @@ describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family'
     const admin = await s.as(ROLES.admin)
     const { key } = await s.mintKey(admin.cookie, ['roster:write'])
     expect((await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { key, json: { person_ids: [] } })).status).toBe(403)
+  })
+
+  it('lets a leader link accounts only to households with a scout in a unit they lead (or none yet); admins any', async () => {
+    const troop = (await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()).id
+    const parent = await s.person(ROLES.member)
+    const link = (id: number, cookie: string) =>
+      s.req('PUT', `/api/admin/roster/households/${id}/people`, { cookie, json: { person_ids: [parent.id] } })
+    const troopFamily = (await household({ parent_name: 'Troop Only' })).body.id
+    expect((await scout(troopFamily, { first_name: 'Tess', unit_id: troop })).status).toBe(201)
+    const both = (await household({ parent_name: 'Both Units' })).body.id
+    expect((await scout(both, { first_name: 'Pia', unit_id: pack })).status).toBe(201)
+    expect((await scout(both, { first_name: 'Tom', unit_id: troop })).status).toBe(201)
+    const empty = (await household({ parent_name: 'No Scouts Yet' })).body.id
+
+    const refused = await link(troopFamily, leader.cookie)
+    expect(refused.status).toBe(403)
+    expect(await s.db.selectFrom('household_people').select('person_id').where('household_id', '=', troopFamily).execute()).toEqual([])
+    expect((await link(both, leader.cookie)).status).toBe(200)
+    expect((await link(empty, leader.cookie)).status).toBe(200)
+    expect((await link(troopFamily, (await s.as(ROLES.troopLeader)).cookie)).status).toBe(200)
+    expect((await link(troopFamily, (await s.as(ROLES.admin)).cookie)).status).toBe(200)
   })
 
   it("shows a family their own active household, scouts, dens and this year's checklist; an unlinked account gets none", async () => {

@@ -96,6 +96,23 @@ describe('GET /api/admin/settings', () => {
   })
 })
 
+describe('PUT /api/admin/settings/api_keys_from', () => {
+  it('widening it to anywhere needs a signed-in person: a key or the break-glass token gets 403 and nothing changes', async () => {
+    const { key } = await s.mintKey(admin.cookie, ['settings:write'])
+    for (const creds of [{ key }, { token: ADMIN_TOKEN }]) {
+      const res = await s.req('PUT', '/api/admin/settings/api_keys_from', { ...creds, json: { value: 'anywhere' } })
+      expectDetail(res, 403)
+      expect(res.body.detail).toContain('sign in')
+      expect((await settings()).find((x) => x.key === 'api_keys_from').value).toBe('lan')
+    }
+    // Narrowing, or restoring the default, is no widening: a key may do it.
+    expect((await s.req('PUT', '/api/admin/settings/api_keys_from', { key, json: { value: 'lan' } })).status).toBe(200)
+    expect((await s.req('PUT', '/api/admin/settings/api_keys_from', { key, json: { value: null } })).status).toBe(200)
+    expect((await put('api_keys_from', { value: 'anywhere' }, admin.cookie)).status).toBe(200)
+    expect((await put('api_keys_from', { value: null }, admin.cookie)).status).toBe(200)
+  })
+})
+
 describe('PUT /api/admin/settings/:key', () => {
   it('answers 200 for a valid value of each setting, and GET then shows it', async () => {
     const good: Record<string, unknown> = {

@@ -12,7 +12,7 @@ const server = Bun.serve({
   async fetch(req) {
     publisher.requests++
     const url = new URL(req.url)
-    if (publisher.refuse) return new Response('signature rejected', { status: 403 })
+    if (publisher.refuse) return new Response('signature rejected <script>alert(1)</script> internal=db01.publisher.lan', { status: 403 })
     if (url.pathname.startsWith('/cancel/')) {
       const id = decodeURIComponent(url.pathname.slice('/cancel/'.length))
       if (url.searchParams.get('sig') !== sign(id)) return new Response('bad signature', { status: 401 })
@@ -172,6 +172,9 @@ describe('POST /api/admin/socialposts/:post_id/cancel', () => {
     publisher.refuse = false
     expect(res.status).toBe(502)
     expect(res.body.detail).toContain('refused')
+    // What the publisher answered is its own text: the site says what failed and never echoes it.
+    expect(res.text).not.toContain('signature rejected')
+    expect(res.text).not.toContain('db01')
     expect((await s.db.selectFrom('social_posts').select('status').where('id', '=', 'pack/refused').executeTakeFirstOrThrow()).status).toBe(
       'scheduled',
     )

@@ -2,11 +2,12 @@
 import { unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { Password, t } from '../../../../server/schemas.ts'
+import { closeResetLinks } from '../../../../server/people/guards.ts'
+import { nowIso, Password, t } from '../../../../server/schemas.ts'
 
 export const POST = defineRoute({
   auth: 'account:self',
-  summary: 'Change your password (current password required); your other sessions end',
+  summary: 'Change your password (current password required); your other sessions and open reset links end',
   body: t.Object({ current_password: t.String({ maxLength: 200 }), new_password: Password }, { additionalProperties: false }),
   async handler({ db, body, caller }) {
     const me = caller.person!
@@ -16,6 +17,8 @@ export const POST = defineRoute({
     const hash = await Bun.password.hash(body.new_password)
     const ended = await db.transaction().execute(async (trx) => {
       await trx.updateTable('people').set({ password_hash: hash }).where('id', '=', me.id).execute()
+      // A reset link issued before would undo the change: it closes with it.
+      await closeResetLinks(trx, me.id, nowIso())
       let q = trx.deleteFrom('sessions').where('person_id', '=', me.id)
       if (caller.sessionId) q = q.where('id', '!=', caller.sessionId)
       const result = await q.executeTakeFirst()

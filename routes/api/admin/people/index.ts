@@ -15,11 +15,19 @@ export const GET = defineRoute({
       .where('expires_at', '>', now)
       .execute()
     const keys = await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute()
-    const people = (await loadPeople(db)).map((p) => ({
-      ...p,
-      sessions: sessions.filter((s) => s.person_id === p.id).map(({ person_id, ...s }) => s),
-      keys: keys.filter((k) => k.person_id === p.id).map(keyView),
-    }))
+    const me = caller.person!
+    // Where and on what someone signs in is theirs and the owners' to see; others get the count.
+    const seesSessionsOf = (id: number) => id === me.id || caller.capabilities.has('people:manage')
+    const people = (await loadPeople(db)).map((p) => {
+      const theirs = sessions.filter((s) => s.person_id === p.id)
+      return {
+        ...p,
+        sessions: seesSessionsOf(p.id)
+          ? theirs.map(({ person_id, ...s }) => s)
+          : theirs.map(({ id, created_at, last_seen_at }) => ({ id, created_at, last_seen_at })),
+        keys: keys.filter((k) => k.person_id === p.id).map(keyView),
+      }
+    })
     const invites = await db
       .selectFrom('invites')
       .select(['id', 'email', 'global_role', 'units', 'invited_by', 'created_at', 'expires_at'])
@@ -28,10 +36,13 @@ export const GET = defineRoute({
       .where('expires_at', '>', now)
       .orderBy('id', 'desc')
       .execute()
-    const me = caller.person!
     const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
     const grantable = {
-      global_roles: me.global_role === 'owner' ? ['owner', 'admin'] : caller.capabilities.has('people:invite_admin') ? ['admin'] : [],
+      global_roles: caller.capabilities.has('people:manage')
+        ? ['owner', 'admin']
+        : caller.capabilities.has('people:invite_admin')
+          ? ['admin']
+          : [],
       units: units
         .filter((u) => me.global_role || me.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
         .map((u) => ({ ...u, roles: ['member', 'leader'] })),

@@ -1,9 +1,9 @@
 // PUT /api/admin/settings/:key: set a value, or null to restore the default.
 import { t } from '../../../../server/schemas.ts'
-import { unprocessable } from '../../../../server/errors.ts'
+import { forbidden, unprocessable } from '../../../../server/errors.ts'
 import { record } from '../../../../server/history/record.ts'
 import { defineRoute } from '../../../../server/routes.ts'
-import { getSetting, isSettingKey, listSettings, putSetting, settingError } from '../../../../server/settings/registry.ts'
+import { getSetting, isSettingKey, listSettings, needsSession, putSetting, settingError } from '../../../../server/settings/registry.ts'
 
 export const PUT = defineRoute({
   auth: 'settings:write',
@@ -16,6 +16,8 @@ export const PUT = defineRoute({
     if (!('value' in body)) throw unprocessable('value: required (null restores the default)')
     const problem = body.value === null ? null : settingError(key, body.value)
     if (problem) throw unprocessable(`value: ${problem}`)
+    if (needsSession(key, body.value) && caller.via !== 'session')
+      throw forbidden(`Setting ${key} to ${JSON.stringify(body.value)} widens where credentials work: sign in to do it`)
     await db.transaction().execute(async (trx) => {
       await putSetting(trx, db, key, body.value)
       await record(

@@ -1,8 +1,10 @@
 // POST /api/admin/people/:id/reset: a one-time password-reset link (shown once), valid 24 hours.
 import { randomToken, sha256 } from '../../../../../server/auth/tokens.ts'
-import { forbidden } from '../../../../../server/errors.ts'
+import { forbidden, notFound } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
-import { closeResetLinks, targetPerson } from '../../../../../server/people/guards.ts'
+import { assertMayTakeOver } from '../../../../../server/people/grants.ts'
+import { closeResetLinks } from '../../../../../server/people/guards.ts'
+import { loadPerson } from '../../../../../server/people/queries.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
 import { IdParams, nowIso, parseId } from '../../../../../server/schemas.ts'
 
@@ -10,13 +12,15 @@ const VALID_HOURS = 24
 
 export const POST = defineRoute({
   auth: 'people:invite_admin',
-  summary: 'Issue a one-time reset link (an admin may not reset an owner); the old password works until it is used',
+  summary:
+    'Issue a one-time reset link for someone whose roles you could grant (an owner needs people:manage); the old password works until it is used',
   params: IdParams,
   async handler({ db, env, params, caller, set }) {
     const id = parseId(params.id)
-    const person = await targetPerson(db, id)
-    if (person.global_role === 'owner' && caller.person?.global_role !== 'owner') throw forbidden('Only an owner may reset an owner')
-    if (person.disabled_at) throw forbidden('This person is disabled; enable them first')
+    const person = await loadPerson(db, id)
+    if (!person) throw notFound('No such person')
+    await assertMayTakeOver(db, caller, person)
+    if (person.disabled) throw forbidden('This person is disabled; enable them first')
     const token = randomToken()
     const link = await db.transaction().execute(async (trx) => {
       const now = nowIso()

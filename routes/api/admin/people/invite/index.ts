@@ -2,7 +2,7 @@
 import { randomToken, sha256 } from '../../../../../server/auth/tokens.ts'
 import { conflict } from '../../../../../server/errors.ts'
 import { record } from '../../../../../server/history/record.ts'
-import { assertMayGrant } from '../../../../../server/people/grants.ts'
+import { assertMayGrant, type UnitGrant } from '../../../../../server/people/grants.ts'
 import { normaliseEmail } from '../../../../../server/people/queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from '../../../../../server/people/schemas.ts'
 import { defineRoute } from '../../../../../server/routes.ts'
@@ -27,6 +27,15 @@ export const POST = defineRoute({
       const existing = await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst()
       if (existing) throw conflict('A person with this email already has an account')
       const now = nowIso()
+      // Replacing an open invite revokes it, so the rule for revoking applies: you may only take back what you could grant.
+      const open = await trx
+        .selectFrom('invites')
+        .select(['id', 'global_role', 'units'])
+        .where('email', '=', email)
+        .where('revoked_at', 'is', null)
+        .where('used_at', 'is', null)
+        .execute()
+      for (const earlier of open) await assertMayGrant(trx, caller, earlier.global_role, JSON.parse(earlier.units) as UnitGrant[])
       const revoked = await trx
         .updateTable('invites')
         .set({ revoked_at: now })

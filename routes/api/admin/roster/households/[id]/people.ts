@@ -2,12 +2,12 @@
 import { notFound, unprocessable } from '../../../../../../server/errors.ts'
 import { record } from '../../../../../../server/history/record.ts'
 import { defineRoute } from '../../../../../../server/routes.ts'
-import { householdById } from '../../../../../../server/roster/queries.ts'
+import { assertMayLinkHousehold, householdById } from '../../../../../../server/roster/queries.ts'
 import { IdParams, parseId, t } from '../../../../../../server/schemas.ts'
 
 export const PUT = defineRoute({
   auth: 'people:invite_leader',
-  summary: 'Replace the accounts linked to a household (unknown person 422)',
+  summary: 'Replace the accounts linked to a household in a unit you lead (unknown person 422)',
   params: IdParams,
   body: t.Object({ person_ids: t.Array(t.Integer({ minimum: 1 }), { maxItems: 20, uniqueItems: true }) }, { additionalProperties: false }),
   async handler({ db, params, body, caller }) {
@@ -15,6 +15,7 @@ export const PUT = defineRoute({
     await db.transaction().execute(async (trx) => {
       const household = await trx.selectFrom('households').select(['id', 'parent_name']).where('id', '=', id).executeTakeFirst()
       if (!household) throw notFound('No such household')
+      await assertMayLinkHousehold(trx, caller, id)
       const known = body.person_ids.length ? await trx.selectFrom('people').select('id').where('id', 'in', body.person_ids).execute() : []
       const unknown = body.person_ids.filter((p) => !known.some((k) => k.id === p))
       if (unknown.length) throw unprocessable(`person_ids: no person ${unknown.join(', ')}`)

@@ -1,0 +1,72 @@
+// Request bodies, read once and bounded: at most `limit` bytes actually read (413, whatever Content-Length
+// says or when it is absent), JSON no deeper than MAX_DEPTH (400, found by a scan before any object is
+// built), forms as flat fields, and any other type of body refused (415).
+import { HttpError } from '../errors.ts'
+
+/** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
+export const MAX_DEPTH = 32
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+  const tooLarge = () => new HttpError(413, `Request body is larger than ${limit} bytes`)
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge()
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
+}
+
+/** True when arrays and objects nest deeper than `max` (strings are skipped, escapes included). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+const isJson = (type: string) => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+const FORM = 'application/x-www-form-urlencoded'
+
+/** The parsed body (null when empty); `contentType` is the media type without parameters, lower case. */
+export async function parseBody(request: Request, contentType: string, limit: number): Promise<unknown> {
+  const bytes = await readBytes(request, limit)
+  if (!bytes.byteLength) return null
+  if (!isJson(contentType) && contentType !== FORM)
+    throw new HttpError(415, 'Send the body as JSON (application/json) or as a form (application/x-www-form-urlencoded)')
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    throw new HttpError(400, 'The request body is not valid UTF-8')
+  }
+  if (contentType === FORM) return Object.fromEntries(new URLSearchParams(text))
+  if (nestsDeeperThan(text, MAX_DEPTH)) throw new HttpError(400, `The JSON body nests deeper than ${MAX_DEPTH} levels`)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body')
+  }
+}

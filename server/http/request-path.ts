@@ -1,0 +1,22 @@
+// The one way the service reads a request's path. Bun hands over a relative URL when the Host header is
+// malformed (`Host: a/b`); such a request, or one whose Host is not a host name, has no path we trust.
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** The request's path (no query), or null when its URL or Host header cannot be read as such. */
+export function requestPath(request: Request): string | null {
+  const url = request.url
+  if (!url.startsWith('http://') && !url.startsWith('https://')) return null
+  const host = request.headers.get('host')
+  if (host !== null && !HOST.test(host)) return null
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start < 0) return '/'
+  const end = url.indexOf('?', start)
+  return end < 0 ? url.slice(start) : url.slice(start, end)
+}
+
+/** `http://host:port` of a request whose path `requestPath` could read. */
+export function requestOrigin(request: Request): string {
+  const url = request.url
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  return start < 0 ? url : url.slice(0, start)
+}
