@@ -44,6 +44,24 @@ describe('admin section in a browser', () => {
     await other.close()
   })
 
+  it('after sign-in goes on to a page of this site named by next, and never to another site', async () => {
+    const other = await context.browser()!.newContext()
+    const p = await other.newPage()
+    for (const [next, lands] of [
+      ['/admin/history/', '/admin/history/'],
+      ['https://evil.example/', '/admin/'],
+      ['//evil.example/', '/admin/'],
+      ['/\\evil.example/', '/admin/'],
+    ]) {
+      await p.goto(`${s.url}/login/?next=${encodeURIComponent(next)}`)
+      await p.getByLabel('Email').fill(admin.email)
+      await p.getByLabel('Password').fill(PASSWORD)
+      await p.getByRole('button', { name: 'Sign in' }).click()
+      await p.waitForURL(`${s.url}${lands}`)
+    }
+    await other.close()
+  })
+
   it('mints a key and shows the secret exactly once', async () => {
     await page.goto(`${s.url}/admin/keys/`)
     await page.getByLabel('Label').fill('photo uploader')
