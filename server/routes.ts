@@ -1,15 +1,17 @@
-// defineRoute (the one shape every route module uses) and the loader that finds route files.
+// defineRoute (the one shape every route module uses) and the loader that finds route files. A route declares
+// its capability, its schemas in and out, and the answers it may give; the same declaration drives validation,
+// the OpenAPI document and the tests' contract checks.
 import type { Static, TSchema } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
+import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { CalendarStore } from './calendar/store.ts'
+import type { CatalogLoader } from './catalog/loader.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
-import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import type { SiteBuilder } from './site/builder.ts'
-import type { CatalogLoader } from './catalog/loader.ts'
-import type { CalendarStore } from './calendar/store.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export type Method = (typeof METHODS)[number]
@@ -42,31 +44,61 @@ export interface HandlerContext<P, Q, B, C> extends Services {
   set: { status?: number | string; headers: Record<string, string | number> }
 }
 
-interface RouteDefBase<P, Q, B> {
+/** One answer a route may give: a description, and its JSON schema or another media type. */
+export interface Answer {
+  description: string
+  schema?: TSchema
+  /** A media type other than JSON (`text/csv`, `image/*`): the body is not described by a schema. */
+  media?: string
+}
+
+/** Status → answer. Refusals every route of its kind may give (401, 403, 400, 413, 415, 422) are added by the docs. */
+export type Answers = Partial<
+  Record<200 | 201 | 202 | 303 | 304 | 400 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503, Answer | string>
+>
+
+type SuccessStatus = 200 | 201 | 202
+/** What a handler may return: the body of one of its success answers, or a Response it built itself. */
+type Returned<R> = 0 extends 1 & R // a route of the registry, whose answers are not known here
+  ? unknown
+  : | { [K in keyof R]: K extends SuccessStatus ? (R[K] extends { schema: infer S extends TSchema } ? Static<S> : never) : never }[keyof R]
+    | Response
+
+interface RouteDefBase<P, Q, B, R> {
   /** One line for the API docs. */
   summary: string
+  /** More words for the API docs, when the summary cannot say it all. */
+  description?: string
   params?: P
   query?: Q
   body?: B
-  response?: TSchema
-  /** Largest accepted body in bytes (default 1 MiB; honoured for routes without path parameters). */
+  /** Form posts (application/x-www-form-urlencoded) are accepted besides JSON: the public forms. */
+  forms?: boolean
+  responses: R
+  /** The write changes what the public site shows: a rebuild is asked for after it succeeds. */
+  publishes?: boolean
+  /** Largest accepted body in bytes (default 1 MiB). */
   maxBody?: number
+  /** How the API docs name the operation, when the method and path do not say it well. */
+  operationId?: string
 }
 
-export type RouteDef<P = any, Q = any, B = any> = RouteDefBase<P, Q, B> &
+type Awaitable<T> = T | Promise<T>
+
+export type RouteDef<P = any, Q = any, B = any, R extends Answers = any> = RouteDefBase<P, Q, B, R> &
   (
     | {
         /** `public`: no credential needed. */
         auth: 'public'
         person?: never
-        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller | null>) => unknown
+        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller | null>) => Awaitable<Returned<R>>
       }
     | {
         /** The capability the caller needs, or `any` for any valid credential. */
         auth: Capability | 'any'
         /** The route needs a person behind the credential: the break-glass token is refused. */
         person?: boolean
-        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller>) => unknown
+        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller>) => Awaitable<Returned<R>>
       }
   )
 
@@ -74,15 +106,35 @@ export function defineRoute<
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   B extends TSchema | undefined = undefined,
->(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  const R extends Answers = Answers,
+>(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
   return def
 }
 
+/** The success status a route answers with (the first 2xx it declares). */
+export const successStatus = (def: RouteDef): number => Number(Object.keys(def.responses).find((s) => s.startsWith('2')) ?? 200)
+
+/**
+ * Several operations under one wildcard file (`[...path].ts`), told apart by the last path segment, because the
+ * id before it may hold a slash (`/api/admin/socialposts/pack/fall-popcorn/cancel`). Each action is an ordinary
+ * route whose `params` hold the id under `param`.
+ */
+export interface TailDef {
+  tail: { param: string; actions: Record<string, RouteDef> }
+}
+
+export const defineTail = (param: string, actions: Record<string, RouteDef>): TailDef => ({ tail: { param, actions } })
+
 export interface LoadedRoute {
   method: Method
+  /** Where Elysia mounts it: `/api/admin/keys/:id`, `/api/admin/socialposts/*`. */
   path: string
+  /** The path as the API docs write it: `/api/admin/keys/{id}`, `/api/admin/socialposts/{post_id}/cancel`. */
+  docPath: string
   file: string
   def: RouteDef
+  /** For an action of a tail route: the id parameter's name and the action. */
+  tail?: { param: string; action: string }
 }
 
 /** Maps a route file to its URL: `keys/[id].ts` → `/keys/:id`, `[...rest].ts` → `/*`, `index.ts` → its folder. */
@@ -100,8 +152,24 @@ export async function loadRoutes(dir = path.join(import.meta.dir, '..', 'routes'
   const routes: LoadedRoute[] = []
   for (const file of files) {
     const mod = await import(path.join(dir, file))
+    const url = urlOf(file)
     for (const method of METHODS) {
-      if (mod[method]) routes.push({ method, path: urlOf(file), file: `routes/${file}`, def: mod[method] })
+      const def: RouteDef | TailDef | undefined = mod[method]
+      if (!def) continue
+      if (!('tail' in def)) {
+        routes.push({ method, path: url, docPath: url.replace(/:(\w+)/g, '{$1}'), file: `routes/${file}`, def })
+        continue
+      }
+      const { param, actions } = def.tail
+      for (const [action, actionDef] of Object.entries(actions))
+        routes.push({
+          method,
+          path: url,
+          docPath: `${url.slice(0, -1)}{${param}}/${action}`,
+          file: `routes/${file}`,
+          def: actionDef,
+          tail: { param, action },
+        })
     }
     const stray = Object.keys(mod).filter((k) => !(METHODS as readonly string[]).includes(k))
     if (stray.length) throw new Error(`routes/${file} exports ${stray.join(', ')}: only HTTP method names are allowed`)

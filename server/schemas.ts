@@ -1,29 +1,50 @@
-// Schemas and small helpers shared by several route modules. `t` is plain TypeBox: a JSON body is never
-// coerced ("30" is not 30); query strings are converted where the route's schema asks for a number.
-import { Type as t } from '@sinclair/typebox'
-import './formats.ts' // `format: date` means a real calendar date
-import { notFound, unprocessable } from './errors.ts'
+// Schemas shared by several features. `t` is plain TypeBox: a JSON body is never coerced ("30" is not 30);
+// path and query strings are converted where a route's schema asks for a number. Messages for patterns and
+// formats are attached with `withMessage`, so refusals say what is wanted in words.
+import { Type as t, type TSchema } from '@sinclair/typebox'
+import './formats.ts' // `format: date` is a real calendar date, `format: email` an address with a domain
+import { unprocessable } from './errors.ts'
+import { multiline, withMessage } from './http/validate.ts'
+import { WEEKDAYS } from './db/database.ts'
 
-export { t }
+export { multiline, t, withMessage }
 
-export const IdParams = t.Object({ id: t.String() })
+/** A numeric id in a path; one that is not a number is no such thing (404). */
+export const Id = t.Integer({ minimum: 1, description: 'The numeric id', examples: [42] })
+export const IdParams = t.Object({ id: Id })
 
-/** A numeric path id; anything else is a thing that does not exist (404). */
-export function parseId(id: string): number {
-  if (!/^\d{1,15}$/.test(id)) throw notFound()
-  return Number(id)
-}
+/** The schema, or null. */
+export const Nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()])
+/** A field that may be left out or sent as null. */
+export const OptionalNullable = <S extends TSchema>(schema: S) => t.Optional(Nullable(schema))
 
-export const Email = t.String({ format: 'email', maxLength: 254, error: 'must be an email address' })
-export const Password = t.String({ minLength: 8, maxLength: 200, error: 'must be 8 to 200 characters' })
+/** One line of text of at most `max` characters. */
+export const Line = (max: number, options: { minLength?: number; description?: string; examples?: string[] } = {}) =>
+  t.String({ maxLength: max, ...options })
+/** Text that may run over several lines. */
+export const Lines = (max: number, options: { minLength?: number; description?: string; examples?: string[] } = {}) =>
+  multiline(t.String({ maxLength: max, ...options }))
+
+export const Email = withMessage(
+  t.String({ format: 'email', maxLength: 254, examples: ['robin.hale@example.org'] }),
+  'must be an email address',
+)
+export const Password = withMessage(
+  t.String({ minLength: 8, maxLength: 200, examples: ['correct horse battery'] }),
+  'must be 8 to 200 characters',
+)
 
 export const nowIso = () => new Date().toISOString()
 
 /** An ISO 8601 timestamp with an offset (`Z` accepted), as the API takes them. */
-export const Timestamp = t.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
-  error: 'must be an ISO 8601 timestamp with an offset, e.g. 2026-12-01T18:00:00-06:00',
-})
+export const Timestamp = withMessage(
+  t.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
+    description: 'ISO 8601 with an offset',
+    examples: ['2026-12-01T18:00:00-06:00'],
+  }),
+  'must be an ISO 8601 timestamp with an offset, e.g. 2026-12-01T18:00:00-06:00',
+)
 
 /** Milliseconds of a Timestamp value; 422 naming the field when it is not a real moment. */
 export function parseTimestamp(field: string, value: string): number {
@@ -32,13 +53,22 @@ export function parseTimestamp(field: string, value: string): number {
   return ms
 }
 
-export const DateString = t.String({ format: 'date', error: 'must be a real date written YYYY-MM-DD' })
+export const DateString = withMessage(t.String({ format: 'date', examples: ['2026-12-05'] }), 'must be a real date written YYYY-MM-DD')
 
 /** A 24-hour time HH:MM. */
-export const Time24 = t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', error: 'must be a 24-hour time HH:MM' })
-
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
-export const Weekday = t.Union(
-  WEEKDAYS.map((d) => t.Literal(d)),
-  { error: 'must be a weekday name, monday to sunday' },
+export const Time24 = withMessage(
+  t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', examples: ['18:30'] }),
+  'must be a 24-hour time HH:MM',
 )
+
+/** One of a list of words, refused in words ("must be pack, troop or both"). */
+export const OneOf = <V extends string>(values: readonly V[], options: { description?: string; examples?: V[] } = {}) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    options,
+  )
+
+export const Weekday = OneOf(WEEKDAYS)
+
+/** A timestamp the service wrote (ISO 8601 in UTC). */
+export const Instant = t.String({ format: 'date-time', examples: ['2026-11-23T18:04:05.000Z'] })

@@ -7,7 +7,7 @@ import { createApp, SERVE_OPTIONS } from '../server/app.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
-import { record } from '../server/history/record.ts'
+import { record } from '../server/db/write.ts'
 import { SiteBuilder } from '../server/site/builder.ts'
 import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
@@ -40,7 +40,7 @@ export interface TestServer {
 export interface PersonSpec {
   email?: string
   global_role?: 'owner' | 'admin' | null
-  units?: { slug: string; role: 'member' | 'leader'; title?: string }[]
+  units?: { slug: 'pack' | 'troop'; role: 'member' | 'leader'; title?: string }[]
   password?: string
 }
 

@@ -1,9 +1,9 @@
 // The one rule for an announcement's state: revoked > expired > scheduled > live or over_cap.
-import type { Announcement } from '../db/database.ts'
-import type { Executor } from '../history/record.ts'
+import type { Announcement, Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
 
-export type AnnouncementState = 'live' | 'scheduled' | 'expired' | 'revoked' | 'over_cap'
+export const STATES = ['live', 'scheduled', 'expired', 'revoked', 'over_cap'] as const
+export type AnnouncementState = (typeof STATES)[number]
 
 /**
  * Every announcement with its state at `now`. Among those whose window is open, the earliest-starting

@@ -1,5 +1,5 @@
 // Browser sessions: a random cookie token whose SHA-256 is stored; idle sessions expire.
-import type { Executor } from '../history/record.ts'
+import type { Executor } from '../db/database.ts'
 import { randomToken, sha256 } from './tokens.ts'
 
 export const SESSION_COOKIE = 'site_session'

@@ -1,30 +1,73 @@
-// Calendar reads and the local copy: the shown window, occurrences in feed order with `mine`, and syncing the copy.
-import type { Executor } from '../history/record.ts'
-import { conflict, unprocessable } from '../errors.ts'
-import { DateString, nowIso, t, Time24 } from '../schemas.ts'
+// The calendar as the API and the pages see it: the event body, the shown window, occurrences in date order
+// with `mine`, the local copy the public pages are built from, and creating, replacing and deleting the
+// events the site owns in the CalDAV store.
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
+import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
-import { type CalendarEvent, occurrences } from './event.ts'
+import { type CalendarEvent, occurrences, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/database.ts'
 import { utcToZoned, zonedToUtc } from './zone.ts'
 
 /** The calendar shows from the start of today (site time zone) to a year ahead. */
 export const WINDOW_DAYS = 365
 
-export const EventBody = t.Object(
+const eventFields = {
+  title: Line(200, { minLength: 1 }),
+  date: DateString,
+  unit: t.Optional(OneOf(['pack', 'troop', 'both'] as const, { description: 'Whose event it is; both by default' })),
+  end: t.Optional({ ...DateString, description: 'The last day, for an event over several days' }),
+  time: t.Optional({ ...Time24, description: 'Start time; absent means all day' }),
+  end_time: t.Optional(Time24),
+  location: t.Optional(Line(300)),
+  badge: t.Optional(Line(100)),
+  description: t.Optional(Lines(5000)),
+}
+
+export const EventBody = t.Object(eventFields, {
+  additionalProperties: false,
+  examples: [{ title: 'Pinewood derby', date: '2026-12-05', unit: 'pack', time: '10:00', location: 'School gym' }],
+})
+
+const EVENT_EXAMPLE = {
+  uid: '9b2c1e4a-2f0e-4c55-9f0b-3d1f6c7a8e21@scouting-units-site',
+  title: 'Pinewood derby',
+  date: '2026-12-05',
+  unit: 'pack',
+  time: '10:00',
+  end_time: '11:30',
+  location: 'School gym',
+  mine: true,
+}
+
+export const EventView = t.Object(
   {
-    title: t.String({ minLength: 1, maxLength: 200 }),
-    date: DateString,
-    unit: t.Optional(t.Union([t.Literal('pack'), t.Literal('troop'), t.Literal('both')], { error: 'must be pack, troop or both' })),
-    end: t.Optional(DateString),
-    time: t.Optional(Time24),
-    end_time: t.Optional(Time24),
-    location: t.Optional(t.String({ maxLength: 300 })),
-    badge: t.Optional(t.String({ maxLength: 100 })),
-    description: t.Optional(t.String({ maxLength: 5000 })),
+    uid: t.String(),
+    ...eventFields,
+    title: t.String(),
+    unit: OneOf(['pack', 'troop', 'both'] as const),
+    recurring: t.Optional(t.Boolean({ description: 'One occurrence of a repeating event' })),
+    mine: t.Boolean({ description: 'The site created it and may change or delete it' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [EVENT_EXAMPLE] },
+)
+
+export const EventList = t.Object(
+  {
+    configured: t.Boolean({ description: 'Whether a calendar store is set up, so writes are possible' }),
+    events: t.Array(EventView, { description: 'From the start of today to a year ahead, earliest first, repeats expanded' }),
+  },
+  { additionalProperties: false, examples: [{ configured: true, events: [EVENT_EXAMPLE] }] },
+)
+
+export const Uid = t.Object({ uid: Line(300, { minLength: 1, description: 'The event uid', examples: [EVENT_EXAMPLE.uid] }) })
+
+export const EventDeleted = t.Object(
+  { uid: t.String(), deleted: t.Literal(true) },
+  { additionalProperties: false, examples: [{ uid: EVENT_EXAMPLE.uid, deleted: true }] },
 )
 
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
@@ -59,25 +102,82 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
     .map(({ start, ...e }) => ({ ...e, mine: mine.has(e.uid) }))
 }
 
-/** Replaces the local copy of the store (read by the site build) with what the store holds now. */
-export async function syncCopy(db: Executor, objects: StoredObject[]): Promise<void> {
+/** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
+const notConfigured = () => conflict('The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
+
+/**
+ * Reads the store and replaces the local copy with it (one transaction); returns what the store holds. The copy
+ * mirrors outside data rather than recording anyone's change, so it has no action-log entry.
+ */
+export async function refreshCopy(db: Db, calendar: CalendarStore): Promise<StoredObject[]> {
+  const objects = await calendar.list()
   const now = nowIso()
-  await db.deleteFrom('calendar_objects').execute()
-  for (const o of objects)
-    await db
-      .insertInto('calendar_objects')
-      .values({ ...o, synced_at: now })
-      .onConflict((oc) => oc.column('uid').doNothing())
-      .execute()
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('calendar_objects').execute()
+    for (const o of objects)
+      await trx
+        .insertInto('calendar_objects')
+        .values({ ...o, synced_at: now })
+        .onConflict((oc) => oc.column('uid').doNothing())
+        .execute()
+  })
+  return objects
 }
 
-/** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
-export const notConfigured = () =>
-  conflict('The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
+export async function listEvents(db: Db, calendar: CalendarStore | null) {
+  if (!calendar) return { configured: false, events: [] }
+  return { configured: true, events: await eventsOf(db, await refreshCopy(db, calendar)) }
+}
 
-/** Reads the store and replaces the local copy with it (one transaction); returns what the store holds. */
-export async function refreshCopy(db: Kysely<Database>, calendar: CalendarStore): Promise<StoredObject[]> {
-  const objects = await calendar.list()
-  await db.transaction().execute((trx) => syncCopy(trx, objects))
-  return objects
+export async function createEvent(db: Db, calendar: CalendarStore | null, caller: Caller, body: typeof EventBody.static) {
+  const event = eventFrom(body)
+  if (!calendar) throw notConfigured()
+  const uid = `${crypto.randomUUID()}@scouting-units-site`
+  await calendar.create(uid, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
+  await write(db, async (trx) => {
+    await trx.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
+    await record(trx, caller.actor, 'calendar.create', `Event "${event.title}" on ${event.date} (${uid})`)
+  })
+  // Refresh the copy (and the etag the next edit must match) from the store itself.
+  await refreshCopy(db, calendar)
+  return { uid, ...event, mine: true }
+}
+
+/** 403 before anything reaches the store when the site did not create the uid. */
+async function assertMine(db: Executor, uid: string) {
+  if (!(await db.selectFrom('calendar_uids').select('uid').where('uid', '=', uid).executeTakeFirst()))
+    throw forbidden('This event was not created by the site; edit it in the calendar app that made it')
+}
+
+/** The resource as last seen (its url and etag); 404 when the store no longer holds it. */
+async function current(db: Executor, calendar: CalendarStore, uid: string) {
+  const known = await db.selectFrom('calendar_objects').select(['url', 'etag']).where('uid', '=', uid).executeTakeFirst()
+  if (known) return known
+  const live = (await calendar.list()).find((o) => o.uid === uid)
+  if (!live) throw notFound('No such event (it may have been deleted)')
+  return live
+}
+
+/** Replaces an event the site created; a change made meanwhile in another client is 409 (the store's 412). */
+export async function replaceEvent(db: Db, calendar: CalendarStore | null, caller: Caller, uid: string, body: typeof EventBody.static) {
+  await assertMine(db, uid)
+  const event = eventFrom(body)
+  if (!calendar) throw notConfigured()
+  const { url, etag } = await current(db, calendar, uid)
+  await calendar.update(url, etag, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
+  // The change itself lives in the store; this is its log entry.
+  await record(db, caller.actor, 'calendar.update', `Event "${event.title}" on ${event.date} (${uid})`)
+  await refreshCopy(db, calendar)
+  return { uid, ...event, mine: true }
+}
+
+/** Deletes an event the site created, for real; again 404. */
+export async function deleteEvent(db: Db, calendar: CalendarStore | null, caller: Caller, uid: string) {
+  await assertMine(db, uid)
+  if (!calendar) throw notConfigured()
+  const { url, etag } = await current(db, calendar, uid)
+  await calendar.remove(url, etag)
+  await record(db, caller.actor, 'calendar.delete', `Deleted event ${uid}`)
+  await refreshCopy(db, calendar)
+  return { uid, deleted: true as const }
 }

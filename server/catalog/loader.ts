@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
-import { record } from '../history/record.ts'
+import { record, write } from '../db/write.ts'
 import { nowIso } from '../schemas.ts'
 import { flatten, validateSeason } from './validate.ts'
 
@@ -54,7 +54,7 @@ export class CatalogLoader {
     const full = path.join(this.dir, name)
     const season = name.replace(/\.json$/, '')
     if (!existsSync(full)) {
-      await this.db.transaction().execute(async (trx) => {
+      await write(this.db, async (trx) => {
         await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
         await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
         await record(trx, 'system', 'catalog.load', `${name} was removed; season ${season} is no longer served`)
@@ -64,7 +64,7 @@ export class CatalogLoader {
     }
     const { problems, season: file } = validateSeason(name, await Bun.file(full).text())
     const now = nowIso()
-    await this.db.transaction().execute(async (trx) => {
+    await write(this.db, async (trx) => {
       const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
       if (file) {
         await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()

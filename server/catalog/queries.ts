@@ -1,17 +1,119 @@
-// Catalog reads shared by the bot's routes and the public pages.
-import type { Executor } from '../history/record.ts'
+// The catalog as the bot reads it: seasons with their counts, a season's flattened rows, autocomplete; and the
+// schemas of those answers.
+import { sql } from 'kysely'
+import type { Executor } from '../db/database.ts'
+import { notFound } from '../errors.ts'
+import { Line, Nullable, OneOf, t } from '../schemas.ts'
+import { GAME_MODES, STATUSES } from './schema.ts'
 import type { CatalogRow } from './validate.ts'
+
+const ROW_EXAMPLE = {
+  season: 'c6s3',
+  base_name: 'Nandú',
+  row_name: 'Birds',
+  variant: 'Default',
+  status: 'released',
+  released_at: '2026-09-01',
+  max_stack: 5,
+  rarity_weight: 0.2,
+  confirmed: true,
+  game_mode: 'br',
+  cross_mode_trading: true,
+  notes: null,
+}
+
+export const Row = t.Object(
+  {
+    season: t.String(),
+    base_name: t.String(),
+    row_name: t.String(),
+    variant: t.String(),
+    status: OneOf(STATUSES),
+    released_at: Nullable(t.String({ format: 'date' })),
+    max_stack: t.Integer(),
+    rarity_weight: Nullable(t.Number({ description: 'Display and analytics only; never used for matching or order' })),
+    confirmed: t.Boolean(),
+    game_mode: OneOf(GAME_MODES, { description: "The effective game mode: the sprite's, else the season's" }),
+    cross_mode_trading: t.Boolean(),
+    notes: Nullable(t.String({ description: "The variant's notes, else its sprite's" })),
+  },
+  { additionalProperties: false, examples: [ROW_EXAMPLE] },
+)
+
+export const SeasonParams = t.Object({ season: Line(20, { description: 'A season name such as c6s3', examples: ['c6s3'] }) })
+
+export const Seasons = t.Object(
+  {
+    seasons: t.Array(
+      t.Object(
+        {
+          season: t.String(),
+          variants: t.Integer(),
+          released: t.Integer(),
+          hidden: t.Integer(),
+          unreleased: t.Integer(),
+          confirmed: t.Integer(),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'In natural order: c6s3 before c10s1' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ seasons: [{ season: 'c6s3', variants: 120, released: 100, hidden: 5, unreleased: 15, confirmed: 90 }] }],
+  },
+)
+
+export const SeasonFilters = t.Object({
+  status: t.Optional(OneOf(STATUSES, { description: 'Only rows with this status', examples: ['released'] })),
+  game_mode: t.Optional(OneOf(GAME_MODES, { description: 'Only rows with this effective game mode', examples: ['br'] })),
+  row_name: t.Optional(Line(200, { description: 'Only this row', examples: ['Birds'] })),
+})
+
+export const SeasonRows = t.Object(
+  { season: t.String(), variants: t.Array(Row, { description: 'One per variant, in file order' }) },
+  { additionalProperties: false, examples: [{ season: 'c6s3', variants: [ROW_EXAMPLE] }] },
+)
+
+export const AutocompleteQuery = t.Object({
+  q: Line(100, { description: 'Text to match in row and base names', examples: ['nan'] }),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: 'At most this many, 20 by default', examples: [10] })),
+})
+
+export const Matches = t.Object(
+  {
+    season: t.String(),
+    q: t.String(),
+    matches: t.Array(Row, { description: 'Confirmed first, then prefix matches before others, then by name' }),
+  },
+  { additionalProperties: false, examples: [{ season: 'c6s3', q: 'nan', matches: [ROW_EXAMPLE] }] },
+)
+
+export async function seasons(db: Executor) {
+  const rows = await db
+    .selectFrom('catalog_variants')
+    .select([
+      'season',
+      sql<number>`count(*)`.as('variants'),
+      sql<number>`sum(status = 'released')`.as('released'),
+      sql<number>`sum(status = 'hidden')`.as('hidden'),
+      sql<number>`sum(status = 'unreleased')`.as('unreleased'),
+      sql<number>`sum(confirmed)`.as('confirmed'),
+    ])
+    .groupBy('season')
+    .execute()
+  const key = (s: string) => s.slice(1).split('s').map(Number)
+  rows.sort((a, b) => key(a.season)[0] - key(b.season)[0] || key(a.season)[1] - key(b.season)[1])
+  return { seasons: rows }
+}
 
 export async function seasonExists(db: Executor, season: string): Promise<boolean> {
   return !!(await db.selectFrom('catalog_variants').select('id').where('season', '=', season).limit(1).executeTakeFirst())
 }
 
-export async function catalogRows(
-  db: Executor,
-  season: string,
-  f: { status?: string; game_mode?: string; row_name?: string },
-): Promise<CatalogRow[]> {
-  let q = db
+export async function catalogRows(db: Executor, season: string, f: typeof SeasonFilters.static): Promise<CatalogRow[]> {
+  const rows = await db
     .selectFrom('catalog_variants')
     .select([
       'season',
@@ -28,14 +130,37 @@ export async function catalogRows(
       'notes',
     ])
     .where('season', '=', season)
-  if (f.status) q = q.where('status', '=', f.status)
-  if (f.game_mode) q = q.where('game_mode', '=', f.game_mode)
-  if (f.row_name) q = q.where('row_name', '=', f.row_name)
-  const rows = await q.orderBy('id').execute()
-  return rows.map((r) => ({
-    ...r,
-    status: r.status as CatalogRow['status'],
-    confirmed: r.confirmed === 1,
-    cross_mode_trading: r.cross_mode_trading === 1,
-  }))
+    .$if(!!f.status, (q) => q.where('status', '=', f.status!))
+    .$if(!!f.game_mode, (q) => q.where('game_mode', '=', f.game_mode!))
+    .$if(!!f.row_name, (q) => q.where('row_name', '=', f.row_name!))
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({ ...r, confirmed: r.confirmed === 1, cross_mode_trading: r.cross_mode_trading === 1 }))
+}
+
+/** A season's rows, filtered; 404 for a season that is not served. */
+export async function seasonRows(db: Executor, season: string, filters: typeof SeasonFilters.static) {
+  if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
+  return { season, variants: await catalogRows(db, season, filters) }
+}
+
+/** Rows whose base or row name holds the text: confirmed first, then prefix before substring, then by name. */
+export async function autocomplete(db: Executor, season: string, query: typeof AutocompleteQuery.static) {
+  if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
+  const q = query.q.trim().toLowerCase()
+  const scored = []
+  for (const row of await catalogRows(db, season, {})) {
+    const names = [row.base_name.toLowerCase(), row.row_name.toLowerCase()]
+    const rank = names.some((n) => n.startsWith(q)) ? 0 : names.some((n) => n.includes(q)) ? 1 : -1
+    if (rank >= 0) scored.push({ row, rank })
+  }
+  // rarity_weight is display only: it never takes part in the order.
+  scored.sort(
+    (a, b) =>
+      Number(b.row.confirmed) - Number(a.row.confirmed) ||
+      a.rank - b.rank ||
+      a.row.base_name.localeCompare(b.row.base_name) ||
+      a.row.variant.localeCompare(b.row.variant),
+  )
+  return { season, q: query.q, matches: scored.slice(0, query.limit ?? 20).map((s) => s.row) }
 }

@@ -1,10 +1,11 @@
 // The season catalog file format, written once in TypeBox; catalog/season.schema.json is generated from it.
 import { Type as t } from '@sinclair/typebox'
+import { CATALOG_STATUSES, GAME_MODES } from '../db/database.ts'
 import '../formats.ts' // `format: date` means a real calendar date
 
 export const SCHEMA_ID = 'https://scouting-units.example/catalog/season.schema.json'
-export const GAME_MODES = ['br', 'og', 'reload', 'festival', 'racing', 'blocks'] as const
-export const STATUSES = ['unreleased', 'released', 'hidden'] as const
+export const STATUSES = CATALOG_STATUSES
+export { GAME_MODES }
 
 const gameMode = (description: string) =>
   t.Union(

@@ -1,4 +1,5 @@
 // Validates one season file: the JSON Schema rules, then the rules a schema cannot express; and flattens it.
+import type { CatalogStatus, GameMode } from '../db/database.ts'
 import type { Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import path from 'node:path'
@@ -17,12 +18,12 @@ export interface CatalogRow {
   base_name: string
   row_name: string
   variant: string
-  status: 'unreleased' | 'released' | 'hidden'
+  status: CatalogStatus
   released_at: string | null
   max_stack: number
   rarity_weight: number | null
   confirmed: boolean
-  game_mode: string
+  game_mode: GameMode
   cross_mode_trading: boolean
   notes: string | null
 }

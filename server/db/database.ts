@@ -1,5 +1,27 @@
-// The Database interface: every table the service stores, and the row aliases used elsewhere.
-import type { Generated, Selectable } from 'kysely'
+// The Database interface: every table the service stores, the enumerations its columns hold, the row aliases
+// used elsewhere, and the Executor type queries take (the database or a transaction).
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely'
+
+export type Executor = Kysely<Database> | Transaction<Database>
+
+export const UNIT_ROLES = ['member', 'leader'] as const
+export type UnitRole = (typeof UNIT_ROLES)[number]
+export const GLOBAL_ROLES = ['owner', 'admin'] as const
+export type GlobalRole = (typeof GLOBAL_ROLES)[number]
+export const UNIT_SLUGS = ['pack', 'troop'] as const
+export const LEAD_UNITS = ['pack', 'troop', 'unsure'] as const
+export const NEARBY_UNIT_TYPES = ['pack', 'troop', 'crew', 'ship', 'post'] as const
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export type Weekday = (typeof WEEKDAYS)[number]
+export const CHECK_ITEMS = ['dues', 'health_form'] as const
+export type CheckItem = (typeof CHECK_ITEMS)[number]
+export const MIRROR_STATUSES = ['pending', 'ok', 'failed'] as const
+export const GAME_MODES = ['br', 'og', 'reload', 'festival', 'racing', 'blocks'] as const
+export type GameMode = (typeof GAME_MODES)[number]
+export const CATALOG_STATUSES = ['unreleased', 'released', 'hidden'] as const
+export type CatalogStatus = (typeof CATALOG_STATUSES)[number]
+export const POST_STATUSES = ['drafted', 'scheduled', 'handed_off', 'cancelled', 'published', 'failed'] as const
+export type PostStatus = (typeof POST_STATUSES)[number]
 
 export interface Database {
   units: UnitTable
@@ -31,11 +53,11 @@ export interface Database {
 
 export interface UnitTable {
   id: Generated<number>
-  slug: string
+  slug: (typeof UNIT_SLUGS)[number]
   name: string
-  unit_type: 'pack' | 'troop'
+  unit_type: (typeof UNIT_SLUGS)[number]
   number: string | null
-  meeting_day: string | null
+  meeting_day: Weekday | null
   meeting_time: string | null
   meeting_place: string | null
   updated_at: string
@@ -47,7 +69,7 @@ export interface PersonTable {
   email: string
   name: string | null
   password_hash: string
-  global_role: 'owner' | 'admin' | null
+  global_role: GlobalRole | null
   disabled_at: string | null
   created_at: string
 }
@@ -55,7 +77,7 @@ export interface PersonTable {
 export interface MembershipTable {
   person_id: number
   unit_id: number
-  role: 'member' | 'leader'
+  role: UnitRole
   title: string | null
 }
 
@@ -88,7 +110,7 @@ export interface InviteTable {
   id: Generated<number>
   token_hash: string
   email: string
-  global_role: 'owner' | 'admin' | null
+  global_role: GlobalRole | null
   units: string // JSON array of {unit_id, role, title}
   invited_by: string
   created_at: string
@@ -105,6 +127,7 @@ export interface SetupTokenTable {
   created_at: string
   used_at: string | null
 }
+export type SetupToken = Selectable<SetupTokenTable>
 
 export interface SettingTable {
   key: string
@@ -136,12 +159,12 @@ export interface CatalogVariantTable {
   base_name: string
   row_name: string
   variant: string
-  status: string
+  status: CatalogStatus
   released_at: string | null
   max_stack: number
   rarity_weight: number | null
   confirmed: number
-  game_mode: string
+  game_mode: GameMode
   cross_mode_trading: number
   notes: string | null
 }
@@ -163,7 +186,7 @@ export interface LeadTable {
   phone: string | null
   scout_name: string | null
   scout_grade: string | null
-  unit: 'pack' | 'troop' | 'unsure'
+  unit: (typeof LEAD_UNITS)[number]
   message: string | null
   claimed_by: number | null
   claimed_at: string | null
@@ -180,7 +203,7 @@ export interface JoinSpamTable {
 export interface MirrorCopyTable {
   lead_id: number
   target: 'spreadsheet'
-  status: 'pending' | 'ok' | 'failed'
+  status: (typeof MIRROR_STATUSES)[number]
   attempts: number
   last_attempt_at: string | null
   error: string | null
@@ -200,17 +223,17 @@ export type Announcement = Selectable<AnnouncementTable>
 export interface NearbyUnitTable {
   id: Generated<number>
   name: string
-  unit_type: 'pack' | 'troop' | 'crew' | 'ship' | 'post'
+  unit_type: (typeof NEARBY_UNIT_TYPES)[number]
   unit_number: string | null
   town: string | null
   meeting_place: string | null
-  meeting_day: string | null
+  meeting_day: Weekday | null
   meeting_time: string | null
   website: string | null
   contact_email: string | null
   notes: string | null
   verified_at: string | null
-  active: number
+  active: 0 | 1
   created_at: string
   updated_at: string
 }
@@ -225,6 +248,7 @@ export interface ResetLinkTable {
   used_at: string | null
   revoked_at: string | null
 }
+export type ResetLink = Selectable<ResetLinkTable>
 
 export interface HouseholdTable {
   id: Generated<number>
@@ -262,7 +286,7 @@ export interface CheckTable {
   scout_id: number
   /** The program year, by the calendar year it starts in. */
   year: number
-  item: 'dues' | 'health_form'
+  item: CheckItem
   done: number
   note: string | null
   recorded_by: string
@@ -285,7 +309,7 @@ export interface CalendarObjectTable {
 export interface SocialPostTable {
   id: string
   unit: string
-  status: 'drafted' | 'scheduled' | 'handed_off' | 'cancelled' | 'published' | 'failed'
+  status: PostStatus
   page_id: string | null
   social_post_id: string | null
   message: string

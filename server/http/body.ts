@@ -1,7 +1,9 @@
 // Request bodies, read once and bounded: at most `limit` bytes actually read (413, whatever Content-Length
 // says or when it is absent), JSON no deeper than MAX_DEPTH (400, found by a scan before any object is
 // built), forms as flat fields, and any other type of body refused (415).
+import { Elysia } from 'elysia'
 import { HttpError } from '../errors.ts'
+import type { LoadedRoute } from '../routes.ts'
 
 /** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
 export const MAX_DEPTH = 32
@@ -51,11 +53,11 @@ const isJson = (type: string) => type === 'application/json' || (type.startsWith
 const FORM = 'application/x-www-form-urlencoded'
 
 /** The parsed body (null when empty); `contentType` is the media type without parameters, lower case. */
-export async function parseBody(request: Request, contentType: string, limit: number): Promise<unknown> {
+export async function parseBody(request: Request, contentType: string, limit: number, forms: boolean): Promise<unknown> {
   const bytes = await readBytes(request, limit)
   if (!bytes.byteLength) return null
-  if (!isJson(contentType) && contentType !== FORM)
-    throw new HttpError(415, 'Send the body as JSON (application/json) or as a form (application/x-www-form-urlencoded)')
+  if (!isJson(contentType) && !(forms && contentType === FORM))
+    throw new HttpError(415, `Send the body as JSON (application/json)${forms ? ' or as a form (application/x-www-form-urlencoded)' : ''}`)
   let text: string
   try {
     text = utf8.decode(bytes)
@@ -69,4 +71,13 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   } catch {
     throw new HttpError(400, 'Malformed JSON body')
   }
+}
+
+/** The body parser for every route: each route's own size limit, and forms only where the route takes them. */
+export function bodies(registry: LoadedRoute[]) {
+  const routes = new Map(registry.map((r) => [`${r.method} ${r.path}`, r.def]))
+  return new Elysia({ name: 'bodies' }).onParse({ as: 'global' }, ({ request, contentType, route }) => {
+    const def = routes.get(`${request.method} ${route}`)
+    return parseBody(request, (contentType ?? '').trim().toLowerCase(), def?.maxBody ?? DEFAULT_BODY_LIMIT, def?.forms ?? false)
+  })
 }

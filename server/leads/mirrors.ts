@@ -1,8 +1,11 @@
-// Copies leads to outside targets (the spreadsheet endpoint) after they are stored, never delaying them.
+// Copies leads to outside targets (the spreadsheet endpoint) after they are stored, never delaying them; the
+// copies that failed, and replaying them.
+import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import type { Lead } from '../db/database.ts'
-import type { Executor } from '../history/record.ts'
-import { nowIso } from '../schemas.ts'
+import { type Executor, type Lead, MIRROR_STATUSES } from '../db/database.ts'
+import { record } from '../db/write.ts'
+import { unprocessable } from '../errors.ts'
+import { Instant, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
 export const MIRROR_TIMEOUT_MS = 5000
@@ -101,4 +104,93 @@ export class MirrorQueue {
         })
     }
   }
+}
+
+export const FailedCopies = t.Object(
+  {
+    failed: t.Array(
+      t.Object(
+        {
+          lead_id: t.Integer(),
+          parent_name: t.String(),
+          created_at: Instant,
+          target: t.Literal('spreadsheet'),
+          status: OneOf(MIRROR_STATUSES, { description: 'failed, or pending when a copy was owed at a restart' }),
+          attempts: t.Integer(),
+          last_attempt_at: Nullable(Instant),
+          error: Nullable(t.String()),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Newest lead first' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        failed: [
+          {
+            lead_id: 31,
+            parent_name: 'Robin Hale',
+            created_at: '2026-11-22T20:14:00.000Z',
+            target: 'spreadsheet',
+            status: 'failed',
+            attempts: 2,
+            last_attempt_at: '2026-11-22T20:20:00.000Z',
+            error: 'HTTP 503 from the spreadsheet endpoint',
+          },
+        ],
+      },
+    ],
+  },
+)
+
+/** Every copy that is not ok: failed, or still pending after a restart. */
+export async function failedCopies(db: Executor) {
+  const failed = await db
+    .selectFrom('mirror_copies')
+    .innerJoin('leads', 'leads.id', 'mirror_copies.lead_id')
+    .select([
+      'mirror_copies.lead_id',
+      'leads.parent_name',
+      'leads.created_at',
+      'mirror_copies.target',
+      'mirror_copies.status',
+      'mirror_copies.attempts',
+      'mirror_copies.last_attempt_at',
+      'mirror_copies.error',
+    ])
+    .where('mirror_copies.status', '!=', 'ok')
+    .orderBy('mirror_copies.lead_id', 'desc')
+    .execute()
+  return { failed }
+}
+
+export const RetryTarget = t.Object(
+  { target: OneOf(['spreadsheet', 'notification'] as const, { description: 'Where to replay copies to' }) },
+  { additionalProperties: false, examples: [{ target: 'spreadsheet' }] },
+)
+
+export const RetryOutcome = t.Object(
+  { target: t.Literal('spreadsheet'), attempted: t.Integer(), ok: t.Integer(), failed: t.Integer() },
+  { additionalProperties: false, examples: [{ target: 'spreadsheet', attempted: 2, ok: 2, failed: 0 }] },
+)
+
+/** Replays every owed spreadsheet copy (a copy already ok is never sent again); notification is not implemented: 422. */
+export async function retryCopies(db: Db, caller: Caller, input: typeof RetryTarget.static) {
+  if (input.target === 'notification') throw unprocessable('target: the notification target is not implemented')
+  const owed = await db
+    .selectFrom('mirror_copies')
+    .innerJoin('leads', 'leads.id', 'mirror_copies.lead_id')
+    .selectAll('leads')
+    .where('mirror_copies.target', '=', 'spreadsheet')
+    .where('mirror_copies.status', '!=', 'ok')
+    .orderBy('leads.id')
+    .execute()
+  let ok = 0
+  for (const lead of owed) if (await copyToSpreadsheet(db, lead)) ok++
+  // Each copy's outcome is stored as it happens (an outside call cannot sit in a transaction); this is the log of the replay.
+  await record(db, caller.actor, 'mirrors.retry', `Replayed ${owed.length} spreadsheet copies: ${ok} ok, ${owed.length - ok} failed`)
+  return { target: input.target, attempted: owed.length, ok, failed: owed.length - ok }
 }

@@ -1,6 +1,6 @@
 // Creating an account (from an invite or the first-owner setup), signed in straight away.
 import { conflict } from '../errors.ts'
-import type { Executor } from '../history/record.ts'
+import type { Executor } from '../db/database.ts'
 import { nowIso } from '../schemas.ts'
 import type { UnitGrant } from './grants.ts'
 

@@ -1,7 +1,7 @@
 // Demo data for trying the site: one person per role, with printed passwords. Never run implicitly.
 import type { Db } from '../db/client.ts'
 import { randomToken } from '../auth/tokens.ts'
-import { record } from '../history/record.ts'
+import { record } from '../db/write.ts'
 import { createAccount } from './accounts.ts'
 
 const DEMO = [

@@ -3,7 +3,7 @@
 // owner's), never the person's role alone.
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, unprocessable } from '../errors.ts'
-import type { Executor } from '../history/record.ts'
+import type { Executor } from '../db/database.ts'
 
 export interface UnitGrant {
   unit_id: number

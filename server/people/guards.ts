@@ -1,6 +1,6 @@
 // Guards on people: nobody disables themselves, the site always keeps an enabled owner; and closing reset links.
 import { conflict, forbidden, notFound } from '../errors.ts'
-import type { Executor } from '../history/record.ts'
+import type { Executor } from '../db/database.ts'
 import type { Caller } from '../auth/credential.ts'
 
 export async function targetPerson(db: Executor, id: number) {

@@ -1,6 +1,6 @@
 // Loading a person with their unit memberships, and the capabilities that follow from them.
 import { capabilitiesOf, type Capability, type GlobalRole } from '../auth/capabilities.ts'
-import type { Executor } from '../history/record.ts'
+import type { Executor } from '../db/database.ts'
 
 export interface PersonInfo {
   id: number

@@ -1,11 +1,11 @@
-// Roster reads: the program year, and households with their accounts, scouts and this year's checklist.
+// Roster reads: the program year, households with their accounts, scouts and this year's checklist, the
+// roster by unit, a family's own view, and the CSV export.
 import type { Caller } from '../auth/credential.ts'
-import { forbidden, notFound } from '../errors.ts'
-import type { Executor } from '../history/record.ts'
+import type { CheckItem, Executor } from '../db/database.ts'
+import { csvDocument } from '../csv.ts'
+import { notFound } from '../errors.ts'
 import { getSetting } from '../settings/registry.ts'
-
-export const CHECK_ITEMS = ['dues', 'health_form'] as const
-export type CheckItem = (typeof CHECK_ITEMS)[number]
+import { findUnit } from '../units/units.ts'
 
 /** The program year now, by the calendar year it starts in (setting roster.year_start_month, site time zone). */
 export async function programYear(db: Executor, now = new Date()): Promise<{ year: number; label: string }> {
@@ -67,23 +67,8 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
       people: people.filter((p) => p.household_id === h.id).map(({ household_id, ...p }) => p),
       scouts: scouts
         .filter((s) => s.household_id === h.id)
-        .map((s) => ({
-          ...s,
-          checks: Object.fromEntries(CHECK_ITEMS.map((item) => [item, checkOf(s.id, item)])) as Record<
-            CheckItem,
-            ReturnType<typeof checkOf>
-          >,
-        })),
+        .map((s) => ({ ...s, checks: { dues: checkOf(s.id, 'dues'), health_form: checkOf(s.id, 'health_form') } })),
     }))
-}
-
-export async function findUnit(db: Executor, slugOrId: string) {
-  const column = /^\d+$/.test(slugOrId) ? 'id' : 'slug'
-  return db
-    .selectFrom('units')
-    .selectAll()
-    .where(column, '=', (column === 'id' ? Number(slugOrId) : slugOrId) as never)
-    .executeTakeFirst()
 }
 
 /** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */
@@ -93,14 +78,83 @@ export async function householdById(db: Executor, id: number) {
   return household
 }
 
-/**
- * Linking accounts to a household shows them that family, so a leader links only households with a scout
- * in a unit they lead, or with no scouts yet; admins and owners link any household.
- */
-export async function assertMayLinkHousehold(db: Executor, caller: Caller, householdId: number) {
-  const me = caller.person
-  if (me?.global_role) return
-  const led = new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
-  const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)
-  if (units.length && !units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
+/** The roster, or one unit's part of it (its households, and only their scouts in that unit); 404 for an unknown unit. */
+export async function roster(db: Executor, unitSlugOrId: string | undefined) {
+  const unit = unitSlugOrId ? await findUnit(db, unitSlugOrId) : null
+  if (unitSlugOrId && !unit) throw notFound(`No unit ${unitSlugOrId}`)
+  const ids = (
+    await db
+      .selectFrom('households')
+      .select('households.id')
+      .$if(!!unit, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('scouts')
+              .select('scouts.id')
+              .whereRef('scouts.household_id', '=', 'households.id')
+              .where('scouts.unit_id', '=', unit!.id),
+          ),
+        ),
+      )
+      .orderBy('households.active', 'desc')
+      .orderBy('households.parent_name')
+      .execute()
+  ).map((r) => r.id)
+  const year = await programYear(db)
+  const households = (await householdsView(db, ids, year.year)).map((h) =>
+    unit ? { ...h, scouts: h.scouts.filter((s) => s.unit_id === unit.id) } : h,
+  )
+  const dens = await db
+    .selectFrom('scouts')
+    .select('den')
+    .distinct()
+    .where('den', 'is not', null)
+    .$if(!!unit, (q) => q.where('unit_id', '=', unit!.id))
+    .orderBy('den')
+    .execute()
+  const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
+  return { unit: unit ?? null, units, year, households, dens: dens.map((d) => d.den!) }
+}
+
+/** The signed-in person's own active households; leaders' notes are left out. */
+export async function family(db: Executor, caller: Caller) {
+  const ids = (
+    await db
+      .selectFrom('household_people')
+      .innerJoin('households', 'households.id', 'household_people.household_id')
+      .select('households.id')
+      .where('household_people.person_id', '=', caller.person!.id)
+      .where('households.active', '=', 1)
+      .execute()
+  ).map((r) => r.id)
+  const year = await programYear(db)
+  return { year, households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, ...h }) => h) }
+}
+
+/** The roster as CSV, one line per scout of an active household, with this year's checklist. */
+export async function rosterCsv(db: Executor, unitSlugOrId: string | undefined) {
+  const { unit, year, households } = await roster(db, unitSlugOrId)
+  const rows = households
+    .filter((h) => h.active)
+    .flatMap((h) =>
+      h.scouts.map((s) => [
+        s.first_name,
+        s.last_name,
+        s.unit_slug,
+        s.den,
+        s.org_member_id,
+        h.parent_name,
+        h.email,
+        h.phone,
+        h.second_parent,
+        s.checks.dues.done ? 'yes' : 'no',
+        s.checks.health_form.done ? 'yes' : 'no',
+      ]),
+    )
+  const header = ['first_name', 'last_name', 'unit', 'den', 'org_member_id', 'parent', 'email', 'phone', 'second_parent']
+  return {
+    filename: `roster-${unit?.slug ?? 'all'}-${year.year}.csv`,
+    csv: csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`], rows),
+  }
 }

@@ -1,20 +1,217 @@
-// Household and scout fields, shared by create and edit.
-import { t } from '../schemas.ts'
+// Roster schemas: household and scout fields as requests take them, and households as answers show them.
+import { CHECK_ITEMS } from '../db/database.ts'
+import { UnitView } from '../units/units.ts'
+import { Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
-const text = (max: number) => t.Optional(t.Union([t.String({ maxLength: max }), t.Null()]))
+const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
+const MemberId = withMessage(t.String({ pattern: '^[0-9]{6,12}$', examples: ['12345678'] }), 'must be 6 to 12 digits')
+export const ParentName = Line(100, { minLength: 1 })
+export const FirstName = Line(100, { minLength: 1 })
+export const UnitId = t.Integer({ minimum: 1, description: 'The unit (1 is the pack, 2 the troop)' })
+export const CheckItem = OneOf(CHECK_ITEMS, { description: 'dues or health_form' })
 
-export const householdFields = {
-  email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254, error: 'must be an email address' }), t.Null()])),
-  phone: t.Optional(t.Union([t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', error: 'must be a phone number' }), t.Null()])),
-  second_parent: text(100),
-  notes: text(2000),
+const householdFields = {
+  email: OptionalNullable(Email),
+  phone: OptionalNullable(Phone),
+  second_parent: OptionalNullable(Line(100)),
+  notes: OptionalNullable(Lines(2000, { description: "Leaders' notes; families never see them" })),
 }
-export const ParentName = t.String({ minLength: 1, maxLength: 100 })
 
-export const scoutFields = {
-  last_name: text(100),
-  den: text(50),
-  org_member_id: t.Optional(t.Union([t.String({ pattern: '^[0-9]{6,12}$', error: 'must be 6 to 12 digits' }), t.Null()])),
+export const NewHousehold = t.Object(
+  {
+    parent_name: t.Optional(ParentName),
+    ...householdFields,
+    lead_id: t.Optional(t.Integer({ minimum: 1, description: 'Alone: copy the household from this join-form lead' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'parent_name with the other fields, or lead_id alone',
+    examples: [{ parent_name: 'Robin Hale', email: 'robin.hale@example.org', phone: '555-123-4567' }],
+  },
+)
+
+export const HouseholdChange = t.Object(
+  {
+    parent_name: t.Optional(ParentName),
+    ...householdFields,
+    active: t.Optional(t.Boolean({ description: 'false deactivates the household' })),
+  },
+  { additionalProperties: false, examples: [{ active: false }] },
+)
+
+const scoutFields = {
+  last_name: OptionalNullable(Line(100)),
+  den: OptionalNullable(Line(50, { description: 'Free text, e.g. Bear' })),
+  org_member_id: OptionalNullable(MemberId),
 }
-export const FirstName = t.String({ minLength: 1, maxLength: 100 })
-export const UnitId = t.Integer({ minimum: 1 })
+export const NewScout = t.Object(
+  { first_name: FirstName, unit_id: UnitId, ...scoutFields },
+  { additionalProperties: false, examples: [{ first_name: 'Jamie', last_name: 'Hale', unit_id: 1, den: 'Tiger' }] },
+)
+export const ScoutChange = t.Object(
+  { first_name: t.Optional(FirstName), unit_id: t.Optional(UnitId), ...scoutFields },
+  { additionalProperties: false, examples: [{ den: 'Wolf' }] },
+)
+
+export const CheckInput = t.Object(
+  {
+    done: t.Boolean(),
+    note: OptionalNullable(Line(200, { description: 'For a health form, only that it was collected; nothing medical' })),
+  },
+  { additionalProperties: false, examples: [{ done: true, note: 'paid by check' }] },
+)
+
+const Check = t.Object(
+  { done: t.Boolean(), note: Nullable(t.String()), recorded_by: Nullable(t.String()), recorded_at: Nullable(Instant) },
+  { additionalProperties: false },
+)
+
+export const ScoutRow = t.Object(
+  {
+    id: t.Integer(),
+    household_id: t.Integer(),
+    first_name: t.String(),
+    last_name: Nullable(t.String()),
+    unit_id: t.Integer(),
+    den: Nullable(t.String()),
+    org_member_id: Nullable(t.String()),
+    created_at: Instant,
+    updated_at: Instant,
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: 9,
+        household_id: 5,
+        first_name: 'Jamie',
+        last_name: 'Hale',
+        unit_id: 1,
+        den: 'Tiger',
+        org_member_id: null,
+        created_at: '2026-11-23T08:10:00.000Z',
+        updated_at: '2026-11-23T08:10:00.000Z',
+      },
+    ],
+  },
+)
+
+const ScoutView = t.Object(
+  {
+    ...ScoutRow.properties,
+    unit_slug: t.String(),
+    unit_name: t.String(),
+    checks: t.Object({ dues: Check, health_form: Check }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+)
+
+const SCOUT_EXAMPLE = {
+  ...ScoutRow.examples[0],
+  unit_slug: 'pack',
+  unit_name: 'Cub Scout Pack',
+  checks: {
+    dues: { done: true, note: null, recorded_by: 'akela@example.org', recorded_at: '2026-11-23T08:12:00.000Z' },
+    health_form: { done: false, note: null, recorded_by: null, recorded_at: null },
+  },
+}
+const FAMILY_EXAMPLE = {
+  id: 5,
+  parent_name: 'Robin Hale',
+  email: 'robin.hale@example.org',
+  phone: '555-123-4567',
+  second_parent: null,
+  active: true,
+  created_at: '2026-11-23T08:09:00.000Z',
+  updated_at: '2026-11-23T08:09:00.000Z',
+  people: [{ id: 14, email: 'robin.hale@example.org', name: 'Robin Hale' }],
+  scouts: [SCOUT_EXAMPLE],
+}
+
+const familyFields = {
+  id: t.Integer(),
+  parent_name: t.String(),
+  email: Nullable(t.String()),
+  phone: Nullable(t.String()),
+  second_parent: Nullable(t.String()),
+  active: t.Boolean(),
+  created_at: Instant,
+  updated_at: Instant,
+  people: t.Array(t.Object({ id: t.Integer(), email: t.String(), name: Nullable(t.String()) }, { additionalProperties: false }), {
+    description: 'Accounts linked to the household',
+  }),
+  scouts: t.Array(ScoutView),
+}
+
+export const HouseholdView = t.Object(
+  { ...familyFields, notes: Nullable(t.String()), lead_id: Nullable(t.Integer({ description: 'The join-form lead it was copied from' })) },
+  { additionalProperties: false, examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }] },
+)
+
+/** A household as its own family sees it: no leaders' notes. */
+export const FamilyHouseholdView = t.Object(familyFields, { additionalProperties: false, examples: [FAMILY_EXAMPLE] })
+
+export const ProgramYear = t.Object(
+  { year: t.Integer({ description: 'The calendar year the program year starts in' }), label: t.String() },
+  { additionalProperties: false, examples: [{ year: 2026, label: '2026–27' }] },
+)
+
+export const RosterQuery = t.Object({
+  unit: t.Optional(Line(50, { description: 'Narrow to one unit: its slug or id', examples: ['pack'] })),
+})
+
+export const Roster = t.Object(
+  {
+    unit: Nullable(UnitView),
+    units: t.Array(t.Object({ id: t.Integer(), slug: t.String(), name: t.String() }, { additionalProperties: false })),
+    year: ProgramYear,
+    households: t.Array(HouseholdView, { description: 'Active first, then by parent name' }),
+    dens: t.Array(t.String(), { description: 'Dens in use, to suggest' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        unit: null,
+        units: [
+          { id: 1, slug: 'pack', name: 'Cub Scout Pack' },
+          { id: 2, slug: 'troop', name: 'Scouts BSA Troop' },
+        ],
+        year: { year: 2026, label: '2026–27' },
+        households: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }],
+        dens: ['Tiger', 'Wolf'],
+      },
+    ],
+  },
+)
+
+export const Family = t.Object(
+  { year: ProgramYear, households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }) },
+  { additionalProperties: false, examples: [{ year: { year: 2026, label: '2026–27' }, households: [FAMILY_EXAMPLE] }] },
+)
+
+export const CheckRecorded = t.Object(
+  {
+    scout_id: t.Integer(),
+    item: CheckItem,
+    year: t.Integer(),
+    done: t.Boolean(),
+    note: Nullable(t.String()),
+    recorded_by: t.String(),
+    recorded_at: Instant,
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        scout_id: 9,
+        item: 'dues',
+        year: 2026,
+        done: true,
+        note: null,
+        recorded_by: 'akela@example.org',
+        recorded_at: '2026-11-23T08:12:00.000Z',
+      },
+    ],
+  },
+)

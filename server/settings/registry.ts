@@ -1,7 +1,12 @@
-// The typed settings registry: every run-time setting with its type, default, description and check.
+// The typed settings registry: every run-time setting with its type, default, description and check; reading
+// them, and changing one (a value that widens where credentials work needs a signed-in person).
 import { type TSchema, Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { Executor } from '../history/record.ts'
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { forbidden, unprocessable } from '../errors.ts'
 
 interface SettingDef {
   type: string
@@ -141,14 +146,67 @@ export async function listSettings(db: Executor) {
   }))
 }
 
-/** Stores a setting (null restores the default); the caller logs it in the same transaction. */
-export async function putSetting(db: Executor, cacheOwner: object, key: SettingKey, value: unknown): Promise<void> {
-  if (value === null) await db.deleteFrom('settings').where('key', '=', key).execute()
-  else
-    await db
-      .insertInto('settings')
-      .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
-      .execute()
-  cache.delete(cacheOwner)
+const SETTING_EXAMPLE = {
+  key: 'announcements.live_cap',
+  type: 'integer 1–20',
+  value: 3,
+  default: 3,
+  description: 'How many announcements may be live at once.',
+}
+
+export const SettingView = t.Object(
+  {
+    key: t.String(),
+    type: t.String({ description: 'The values it takes, in words' }),
+    value: t.Unknown({ description: 'The value in force' }),
+    default: t.Unknown({ description: 'What null restores' }),
+    description: t.String(),
+  },
+  { additionalProperties: false, examples: [SETTING_EXAMPLE] },
+)
+export const SettingList = t.Object(
+  { settings: t.Array(SettingView) },
+  { additionalProperties: false, examples: [{ settings: [SETTING_EXAMPLE] }] },
+)
+export const SettingAnswer = t.Object({ setting: SettingView }, { additionalProperties: false, examples: [{ setting: SETTING_EXAMPLE }] })
+export const SettingKeyParams = t.Object({
+  key: t.String({ maxLength: 100, description: 'The setting key', examples: ['announcements.live_cap'] }),
+})
+export const SettingValue = t.Object(
+  { value: t.Unknown({ description: 'The new value, or null to restore the default' }) },
+  { additionalProperties: false, examples: [{ value: 2 }] },
+)
+
+/**
+ * Changes a setting (null restores its default): 422 for an unknown key or a value it refuses, 403 for a key or
+ * the break-glass token widening where credentials work.
+ */
+export async function changeSetting(db: Db, caller: Caller, key: string, value: unknown) {
+  if (!isSettingKey(key)) throw unprocessable(`Unknown setting key: ${key}`)
+  const problem = value === null ? null : settingError(key, value)
+  if (problem) throw unprocessable(`value: ${problem}`)
+  if (needsSession(key, value) && caller.via !== 'session')
+    throw forbidden(`Setting ${key} to ${JSON.stringify(value)} widens where credentials work: sign in to do it`)
+  await write(db, async (trx) => {
+    if (value === null) await trx.deleteFrom('settings').where('key', '=', key).execute()
+    else
+      await trx
+        .insertInto('settings')
+        .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
+        .execute()
+    await record(
+      trx,
+      caller.actor,
+      'settings.update',
+      value === null ? `Restored ${key} to its default` : `Set ${key} to ${JSON.stringify(value)}`,
+    )
+  })
+  cache.delete(db)
+  return { setting: (await listSettings(db)).find((s) => s.key === key)! }
+}
+
+/** Today's date (YYYY-MM-DD) in the site's time zone. */
+export async function today(db: Executor): Promise<string> {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: await getSetting(db, 'site.timezone') }).format(new Date())
 }

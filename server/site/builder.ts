@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameS
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
-import { record } from '../history/record.ts'
+import { record } from '../db/write.ts'
 
 const SITE_ROOT = path.join(import.meta.dir, '..', '..', 'site')
 const ASTRO = path.join(import.meta.dir, '..', '..', 'node_modules', 'astro', 'bin', 'astro.mjs')

@@ -1,30 +1,199 @@
-// Social posts: the status they read as, how they are shown, and the calls to the publisher (which holds the secret).
-import type { SocialPost } from '../db/database.ts'
-import { conflict, HttpError } from '../errors.ts'
+// Social posts reported by the publisher (which holds the signing secret; the site never does): the status
+// they read as, how they are shown, ingesting a report with its image, and cancelling or rescheduling through
+// the publisher.
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import { type Executor, POST_STATUSES, type PostStatus, type SocialPost } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
+import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
+import { getSetting } from '../settings/registry.ts'
 
-export const STATUSES = ['drafted', 'scheduled', 'handed_off', 'cancelled', 'published', 'failed'] as const
 export const PUBLISHER_TIMEOUT_MS = 8000
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
+
+export const PostId = withMessage(
+  t.String({ pattern: '^[a-z0-9_-]{1,40}/[A-Za-z0-9._-]{1,200}$', examples: ['pack/2026-11-30-popcorn'] }),
+  'must look like <unit>/<queue-stem>',
+)
 
 /** A post whose time has passed reads as published, unless it was cancelled or failed. */
-export function statusOf(p: Pick<SocialPost, 'status' | 'scheduled_for'>, now = Date.now()): SocialPost['status'] {
+export function statusOf(p: Pick<SocialPost, 'status' | 'scheduled_for'>, now = Date.now()): PostStatus {
   if (p.status === 'cancelled' || p.status === 'failed' || p.status === 'published') return p.status
   return Date.parse(p.scheduled_for) <= now ? 'published' : p.status
 }
 
-/** The open list holds every reported post with its status; only published ones drop out of it. */
-export const isOpen = (status: SocialPost['status']) => status !== 'published'
+const EXAMPLE = {
+  id: 'pack/2026-11-30-popcorn',
+  unit: 'pack',
+  status: 'scheduled',
+  page_id: '1029384756',
+  social_post_id: null,
+  message: 'Popcorn orders are due Friday!',
+  link: 'https://pack123.example.org/',
+  scheduled_for: '2026-11-30T15:00:00.000Z',
+  queue_file: 'pack/2026-11-30-popcorn.json',
+  cancel_url: 'https://publisher.lan/cancel/pack%2F2026-11-30-popcorn?sig=3f9a…',
+  image_ref: 'popcorn.png',
+  reported_at: '2026-11-23T08:00:00.000Z',
+  updated_at: '2026-11-23T08:00:00.000Z',
+  image: {
+    mime: 'image/png',
+    sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    url: '/api/admin/socialposts/pack/2026-11-30-popcorn/image',
+  },
+}
+
+export const PostView = t.Object(
+  {
+    id: t.String({ description: '<unit>/<queue-stem>' }),
+    unit: t.String(),
+    status: OneOf(POST_STATUSES),
+    page_id: Nullable(t.String()),
+    social_post_id: Nullable(t.String()),
+    message: t.String(),
+    link: Nullable(t.String()),
+    scheduled_for: Instant,
+    queue_file: Nullable(t.String()),
+    cancel_url: Nullable(t.String({ description: "The publisher's signed link; null while a rescheduled post waits as a draft" })),
+    image_ref: Nullable(t.String()),
+    reported_at: Instant,
+    updated_at: Instant,
+    image: Nullable(t.Object({ mime: t.String(), sha256: t.String(), url: t.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false, examples: [EXAMPLE] },
+)
+
+export const PostAnswer = t.Object({ post: PostView }, { additionalProperties: false, examples: [{ post: EXAMPLE }] })
+
+export const PostList = t.Object(
+  {
+    timezone: t.String({ description: "The site's time zone, in which pages show times" }),
+    posts: t.Array(PostView, { description: 'Newest scheduled first' }),
+  },
+  { additionalProperties: false, examples: [{ timezone: 'America/Chicago', posts: [EXAMPLE] }] },
+)
+
+export const PostListQuery = t.Object({
+  all: t.Optional(t.Boolean({ description: 'true: published posts too', examples: [true] })),
+})
 
 export function postView(p: SocialPost) {
   const { image, image_mime, image_sha256, ...rest } = p
   return {
     ...rest,
     status: statusOf(p),
-    image: image ? { mime: image_mime, sha256: image_sha256, url: `/api/admin/socialposts/${p.id}/image` } : null,
+    image:
+      image && image_mime && image_sha256 ? { mime: image_mime, sha256: image_sha256, url: `/api/admin/socialposts/${p.id}/image` } : null,
   }
 }
 
+/** Every reported post with its status; only published ones drop out of the list, unless `all`. */
+export async function listPosts(db: Executor, all: boolean) {
+  const posts = (await db.selectFrom('social_posts').selectAll().orderBy('scheduled_for', 'desc').execute()).map(postView)
+  return { timezone: await getSetting(db, 'site.timezone'), posts: all ? posts : posts.filter((p) => p.status !== 'published') }
+}
+
+async function findPost(db: Executor, id: string) {
+  const post = await db.selectFrom('social_posts').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!post) throw notFound('No such post')
+  return post
+}
+
+/** The stored image with its type; 404 when the post has none. */
+export async function postImage(db: Executor, id: string): Promise<Response> {
+  const post = await findPost(db, id)
+  if (!post.image || !post.image_mime) throw notFound('This post has no image')
+  return new Response(new Uint8Array(post.image), {
+    headers: { 'content-type': post.image_mime, 'cache-control': 'private, max-age=3600', etag: `"${post.image_sha256}"` },
+  })
+}
+
+const text = (max: number) => OptionalNullable(Line(max))
+
+export const PostReport = t.Object(
+  {
+    id: PostId,
+    unit: Line(40, { minLength: 1 }),
+    status: OneOf(POST_STATUSES),
+    page_id: text(100),
+    social_post_id: text(200),
+    message: Lines(10_000),
+    link: text(2000),
+    scheduled_for: Timestamp,
+    queue_file: text(500),
+    cancel_url: OptionalNullable(withMessage(t.String({ maxLength: 2000, pattern: '^https?://' }), 'must be an http(s) URL')),
+    image_ref: text(500),
+    image: OptionalNullable(
+      t.Object(
+        {
+          b64: withMessage(t.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$' }), 'is not base64'),
+          mime: Line(100, { description: 'image/png, image/jpeg, image/gif or image/webp' }),
+          sha256: withMessage(t.String({ pattern: '^[0-9a-fA-F]{64}$' }), 'must be 64 hex digits'),
+        },
+        { additionalProperties: false, description: 'At most 5 MiB decoded; the SHA-256 is checked' },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: 'pack/2026-11-30-popcorn',
+        unit: 'pack',
+        status: 'scheduled',
+        message: 'Popcorn orders are due Friday!',
+        scheduled_for: '2026-11-30T09:00:00-06:00',
+        queue_file: 'pack/2026-11-30-popcorn.json',
+        cancel_url: 'https://publisher.lan/cancel/pack%2F2026-11-30-popcorn?sig=3f9a',
+      },
+    ],
+  },
+)
+
+/** Stores a report (a re-report of the same id updates it; an omitted image keeps the stored one). */
+export async function ingestPost(db: Db, caller: Caller, report: typeof PostReport.static) {
+  const scheduled = new Date(parseTimestamp('scheduled_for', report.scheduled_for)).toISOString()
+  const { image, ...fields } = report
+  let imageColumns = {}
+  if (image) {
+    if (!IMAGE_TYPES.includes(image.mime)) throw unprocessable(`image.mime: must be one of ${IMAGE_TYPES.join(', ')}`)
+    if (image.b64.length % 4) throw unprocessable('image.b64: is not base64')
+    const bytes = Buffer.from(image.b64, 'base64')
+    if (bytes.length > MAX_IMAGE_BYTES) throw new HttpError(413, `image: larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`)
+    const sha = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+    if (sha !== image.sha256.toLowerCase()) throw unprocessable('image.sha256: does not match the decoded image')
+    imageColumns = { image: new Uint8Array(bytes), image_mime: image.mime, image_sha256: sha }
+  }
+  return write(db, async (trx) => {
+    const now = nowIso()
+    const values = { ...fields, scheduled_for: scheduled, ...imageColumns, updated_at: now }
+    // A rescheduled post waits as a draft until the publisher reports it again under a new id: that report replaces it.
+    if (fields.queue_file)
+      await trx
+        .deleteFrom('social_posts')
+        .where('queue_file', '=', fields.queue_file)
+        .where('status', '=', 'drafted')
+        .where('id', '!=', fields.id)
+        .execute()
+    await trx
+      .insertInto('social_posts')
+      .values({ ...values, reported_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .execute()
+    await record(
+      trx,
+      caller.actor,
+      'socialposts.ingest',
+      `Post ${fields.id} reported as ${fields.status} for ${scheduled}${image ? ' with an image' : ''}`,
+    )
+    return { post: postView(await findPost(trx, fields.id)) }
+  })
+}
+
 /** 409 before anything is sent when the post's time has passed or it cannot be changed any more. */
-export function assertChangeable(p: SocialPost) {
+function assertChangeable(p: SocialPost) {
   const status = statusOf(p)
   if (status === 'published') throw conflict('The post time has passed; it is published and can no longer be changed')
   if (status === 'cancelled' || status === 'failed') throw conflict(`The post is ${status}`)
@@ -35,14 +204,63 @@ export function assertChangeable(p: SocialPost) {
  * Sends a request to the publisher; 2xx resolves, a refusal or no answer is 502 saying what failed. The
  * publisher's reply is never echoed: it is another system's text, not ours to show.
  */
-export async function callPublisher(url: string, init: RequestInit, what: string): Promise<void> {
+async function callPublisher(url: string, init: RequestInit, what: string): Promise<void> {
   let res: Response
   try {
     res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(PUBLISHER_TIMEOUT_MS) })
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError'
-    throw new HttpError(502, `The publisher ${timedOut ? 'did not answer in time' : 'could not be reached'} to ${what}`)
+    throw badGateway(`The publisher ${timedOut ? 'did not answer in time' : 'could not be reached'} to ${what}`)
   }
   await res.body?.cancel()
-  if (!res.ok) throw new HttpError(502, `The publisher refused to ${what} (HTTP ${res.status})`)
+  if (!res.ok) throw badGateway(`The publisher refused to ${what} (HTTP ${res.status})`)
+}
+
+/** Cancels through the publisher's signed link, and records it once the publisher accepted. */
+export async function cancelPost(db: Db, caller: Caller, id: string) {
+  const post = await findPost(db, id)
+  assertChangeable(post)
+  await callPublisher(post.cancel_url!, { method: 'POST' }, 'cancel the post')
+  return write(db, async (trx) => {
+    await trx.updateTable('social_posts').set({ status: 'cancelled', updated_at: nowIso() }).where('id', '=', id).execute()
+    await record(trx, caller.actor, 'socialposts.cancel', `Cancelled post ${id} scheduled for ${post.scheduled_for}`)
+    return { post: postView(await findPost(trx, id)) }
+  })
+}
+
+export const Reschedule = t.Object(
+  { message: Lines(10_000, { minLength: 1 }), scheduled_for: Timestamp },
+  { additionalProperties: false, examples: [{ message: 'Popcorn orders are due Saturday!', scheduled_for: '2026-12-01T09:00:00-06:00' }] },
+)
+
+/** Asks the control server (signed with the post's own signature) to redraft the post; it waits as a draft. */
+export async function reschedulePost(db: Db, caller: Caller, id: string, input: typeof Reschedule.static) {
+  const post = await findPost(db, id)
+  const minutes: number = await getSetting(db, 'socialposts.min_lead_minutes')
+  const when = parseTimestamp('scheduled_for', input.scheduled_for)
+  if (when < Date.now() + minutes * 60_000) throw unprocessable(`scheduled_for: must be at least ${minutes} minutes from now`)
+  assertChangeable(post)
+  const control: string | null = await getSetting(db, 'socialposts.control_url')
+  if (!control) throw conflict('The publisher is not configured: set the socialposts.control_url setting')
+  const signature = new URL(post.cancel_url!).searchParams.get('sig')
+  if (!signature) throw badGateway("The post's cancel link carries no signature; the publisher must report it again")
+  const scheduled = new Date(when).toISOString()
+  await callPublisher(
+    `${control.replace(/\/+$/, '')}/reschedule`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-post-signature': signature },
+      body: JSON.stringify({ id, message: input.message, scheduled_for: scheduled }),
+    },
+    'reschedule the post',
+  )
+  return write(db, async (trx) => {
+    await trx
+      .updateTable('social_posts')
+      .set({ status: 'drafted', cancel_url: null, message: input.message, scheduled_for: scheduled, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute()
+    await record(trx, caller.actor, 'socialposts.reschedule', `Asked the publisher to move post ${id} to ${scheduled}`)
+    return { post: postView(await findPost(trx, id)) }
+  })
 }

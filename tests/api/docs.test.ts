@@ -28,8 +28,7 @@ describe('GET /api/docs', () => {
     const routes = await loadRoutes()
     expect(routes.length).toBeGreaterThan(10)
     for (const route of routes) {
-      const openapiPath = route.path.replace(/:(\w+)/g, '{$1}')
-      const op = doc.paths[openapiPath]?.[route.method.toLowerCase()]
+      const op = doc.paths[route.docPath]?.[route.method.toLowerCase()]
       expect(op, `${route.method} ${route.path}`).toBeDefined()
       expect(op['x-capability']).toBe(route.def.auth)
       expect(op.summary).toBe(route.def.summary)

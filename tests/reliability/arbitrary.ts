@@ -19,8 +19,14 @@ export function fitting(schema: Schema): fc.Arbitrary<unknown> {
         return fc
           .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
           .map((d) => d.toISOString().slice(0, 10))
-      if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (schema.maxLength ?? 200))
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) })
+      const length = { minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }
+      // Free text carries the control-character rule as a pattern: any short string without them fits.
+      if (schema.pattern?.startsWith('^[^\\u0000')) return fc.string(length).filter((s) => new RegExp(schema.pattern).test(s))
+      if (schema.pattern)
+        return fc
+          .stringMatching(new RegExp(schema.pattern))
+          .filter((s) => s.length >= length.minLength && s.length <= (schema.maxLength ?? 200))
+      return fc.string(length)
     }
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 })

@@ -1,39 +1,27 @@
 // GET/POST /api/admin/calendar: every event the public calendar shows (with `mine`); create an event in the store.
-import { record } from '../../../../server/history/record.ts'
-import { toICalendar } from '../../../../server/calendar/event.ts'
-import { EventBody, eventFrom, eventsOf, notConfigured, refreshCopy } from '../../../../server/calendar/service.ts'
-import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso } from '../../../../server/schemas.ts'
-import { getSetting } from '../../../../server/settings/registry.ts'
+import { createEvent, EventBody, EventList, EventView, listEvents } from '#server/calendar/service.ts'
+import { defineRoute } from '#server/routes.ts'
 
 export const GET = defineRoute({
   auth: 'calendar:write',
   summary: 'Every event the public calendar shows, in date order, each with `mine`; and `configured`',
-  async handler({ db, calendar }) {
-    if (!calendar) return { configured: false, events: [] }
-    const objects = await refreshCopy(db, calendar)
-    return { configured: true, events: await eventsOf(db, objects) }
+  responses: {
+    200: { description: 'The events, read from the store now', schema: EventList },
+    502: 'The calendar store refused or did not answer',
   },
+  handler: ({ db, calendar }) => listEvents(db, calendar),
 })
 
 export const POST = defineRoute({
   auth: 'calendar:write',
   summary: 'Create an event in the calendar store (502 when the store refuses)',
   body: EventBody,
-  async handler({ db, body, caller, calendar, set, publicDataChanged }) {
-    const event = eventFrom(body)
-    if (!calendar) throw notConfigured()
-    const uid = `${crypto.randomUUID()}@scouting-units-site`
-    const ics = toICalendar(uid, event, await getSetting(db, 'site.timezone'))
-    await calendar.create(uid, ics)
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
-      await record(trx, caller.actor, 'calendar.create', `Event "${event.title}" on ${event.date} (${uid})`)
-    })
-    // Refresh the copy (and the etag the next edit must match) from the store itself.
-    await refreshCopy(db, calendar)
-    publicDataChanged()
-    set.status = 201
-    return { uid, ...event, mine: true }
+  publishes: true,
+  responses: {
+    201: { description: 'The new event', schema: EventView },
+    409: 'No calendar store is configured',
+    422: 'A missing title or date, an end before the date, an end_time without a time, or a field that does not fit',
+    502: 'The calendar store refused or did not answer',
   },
+  handler: ({ db, calendar, caller, body }) => createEvent(db, calendar, caller, body),
 })

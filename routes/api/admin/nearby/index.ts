@@ -1,34 +1,22 @@
 // GET/POST /api/admin/nearby: the editing list of nearby units (inactive rows too), and adding one.
-import { record } from '../../../../server/history/record.ts'
-import { Name, nearbyFields, today, UnitType } from '../../../../server/nearby/schemas.ts'
-import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, t } from '../../../../server/schemas.ts'
+import { addNearby, listNearby, NearbyList, NearbyView, NewNearby } from '#server/nearby/nearby.ts'
+import { defineRoute } from '#server/routes.ts'
 
 export const GET = defineRoute({
   auth: 'nearby:write',
   summary: 'Every nearby unit, inactive ones included',
-  handler: async ({ db }) => ({
-    nearby: await db.selectFrom('nearby_units').selectAll().orderBy('active', 'desc').orderBy('name').execute(),
-  }),
+  responses: { 200: { description: 'The editing list', schema: NearbyList } },
+  handler: ({ db }) => listNearby(db),
 })
 
 export const POST = defineRoute({
   auth: 'nearby:write',
   summary: 'Add a nearby unit (422 for a bad unit_type)',
-  body: t.Object({ name: Name, unit_type: UnitType, ...nearbyFields }, { additionalProperties: false }),
-  async handler({ db, body, caller, set, publicDataChanged }) {
-    const now = nowIso()
-    const row = await db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('nearby_units')
-        .values({ ...body, verified_at: body.verified_at ?? (await today(trx)), active: 1, created_at: now, updated_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow()
-      await record(trx, caller.actor, 'nearby.create', `Added ${inserted.unit_type} "${inserted.name}" #${inserted.id}`)
-      return inserted
-    })
-    publicDataChanged()
-    set.status = 201
-    return row
+  body: NewNearby,
+  publishes: true,
+  responses: {
+    201: { description: 'The new row, verified today unless a date was sent', schema: NearbyView },
+    422: 'A missing name, an unknown unit_type, or another field that does not fit',
   },
+  handler: ({ db, caller, body }) => addNearby(db, caller, body),
 })

@@ -1,89 +1,51 @@
-// /api/admin/socialposts/<post_id>/{image,cancel,reschedule}: post ids contain a slash, so the tail is split here.
-import { conflict, HttpError, notFound, unprocessable } from '../../../../server/errors.ts'
-import type { Executor } from '../../../../server/history/record.ts'
-import { record } from '../../../../server/history/record.ts'
-import { defineRoute } from '../../../../server/routes.ts'
-import { nowIso, parseTimestamp, t, Timestamp } from '../../../../server/schemas.ts'
-import { getSetting } from '../../../../server/settings/registry.ts'
-import { assertChangeable, callPublisher, postView } from '../../../../server/socialposts/posts.ts'
+// /api/admin/socialposts/<post_id>/{image,cancel,reschedule}: post ids hold a slash, so one file serves the
+// actions after the id (send the slash as it is or as %2F).
+import { defineRoute, defineTail } from '#server/routes.ts'
+import { t } from '#server/schemas.ts'
+import { cancelPost, PostAnswer, PostId, postImage, Reschedule, reschedulePost } from '#server/socialposts/posts.ts'
 
-const Path = t.Object({ '*': t.String({ maxLength: 400 }) })
+const Params = t.Object({ post_id: { ...PostId, description: '<unit>/<queue-stem>; the slash may be sent as is or as %2F' } })
+const changeAnswers = {
+  200: { description: 'The post as recorded after the publisher acted', schema: PostAnswer },
+  404: 'No such post',
+  409: 'The post time has passed, it is cancelled or failed, or it has no cancel link yet',
+  502: 'The publisher refused or did not answer; nothing was recorded',
+} as const
 
-/** `pack/2026-11-30-popcorn/cancel` → the post id and the action; 404 for anything else. */
-function split(path: string, actions: string[]): { id: string; action: string } {
-  const cut = path.lastIndexOf('/')
-  const action = path.slice(cut + 1)
-  if (cut <= 0 || !actions.includes(action)) throw notFound()
-  return { id: decodeURIComponent(path.slice(0, cut)), action }
-}
-
-async function findPost(db: Executor, id: string) {
-  const post = await db.selectFrom('social_posts').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!post) throw notFound('No such post')
-  return post
-}
-
-export const GET = defineRoute({
-  auth: 'socialposts:read',
-  summary: "A post's stored image, with its type (path: <post_id>/image)",
-  params: Path,
-  async handler({ db, params }) {
-    const { id } = split(params['*'], ['image'])
-    const post = await findPost(db, id)
-    if (!post.image) throw notFound('This post has no image')
-    return new Response(new Uint8Array(post.image), {
-      headers: { 'content-type': post.image_mime!, 'cache-control': 'private, max-age=3600', etag: `"${post.image_sha256}"` },
-    })
-  },
+export const GET = defineTail('post_id', {
+  image: defineRoute({
+    auth: 'socialposts:read',
+    summary: "A post's stored image, with its type",
+    operationId: 'getSocialPostImage',
+    params: Params,
+    responses: { 200: { description: 'The image bytes', media: 'image/*' }, 404: 'No such post, or it has no image' },
+    handler: ({ db, params }) => postImage(db, params.post_id),
+  }),
 })
 
-export const POST = defineRoute({
-  auth: 'socialposts:read',
-  person: true,
-  summary: 'Cancel a post through its signed link, or reschedule it (paths: <post_id>/cancel, <post_id>/reschedule)',
-  params: Path,
-  body: t.Optional(
-    t.Object({ message: t.String({ minLength: 1, maxLength: 10_000 }), scheduled_for: Timestamp }, { additionalProperties: false }),
-  ),
-  async handler({ db, params, body, caller }) {
-    const { id, action } = split(params['*'], ['cancel', 'reschedule'])
-    const post = await findPost(db, id)
-    if (action === 'cancel') {
-      assertChangeable(post)
-      await callPublisher(post.cancel_url!, { method: 'POST' }, 'cancel the post')
-      return db.transaction().execute(async (trx) => {
-        await trx.updateTable('social_posts').set({ status: 'cancelled', updated_at: nowIso() }).where('id', '=', id).execute()
-        await record(trx, caller.actor, 'socialposts.cancel', `Cancelled post ${id} scheduled for ${post.scheduled_for}`)
-        return { post: postView(await findPost(trx, id)) }
-      })
-    }
-    if (!body) throw unprocessable('body: message and scheduled_for are required')
-    const minutes: number = await getSetting(db, 'socialposts.min_lead_minutes')
-    const when = parseTimestamp('scheduled_for', body.scheduled_for)
-    if (when < Date.now() + minutes * 60_000) throw unprocessable(`scheduled_for: must be at least ${minutes} minutes from now`)
-    assertChangeable(post)
-    const control: string | null = await getSetting(db, 'socialposts.control_url')
-    if (!control) throw conflict('The publisher is not configured: set the socialposts.control_url setting')
-    const signature = new URL(post.cancel_url!).searchParams.get('sig')
-    if (!signature) throw new HttpError(502, "The post's cancel link carries no signature; the publisher must report it again")
-    const scheduled = new Date(when).toISOString()
-    await callPublisher(
-      `${control.replace(/\/+$/, '')}/reschedule`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-post-signature': signature },
-        body: JSON.stringify({ id, message: body.message, scheduled_for: scheduled }),
-      },
-      'reschedule the post',
-    )
-    return db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('social_posts')
-        .set({ status: 'drafted', cancel_url: null, message: body.message, scheduled_for: scheduled, updated_at: nowIso() })
-        .where('id', '=', id)
-        .execute()
-      await record(trx, caller.actor, 'socialposts.reschedule', `Asked the publisher to move post ${id} to ${scheduled}`)
-      return { post: postView(await findPost(trx, id)) }
-    })
-  },
+export const POST = defineTail('post_id', {
+  cancel: defineRoute({
+    auth: 'socialposts:read',
+    person: true,
+    summary: "Cancel a post through the publisher's signed link",
+    operationId: 'cancelSocialPost',
+    params: Params,
+    responses: changeAnswers,
+    handler: ({ db, caller, params }) => cancelPost(db, caller, params.post_id),
+  }),
+  reschedule: defineRoute({
+    auth: 'socialposts:read',
+    person: true,
+    summary: 'Ask the publisher to move a post; it waits as a draft until the publisher schedules it again',
+    operationId: 'rescheduleSocialPost',
+    params: Params,
+    body: Reschedule,
+    responses: {
+      ...changeAnswers,
+      200: { description: 'The post, now a draft with no cancel link', schema: PostAnswer },
+      409: 'As for cancel, or the publisher is not configured (setting socialposts.control_url)',
+      422: 'scheduled_for is sooner than socialposts.min_lead_minutes from now, or a field that does not fit',
+    },
+    handler: ({ db, caller, params, body }) => reschedulePost(db, caller, params.post_id, body),
+  }),
 })

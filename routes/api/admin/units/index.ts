@@ -1,13 +1,10 @@
 // GET /api/admin/units: the own units the caller may edit (a unit leader: theirs; global roles: all).
-import { defineRoute } from '../../../../server/routes.ts'
-import { editableUnitIds } from '../../../../server/people/queries.ts'
+import { defineRoute } from '#server/routes.ts'
+import { listEditableUnits, UnitList } from '#server/units/units.ts'
 
 export const GET = defineRoute({
   auth: 'unit:write_own',
   summary: 'Own units the caller may edit',
-  async handler({ db, caller }) {
-    const ids = await editableUnitIds(db, caller.person)
-    const units = ids.length ? await db.selectFrom('units').selectAll().where('id', 'in', ids).orderBy('id').execute() : []
-    return { units }
-  },
+  responses: { 200: { description: 'A pack leader gets the pack; admins, owners and the break-glass token get both', schema: UnitList } },
+  handler: ({ db, caller }) => listEditableUnits(db, caller),
 })

@@ -1,0 +1,118 @@
+// Your own account: who you are (whoami), your password and your sessions.
+import { CAPABILITIES } from '../auth/capabilities.ts'
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { notFound, unprocessable } from '../errors.ts'
+import { closeResetLinks } from '../people/guards.ts'
+import { PersonSummary, SessionView } from '../people/schemas.ts'
+import { nowIso, OneOf, Password, t } from '../schemas.ts'
+
+export const Whoami = t.Object(
+  {
+    via: OneOf(['session', 'key', 'break_glass'] as const),
+    person: t.Union([PersonSummary, t.Null()], { description: 'null for the break-glass token' }),
+    key: t.Union([t.Object({ id: t.Integer(), label: t.String() }, { additionalProperties: false }), t.Null()]),
+    capabilities: t.Array(OneOf(CAPABILITIES)),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        via: 'key',
+        person: PersonSummary.examples[0],
+        key: { id: 7, label: 'photo uploader' },
+        capabilities: ['socialposts:read'],
+      },
+    ],
+  },
+)
+
+export const whoami = (caller: Caller) => ({
+  via: caller.via,
+  person: caller.person && {
+    id: caller.person.id,
+    email: caller.person.email,
+    name: caller.person.name,
+    global_role: caller.person.global_role,
+    units: caller.person.units,
+  },
+  key: caller.key,
+  capabilities: [...caller.capabilities],
+})
+
+export const PasswordChange = t.Object(
+  { current_password: t.String({ maxLength: 200 }), new_password: Password },
+  { additionalProperties: false, examples: [{ current_password: 'correct horse battery', new_password: 'a longer, fresher phrase' }] },
+)
+export const PasswordChanged = t.Object(
+  { changed: t.Literal(true), other_sessions_ended: t.Integer({ description: 'How many of your other sessions ended' }) },
+  { additionalProperties: false, examples: [{ changed: true, other_sessions_ended: 1 }] },
+)
+
+/** Changes your password (422 when the current one is wrong); your other sessions and open reset links end. */
+export async function changePassword(db: Db, caller: Caller, input: typeof PasswordChange.static) {
+  const me = caller.person!
+  const row = await db.selectFrom('people').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow()
+  if (!(await Bun.password.verify(input.current_password, row.password_hash)))
+    throw unprocessable('current_password: is not your current password')
+  const hash = await Bun.password.hash(input.new_password)
+  return write(db, async (trx) => {
+    await trx.updateTable('people').set({ password_hash: hash }).where('id', '=', me.id).execute()
+    // A reset link issued before would undo the change: it closes with it.
+    await closeResetLinks(trx, me.id, nowIso())
+    let others = trx.deleteFrom('sessions').where('person_id', '=', me.id)
+    if (caller.sessionId) others = others.where('id', '!=', caller.sessionId)
+    const ended = Number((await others.executeTakeFirst()).numDeletedRows)
+    await record(trx, caller.actor, 'account.password', 'Changed their password; other sessions ended')
+    return { changed: true as const, other_sessions_ended: ended }
+  })
+}
+
+export const SessionList = t.Object(
+  { sessions: t.Array(t.Object({ ...SessionView.properties, current: t.Boolean() }, { additionalProperties: false })) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        sessions: [
+          {
+            id: 12,
+            created_at: '2026-11-20T19:02:11.000Z',
+            last_seen_at: '2026-11-23T07:15:40.000Z',
+            address: '192.168.1.20',
+            user_agent: 'Mozilla/5.0 (iPhone)',
+            current: true,
+          },
+        ],
+      },
+    ],
+  },
+)
+
+export async function listSessions(db: Executor, caller: Caller) {
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'address', 'user_agent'])
+    .where('person_id', '=', caller.person!.id)
+    .where('expires_at', '>', nowIso())
+    .orderBy('last_seen_at', 'desc')
+    .execute()
+  return { sessions: rows.map((s) => ({ ...s, current: s.id === caller.sessionId })) }
+}
+
+export const SessionEnded = t.Object(
+  { id: t.Integer(), ended: t.Literal(true) },
+  { additionalProperties: false, examples: [{ id: 12, ended: true }] },
+)
+
+/** Ends one of your sessions; someone else's is 404. */
+export function endSession(db: Db, caller: Caller, id: number) {
+  return write(db, async (trx) => {
+    const gone = await trx.deleteFrom('sessions').where('id', '=', id).where('person_id', '=', caller.person!.id).executeTakeFirst()
+    if (!Number(gone.numDeletedRows)) throw notFound('No such session of yours')
+    await record(trx, caller.actor, 'account.session_end', `Ended session #${id}`)
+    return { id, ended: true as const }
+  })
+}

@@ -1,0 +1,83 @@
+// Signing in and out: the password check under the sign-in slow-down, a new session, and ending one.
+import type { LoginThrottle } from '../auth/login-throttle.ts'
+import { createSession } from '../auth/sessions.ts'
+import { sha256 } from '../auth/tokens.ts'
+import type { Db } from '../db/client.ts'
+import { record, write } from '../db/write.ts'
+import { tooMany, unauthorized } from '../errors.ts'
+import { normaliseEmail } from '../people/queries.ts'
+import { t } from '../schemas.ts'
+
+// Verified against when the email is unknown, so both answers take as long.
+const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
+
+export const Credentials = t.Object(
+  {
+    email: t.String({ maxLength: 254 }),
+    password: t.String({ maxLength: 200 }),
+    next: t.Optional(t.String({ maxLength: 500, description: 'Form posts only: the page of this site to go on to' })),
+  },
+  { additionalProperties: false, examples: [{ email: 'akela@example.org', password: 'correct horse battery' }] },
+)
+
+export const SignedIn = t.Object(
+  { person: t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false }) },
+  { additionalProperties: false, examples: [{ person: { id: 3, email: 'akela@example.org' } }] },
+)
+
+interface From {
+  address: string | null
+  userAgent: string | null
+  /** The token of a session this browser already had: it ends, so every sign-in starts afresh. */
+  previous: string | null
+}
+
+/** Checks the password under the slow-down (429), and opens a session: its token and the person. */
+export async function signIn(db: Db, throttle: LoginThrottle, input: typeof Credentials.static, from: From) {
+  const email = normaliseEmail(input.email)
+  const wait = throttle.begin(from.address, email)
+  if (wait > 0) {
+    await record(db, 'anonymous', 'login.failure', `Sign-in for ${email} from ${from.address ?? 'unknown'} slowed down`)
+    throw tooMany('Too many failed sign-ins; wait a moment and try again', wait)
+  }
+  let ok = false
+  let person
+  try {
+    person = await db
+      .selectFrom('people')
+      .select(['id', 'email', 'password_hash', 'disabled_at'])
+      .where('email', '=', email)
+      .executeTakeFirst()
+    ok = (await Bun.password.verify(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person && !person.disabled_at
+  } finally {
+    throttle.finish(from.address, email, ok)
+  }
+  if (!ok || !person) {
+    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${from.address ?? 'unknown'}`)
+    throw unauthorized('Wrong email or password')
+  }
+  const signedIn = person
+  const token = await write(db, async (trx) => {
+    if (from.previous) await trx.deleteFrom('sessions').where('token_hash', '=', sha256(from.previous)).execute()
+    await record(trx, signedIn.email, 'login.success', `Signed in from ${from.address ?? 'unknown'}`)
+    return createSession(trx, signedIn.id, from.address, from.userAgent)
+  })
+  return { token, person: { id: signedIn.id, email: signedIn.email } }
+}
+
+/** Ends the session a cookie token names, if it is live. */
+export async function signOut(db: Db, token: string | null): Promise<void> {
+  const session = token
+    ? await db
+        .selectFrom('sessions')
+        .innerJoin('people', 'people.id', 'sessions.person_id')
+        .select(['sessions.id', 'people.email'])
+        .where('sessions.token_hash', '=', sha256(token))
+        .executeTakeFirst()
+    : undefined
+  if (!session) return
+  await write(db, async (trx) => {
+    await trx.deleteFrom('sessions').where('id', '=', session.id).execute()
+    await record(trx, session.email, 'logout', 'Signed out')
+  })
+}

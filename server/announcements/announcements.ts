@@ -1,0 +1,107 @@
+// Announcements: how one is shown, creating one within the character and live caps, and revoking one.
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, notFound, unprocessable } from '../errors.ts'
+import { getSetting } from '../settings/registry.ts'
+import { Instant, Lines, Nullable, nowIso, OneOf, parseTimestamp, t, Timestamp } from '../schemas.ts'
+import { announcementsWithState, STATES } from './state.ts'
+
+const EXAMPLE = {
+  id: 12,
+  message: 'Pinewood derby moved to Saturday',
+  starts_at: '2026-11-20T18:00:00.000Z',
+  ends_at: '2026-12-06T00:00:00.000Z',
+  created_at: '2026-11-20T17:55:02.000Z',
+  created_by: 'akela@example.org',
+  revoked_at: null,
+  state: 'live',
+}
+
+export const AnnouncementView = t.Object(
+  {
+    id: t.Integer(),
+    message: t.String(),
+    starts_at: Instant,
+    ends_at: Instant,
+    created_at: Instant,
+    created_by: t.String({ description: 'Who made it, as the action log names them' }),
+    revoked_at: Nullable(Instant),
+    state: OneOf(STATES, { description: 'revoked > expired > scheduled > live or over_cap (open, but the live cap is full)' }),
+  },
+  { additionalProperties: false, examples: [EXAMPLE] },
+)
+
+export const AnnouncementList = t.Object(
+  { announcements: t.Array(AnnouncementView, { description: 'Newest first' }) },
+  { additionalProperties: false, examples: [{ announcements: [EXAMPLE] }] },
+)
+
+export const NewAnnouncement = t.Object(
+  {
+    message: Lines(2000, { minLength: 1, description: 'At most announcements.max_chars characters (280 by default)' }),
+    ends_at: Timestamp,
+    starts_at: t.Optional(Timestamp),
+  },
+  { additionalProperties: false, examples: [{ message: 'Pinewood derby moved to Saturday', ends_at: '2026-12-06T00:00:00-06:00' }] },
+)
+
+export const LiveCapFull = t.Object(
+  { detail: t.String(), live: t.Array(AnnouncementView, { description: 'The announcements live now' }) },
+  {
+    additionalProperties: false,
+    examples: [{ detail: 'The live cap of 3 announcements is reached; revoke one or schedule this later', live: [EXAMPLE] }],
+  },
+)
+
+const find = async (db: Executor, id: number) => (await announcementsWithState(db)).find((a) => a.id === id)!
+
+export const listAnnouncements = async (db: Executor) => ({ announcements: await announcementsWithState(db) })
+
+/** 422 for an empty or over-long message or a bad window; 409 with the live ones when this would be live over the cap. */
+export async function createAnnouncement(db: Db, caller: Caller, input: typeof NewAnnouncement.static) {
+  const maxChars: number = await getSetting(db, 'announcements.max_chars')
+  const message = input.message.trim()
+  if (!message) throw unprocessable('message: must not be empty')
+  const length = [...message].length
+  if (length > maxChars) throw unprocessable(`message: must be at most ${maxChars} characters (it has ${length})`)
+  const now = Date.now()
+  const starts = input.starts_at ? parseTimestamp('starts_at', input.starts_at) : now
+  const ends = parseTimestamp('ends_at', input.ends_at)
+  if (ends <= starts) throw unprocessable('ends_at: must be after starts_at')
+  if (ends <= now) throw unprocessable('ends_at: must be in the future')
+  const id = await write(db, async (trx) => {
+    if (starts <= now) {
+      const live = (await announcementsWithState(trx, now)).filter((a) => a.state === 'live')
+      const cap: number = await getSetting(trx, 'announcements.live_cap')
+      if (live.length >= cap) throw conflict(`The live cap of ${cap} announcements is reached; revoke one or schedule this later`, { live })
+    }
+    const row = await trx
+      .insertInto('announcements')
+      .values({
+        message,
+        starts_at: new Date(starts).toISOString(),
+        ends_at: new Date(ends).toISOString(),
+        created_at: nowIso(),
+        created_by: caller.actor,
+      })
+      .returning(['id', 'ends_at'])
+      .executeTakeFirstOrThrow()
+    await record(trx, caller.actor, 'announcements.create', `Announcement #${row.id} until ${row.ends_at}: ${message.slice(0, 80)}`)
+    return row.id
+  })
+  return find(db, id)
+}
+
+/** Revokes an announcement: the row stays with revoked_at set; again 409, unknown 404. */
+export async function revokeAnnouncement(db: Db, caller: Caller, id: number) {
+  await write(db, async (trx) => {
+    const row = await trx.selectFrom('announcements').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst()
+    if (!row) throw notFound('No such announcement')
+    if (row.revoked_at) throw conflict('The announcement is already revoked')
+    await trx.updateTable('announcements').set({ revoked_at: nowIso() }).where('id', '=', id).execute()
+    await record(trx, caller.actor, 'announcements.revoke', `Revoked announcement #${id}`)
+  })
+  return { announcement: await find(db, id) }
+}

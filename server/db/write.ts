@@ -1,0 +1,37 @@
+// Every write and its action-log entry commit together: `write` runs a command in one IMMEDIATE transaction and
+// refuses to commit one that recorded nothing, so no write goes unlogged.
+import { Transaction } from 'kysely'
+import { noteWrite } from '../auth/epoch.ts'
+import type { Db } from './client.ts'
+import type { Database, Executor } from './database.ts'
+
+export type Trx = Transaction<Database>
+
+const logged = new WeakSet<Executor>()
+
+/** Writes one action-log entry; inside `write`, it commits with the change it describes. */
+export async function record(db: Executor, actor: string, kind: string, summary: string): Promise<void> {
+  noteWrite(kind)
+  logged.add(db)
+  await db
+    .insertInto('action_log')
+    .values({ at: new Date().toISOString(), kind, actor, summary: summary.slice(0, 500) })
+    .execute()
+}
+
+/** Says a command found nothing to change (an idempotent repeat), so it has nothing to log. */
+export const unchanged = (trx: Trx) => void logged.add(trx)
+
+/**
+ * Runs `command` in one transaction (or inside the caller's, when given one). The command records its
+ * action-log entry with `record(trx, …)`; a command that changed something without one is a bug, so the
+ * transaction rolls back and the request fails loudly instead.
+ */
+export async function write<T>(db: Db | Trx, command: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db instanceof Transaction) return command(db)
+  return db.transaction().execute(async (trx) => {
+    const result = await command(trx)
+    if (!logged.has(trx)) throw new Error('A write committed no action-log entry; record() it in the same transaction')
+    return result
+  })
+}

@@ -1,0 +1,30 @@
+// The one place errors become answers: `{detail}` with the right status for everything thrown, a 405 with
+// `Allow` for a known path asked with another method, and a 500 whose stack stays in the server log.
+import { Elysia } from 'elysia'
+import { HttpError } from '../errors.ts'
+import { requestPath } from './request-path.ts'
+
+const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers })
+
+export function errorResponse(code: string | number, error: unknown, request: Request, allowed: (path: string) => string[]): Response {
+  if (error instanceof HttpError) return json(error.status, error.body, error.headers)
+  // Elysia wraps what a parse hook throws; our body parser throws HttpError.
+  if (code === 'PARSE' && (error as { cause?: unknown })?.cause instanceof HttpError)
+    return errorResponse(code, (error as { cause: HttpError }).cause, request, allowed)
+  if (code === 'PARSE') return json(400, { detail: 'Malformed request body' })
+  if (code === 'NOT_FOUND') {
+    const path = requestPath(request)
+    const methods = path ? allowed(path) : []
+    if (methods.length)
+      return json(405, { detail: `${request.method} is not served here; use ${methods.join(' or ')}` }, { allow: methods.join(', ') })
+    return json(404, { detail: 'Not found' })
+  }
+  console.error(`500 on ${request.method} ${requestPath(request) ?? request.url}:`, error)
+  return json(500, { detail: 'Internal error; it has been logged' })
+}
+
+export const errorHandling = (allowed: (path: string) => string[]) =>
+  new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error, request }) =>
+    errorResponse(code, error, request, allowed),
+  )

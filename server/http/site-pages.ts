@@ -1,0 +1,14 @@
+// The public site and the admin section: every GET or HEAD the API does not answer is a page of the current build.
+import { Elysia } from 'elysia'
+import { notFound } from '../errors.ts'
+import { serveStatic, type SiteSource } from '../site/static.ts'
+import { requestState } from './request-state.ts'
+
+export function sitePages(site: SiteSource | null) {
+  const page = ({ request }: { request: Request }) => {
+    const { path } = requestState.of(request)
+    if (path === '/api' || path.startsWith('/api/')) throw notFound()
+    return serveStatic(site, path, request.method)
+  }
+  return new Elysia({ name: 'site-pages' }).get('/*', page).head('/*', page)
+}

@@ -1,0 +1,181 @@
+// Join-form leads: how one is shown, the list with search, filters and paging, one lead with its copies,
+// the claim (one conditional update, so of two racers exactly one wins) and the release.
+import { sql } from 'kysely'
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import { type Executor, LEAD_UNITS, MIRROR_STATUSES } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, forbidden, notFound } from '../errors.ts'
+import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
+
+const columns = [
+  'leads.id',
+  'leads.created_at',
+  'leads.parent_name',
+  'leads.email',
+  'leads.phone',
+  'leads.scout_name',
+  'leads.scout_grade',
+  'leads.unit',
+  'leads.message',
+  'leads.claimed_at',
+  'claimer.id as claimer_id',
+  'claimer.email as claimer_email',
+] as const
+
+const EXAMPLE = {
+  id: 31,
+  created_at: '2026-11-22T20:14:00.000Z',
+  parent_name: 'Robin Hale',
+  email: 'robin.hale@example.org',
+  phone: null,
+  scout_name: 'Jamie',
+  scout_grade: '2',
+  unit: 'pack',
+  message: 'Can we visit a meeting first?',
+  claimed_at: '2026-11-23T08:01:00.000Z',
+  claimed_by: { id: 3, email: 'akela@example.org' },
+}
+
+export const LeadView = t.Object(
+  {
+    id: t.Integer(),
+    created_at: Instant,
+    parent_name: t.String(),
+    email: Nullable(t.String()),
+    phone: Nullable(t.String()),
+    scout_name: Nullable(t.String()),
+    scout_grade: Nullable(t.String()),
+    unit: OneOf(LEAD_UNITS),
+    message: Nullable(t.String()),
+    claimed_at: Nullable(Instant),
+    claimed_by: Nullable(
+      t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false, description: 'Who holds the lead' }),
+    ),
+  },
+  { additionalProperties: false, examples: [EXAMPLE] },
+)
+
+export const LeadAnswer = t.Object({ lead: LeadView }, { additionalProperties: false, examples: [{ lead: EXAMPLE }] })
+
+export const MirrorCopy = t.Object(
+  {
+    target: t.Literal('spreadsheet'),
+    status: OneOf(MIRROR_STATUSES),
+    attempts: t.Integer(),
+    last_attempt_at: Nullable(Instant),
+    error: Nullable(t.String()),
+  },
+  { additionalProperties: false },
+)
+
+export const LeadDetail = t.Object(
+  { lead: t.Object({ ...LeadView.properties, mirrors: t.Array(MirrorCopy) }, { additionalProperties: false }) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        lead: {
+          ...EXAMPLE,
+          mirrors: [{ target: 'spreadsheet', status: 'ok', attempts: 1, last_attempt_at: '2026-11-22T20:14:01.000Z', error: null }],
+        },
+      },
+    ],
+  },
+)
+
+export const LeadQuery = t.Object({
+  q: t.Optional(Line(200, { description: 'Case-insensitive text in the name, email, phone, message or scout name', examples: ['hale'] })),
+  filter: t.Optional(
+    OneOf(['all', 'unclaimed', 'mine'] as const, { description: 'all (default), unclaimed, or mine (held by the caller)' }),
+  ),
+  before_id: t.Optional(t.Integer({ minimum: 1, description: 'Paging: the next_before_id of the previous page', examples: [120] })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, description: 'Page size, 50 by default', examples: [50] })),
+})
+
+export const LeadPage = t.Object(
+  {
+    leads: t.Array(LeadView, { description: 'Newest first' }),
+    next_before_id: Nullable(t.Integer({ description: 'Pass as before_id for the next page; null on the last' })),
+  },
+  { additionalProperties: false, examples: [{ leads: [EXAMPLE], next_before_id: null }] },
+)
+
+const leadsQuery = (db: Executor) => db.selectFrom('leads').leftJoin('people as claimer', 'claimer.id', 'leads.claimed_by').select(columns)
+
+type Row = Awaited<ReturnType<ReturnType<typeof leadsQuery>['executeTakeFirstOrThrow']>>
+
+const leadView = ({ claimer_id, claimer_email, ...lead }: Row) => ({
+  ...lead,
+  claimed_by: claimer_id === null || claimer_email === null ? null : { id: claimer_id, email: claimer_email },
+})
+
+async function findLead(db: Executor, id: number) {
+  const row = await leadsQuery(db).where('leads.id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('No such lead')
+  return leadView(row)
+}
+
+/** Case-insensitive substring match on name, email, phone, message and scout name (no LIKE wildcards to escape). */
+const matches = (q: string) => sql<boolean>`(instr(lower(leads.parent_name), ${q}) > 0 or instr(lower(coalesce(leads.email, '')), ${q}) > 0
+  or instr(lower(coalesce(leads.phone, '')), ${q}) > 0 or instr(lower(coalesce(leads.message, '')), ${q}) > 0
+  or instr(lower(coalesce(leads.scout_name, '')), ${q}) > 0)`
+
+export async function listLeads(db: Executor, caller: Caller, query: typeof LeadQuery.static) {
+  const limit = query.limit ?? 50
+  const text = query.q?.trim().toLowerCase()
+  const rows = await leadsQuery(db)
+    .$if(!!text, (q) => q.where(matches(text!)))
+    .$if(query.filter === 'unclaimed', (q) => q.where('leads.claimed_by', 'is', null))
+    .$if(query.filter === 'mine', (q) => q.where('leads.claimed_by', '=', caller.person?.id ?? -1))
+    .$if(!!query.before_id, (q) => q.where('leads.id', '<', query.before_id!))
+    .orderBy('leads.id', 'desc')
+    .limit(limit + 1)
+    .execute()
+  const leads = rows.slice(0, limit).map(leadView)
+  return { leads, next_before_id: rows.length > limit ? leads[leads.length - 1].id : null }
+}
+
+export async function leadWithCopies(db: Executor, id: number) {
+  const lead = await findLead(db, id)
+  const mirrors = await db
+    .selectFrom('mirror_copies')
+    .select(['target', 'status', 'attempts', 'last_attempt_at', 'error'])
+    .where('lead_id', '=', id)
+    .execute()
+  return { lead: { ...lead, mirrors } }
+}
+
+/** Takes an unclaimed lead; 409 when anyone holds it (taking over means release, then claim). */
+export function claimLead(db: Db, caller: Caller, id: number) {
+  const me = caller.person!
+  return write(db, async (trx) => {
+    const taken = await trx
+      .updateTable('leads')
+      .set({ claimed_by: me.id, claimed_at: nowIso() })
+      .where('id', '=', id)
+      .where('claimed_by', 'is', null)
+      .executeTakeFirst()
+    const lead = await findLead(trx, id)
+    if (!Number(taken.numUpdatedRows))
+      throw conflict(
+        lead.claimed_by?.id === me.id ? 'You already hold this lead' : `${lead.claimed_by?.email} holds this lead; they can release it`,
+      )
+    await record(trx, caller.actor, 'leads.claim', `Claimed lead #${id} (${lead.parent_name})`)
+    return { lead }
+  })
+}
+
+/** The holder, or someone with people:manage, lets a lead go; 403 for anyone else, 409 when nobody holds it. */
+export function releaseLead(db: Db, caller: Caller, id: number) {
+  return write(db, async (trx) => {
+    const lead = await findLead(trx, id)
+    if (!lead.claimed_by) throw conflict('Nobody holds this lead')
+    const holder = lead.claimed_by.id === caller.person!.id
+    if (!holder && !caller.capabilities.has('people:manage'))
+      throw forbidden(`${lead.claimed_by.email} holds this lead; only they or an owner can release it`)
+    await trx.updateTable('leads').set({ claimed_by: null, claimed_at: null }).where('id', '=', id).execute()
+    await record(trx, caller.actor, 'leads.release', `Released lead #${id}${holder ? '' : ` held by ${lead.claimed_by.email}`}`)
+    return { lead: { ...lead, claimed_by: null, claimed_at: null } }
+  })
+}

@@ -1,0 +1,157 @@
+// Invites: a one-time link for an email with the roles it grants (valid 14 days, no mail sent), taking one
+// back, and accepting one, which creates the account and signs the person in.
+import type { Caller } from '../auth/credential.ts'
+import { createSession } from '../auth/sessions.ts'
+import { randomToken, sha256 } from '../auth/tokens.ts'
+import type { Db } from '../db/client.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, notFound } from '../errors.ts'
+import { Email, Instant, Line, nowIso, Password, t } from '../schemas.ts'
+import { createAccount } from './accounts.ts'
+import { assertMayGrant, type UnitGrant } from './grants.ts'
+import { openLink, useLink } from './one-time-links.ts'
+import { normaliseEmail } from './queries.ts'
+import { GlobalRoleSchema, UnitGrantSchema } from './schemas.ts'
+
+const INVITE_DAYS = 14
+
+export const NewInvite = t.Object(
+  {
+    email: Email,
+    global_role: t.Optional(GlobalRoleSchema),
+    units: t.Optional(t.Array(UnitGrantSchema, { maxItems: 20, description: 'Unit roles to grant' })),
+  },
+  { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', units: [{ unit_id: 1, role: 'member' }] }] },
+)
+
+const INVITE_EXAMPLE = {
+  id: 8,
+  email: 'robin.hale@example.org',
+  global_role: null,
+  units: [{ unit_id: 1, role: 'member' }],
+  expires_at: '2026-12-07T08:00:00.000Z',
+}
+
+export const InviteCreated = t.Object(
+  {
+    id: t.Integer(),
+    email: t.String(),
+    global_role: GlobalRoleSchema,
+    units: t.Array(UnitGrantSchema),
+    expires_at: Instant,
+    url: t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it to the person yourself' }),
+  },
+  { additionalProperties: false, examples: [{ ...INVITE_EXAMPLE, url: 'https://pack123.example.org/invite/Xv3…' }] },
+)
+
+/** An open invite, as the people list shows it (its link is never shown again). */
+export const InviteView = t.Object(
+  {
+    id: t.Integer(),
+    email: t.String(),
+    global_role: GlobalRoleSchema,
+    units: t.Array(UnitGrantSchema),
+    invited_by: t.String(),
+    created_at: Instant,
+    expires_at: Instant,
+  },
+  { additionalProperties: false },
+)
+
+export const InviteRevoked = t.Object(
+  { id: t.Integer(), email: t.String(), revoked: t.Literal(true) },
+  { additionalProperties: false, examples: [{ id: 8, email: 'robin.hale@example.org', revoked: true }] },
+)
+
+export const Acceptance = t.Object(
+  { password: Password, name: t.Optional(Line(100, { description: 'How the site greets you' })) },
+  { additionalProperties: false, examples: [{ password: 'correct horse battery', name: 'Robin Hale' }] },
+)
+
+export const Accepted = t.Object(
+  { id: t.Integer(), email: t.String() },
+  { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org' }] },
+)
+
+/** A new invite; an open invite for the same address is revoked by it, under the same rule as revoking. */
+export async function invite(db: Db, caller: Caller, input: typeof NewInvite.static, publicBaseUrl: string) {
+  const email = normaliseEmail(input.email)
+  const globalRole = input.global_role ?? null
+  const units = input.units ?? []
+  await assertMayGrant(db, caller, globalRole, units)
+  const token = randomToken()
+  const row = await write(db, async (trx) => {
+    if (await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst())
+      throw conflict('A person with this email already has an account')
+    const open = trx.selectFrom('invites').where('email', '=', email).where('revoked_at', 'is', null).where('used_at', 'is', null)
+    const earlier = await open.select(['global_role', 'units']).execute()
+    for (const e of earlier) await assertMayGrant(trx, caller, e.global_role, JSON.parse(e.units) as UnitGrant[])
+    const now = nowIso()
+    if (earlier.length)
+      await trx
+        .updateTable('invites')
+        .set({ revoked_at: now })
+        .where('email', '=', email)
+        .where('revoked_at', 'is', null)
+        .where('used_at', 'is', null)
+        .execute()
+    const inserted = await trx
+      .insertInto('invites')
+      .values({
+        token_hash: sha256(token),
+        email,
+        global_role: globalRole,
+        units: JSON.stringify(units),
+        invited_by: caller.actor,
+        created_at: now,
+        expires_at: new Date(Date.now() + INVITE_DAYS * 86_400_000).toISOString(),
+      })
+      .returning(['id', 'expires_at'])
+      .executeTakeFirstOrThrow()
+    const roles = [globalRole, ...units.map((u) => `${u.role} of unit ${u.unit_id}`)].filter(Boolean).join(', ') || 'member'
+    await record(trx, caller.actor, 'people.invite', `Invited ${email} as ${roles}${earlier.length ? ' (earlier invite revoked)' : ''}`)
+    return inserted
+  })
+  return { id: row.id, email, global_role: globalRole, units, expires_at: row.expires_at, url: `${publicBaseUrl}/invite/${token}` }
+}
+
+/** Revokes an open invite; only what the caller could have granted (403), and a used, revoked or unknown one is 404. */
+export async function revokeInvite(db: Db, caller: Caller, id: number) {
+  return write(db, async (trx) => {
+    const open = await trx
+      .selectFrom('invites')
+      .selectAll()
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .where('used_at', 'is', null)
+      .executeTakeFirst()
+    if (!open) throw notFound('No open invite with this id')
+    await assertMayGrant(trx, caller, open.global_role, JSON.parse(open.units) as UnitGrant[])
+    await trx.updateTable('invites').set({ revoked_at: nowIso() }).where('id', '=', id).execute()
+    await record(trx, caller.actor, 'people.invite_revoke', `Revoked the invite of ${open.email}`)
+    return { id, email: open.email, revoked: true as const }
+  })
+}
+
+/** Accepts an invite: the account with its roles, and a session token for it. */
+export async function acceptInvite(
+  db: Db,
+  token: string,
+  input: typeof Acceptance.static,
+  from: { address: string | null; userAgent: string | null },
+) {
+  const link = await openLink(db, 'invites', token, 'invite link')
+  return write(db, async (trx) => {
+    await useLink(trx, 'invites', link.id, 'invite link')
+    const personId = await createAccount(trx, {
+      email: link.email,
+      name: input.name?.trim() || null,
+      password: input.password,
+      global_role: link.global_role,
+      units: JSON.parse(link.units) as UnitGrant[],
+    })
+    await trx.updateTable('invites').set({ person_id: personId }).where('id', '=', link.id).execute()
+    await record(trx, link.email, 'people.join', `Accepted invite #${link.id} from ${link.invited_by}`)
+    return { id: personId, email: link.email, token: await createSession(trx, personId, from.address, from.userAgent) }
+  })
+}

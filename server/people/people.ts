@@ -1,0 +1,186 @@
+// People: everyone with an account (their roles, sessions and keys), open invites and what the caller may
+// grant; disabling and enabling someone; replacing their roles.
+import type { Caller } from '../auth/credential.ts'
+import { endSessionsOf } from '../auth/sessions.ts'
+import type { Db } from '../db/client.ts'
+import { type Executor, GLOBAL_ROLES } from '../db/database.ts'
+import { record, unchanged, write } from '../db/write.ts'
+import { KeyView, keyView } from '../keys/keys.ts'
+import { Instant, nowIso, OneOf, t } from '../schemas.ts'
+import { assertMayGrant, type UnitGrant } from './grants.ts'
+import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from './guards.ts'
+import { InviteView } from './invites.ts'
+import { loadPeople, loadPerson } from './queries.ts'
+import { GlobalRoleSchema, PersonSummary, SessionView, UnitGrantSchema, UnitRoleSchema } from './schemas.ts'
+
+export const PersonListing = t.Object(
+  {
+    ...PersonSummary.properties,
+    disabled: t.Boolean(),
+    created_at: Instant,
+    sessions: t.Array(SessionView, { description: 'Address and browser only for yourself and owners' }),
+    keys: t.Array(KeyView),
+  },
+  { additionalProperties: false },
+)
+
+export const People = t.Object(
+  {
+    people: t.Array(PersonListing, { description: 'By email' }),
+    invites: t.Array(InviteView, { description: 'Open invites, newest first' }),
+    grantable: t.Object(
+      {
+        global_roles: t.Array(OneOf(GLOBAL_ROLES), { description: 'Global roles you may grant' }),
+        units: t.Array(
+          t.Object(
+            { id: t.Integer(), slug: t.String(), name: t.String(), roles: t.Array(UnitRoleSchema) },
+            { additionalProperties: false },
+          ),
+          { description: 'Units you may grant roles in' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        people: [
+          {
+            ...PersonSummary.examples[0],
+            disabled: false,
+            created_at: '2026-09-01T12:00:00.000Z',
+            sessions: [{ id: 12, created_at: '2026-11-20T19:02:11.000Z', last_seen_at: '2026-11-23T07:15:40.000Z' }],
+            keys: [],
+          },
+        ],
+        invites: [
+          {
+            id: 8,
+            email: 'robin.hale@example.org',
+            global_role: null,
+            units: [{ unit_id: 1, role: 'member' }],
+            invited_by: 'akela@example.org',
+            created_at: '2026-11-23T08:00:00.000Z',
+            expires_at: '2026-12-07T08:00:00.000Z',
+          },
+        ],
+        grantable: { global_roles: [], units: [{ id: 1, slug: 'pack', name: 'Cub Scout Pack', roles: ['member', 'leader'] }] },
+      },
+    ],
+  },
+)
+
+export async function listPeople(db: Executor, caller: Caller) {
+  const now = nowIso()
+  const me = caller.person!
+  const sessions = await db
+    .selectFrom('sessions')
+    .select(['id', 'person_id', 'created_at', 'last_seen_at', 'address', 'user_agent'])
+    .where('expires_at', '>', now)
+    .execute()
+  const keys = await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute()
+  // Where and on what someone signs in is theirs and the owners' to see; others get the count and times.
+  const seesSessionsOf = (id: number) => id === me.id || caller.capabilities.has('people:manage')
+  const people = (await loadPeople(db)).map((p) => {
+    const theirs = sessions.filter((s) => s.person_id === p.id)
+    return {
+      ...p,
+      sessions: seesSessionsOf(p.id)
+        ? theirs.map(({ person_id, ...s }) => s)
+        : theirs.map(({ id, created_at, last_seen_at }) => ({ id, created_at, last_seen_at })),
+      keys: keys.filter((k) => k.person_id === p.id).map(keyView),
+    }
+  })
+  const invites = await db
+    .selectFrom('invites')
+    .select(['id', 'email', 'global_role', 'units', 'invited_by', 'created_at', 'expires_at'])
+    .where('revoked_at', 'is', null)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .execute()
+  const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
+  const grantable = {
+    global_roles: caller.capabilities.has('people:manage')
+      ? ['owner' as const, 'admin' as const]
+      : caller.capabilities.has('people:invite_admin')
+        ? ['admin' as const]
+        : [],
+    units: units
+      .filter((u) => me.global_role || me.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+      .map((u) => ({ ...u, roles: ['member' as const, 'leader' as const] })),
+  }
+  return { people, invites: invites.map((i) => ({ ...i, units: JSON.parse(i.units) as UnitGrant[] })), grantable }
+}
+
+export const Disabled = t.Object(
+  { id: t.Integer(), email: t.String(), disabled: t.Boolean() },
+  { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org', disabled: true }] },
+)
+
+/** Sessions end, keys stop, reset links close; the row stays. Not yourself (403), not the last owner (409); again 200. */
+export function disablePerson(db: Db, caller: Caller, id: number) {
+  return write(db, async (trx) => {
+    const person = await targetPerson(trx, id)
+    assertNotSelf(caller, id)
+    if (person.disabled_at) {
+      unchanged(trx)
+      return { id, email: person.email, disabled: true }
+    }
+    if (person.global_role === 'owner') await assertAnotherOwner(trx, id, 'Disabling this owner')
+    const now = nowIso()
+    await trx.updateTable('people').set({ disabled_at: now }).where('id', '=', id).execute()
+    await endSessionsOf(trx, id)
+    await closeResetLinks(trx, id, now)
+    await record(trx, caller.actor, 'people.disable', `Disabled ${person.email}`)
+    return { id, email: person.email, disabled: true }
+  })
+}
+
+/** A disabled person may sign in again; enabling an enabled one is 200 and changes nothing. */
+export function enablePerson(db: Db, caller: Caller, id: number) {
+  return write(db, async (trx) => {
+    const person = await targetPerson(trx, id)
+    if (!person.disabled_at) unchanged(trx)
+    else {
+      await trx.updateTable('people').set({ disabled_at: null }).where('id', '=', id).execute()
+      await record(trx, caller.actor, 'people.enable', `Enabled ${person.email}`)
+    }
+    return { id, email: person.email, disabled: false }
+  })
+}
+
+export const Roles = t.Object(
+  {
+    global_role: GlobalRoleSchema,
+    units: t.Array(UnitGrantSchema, { maxItems: 20, description: 'The full list: units left out lose their role' }),
+  },
+  { additionalProperties: false, examples: [{ global_role: null, units: [{ unit_id: 1, role: 'leader', title: 'Cubmaster' }] }] },
+)
+
+export const PersonAnswer = t.Object(
+  { person: t.Object({ ...PersonSummary.properties, disabled: t.Boolean() }, { additionalProperties: false }) },
+  { additionalProperties: false, examples: [{ person: { ...PersonSummary.examples[0], disabled: false } }] },
+)
+
+/** Replaces global role and unit roles; 409 when no enabled owner would remain. */
+export async function setRoles(db: Db, caller: Caller, id: number, roles: typeof Roles.static) {
+  await assertMayGrant(db, caller, roles.global_role, roles.units)
+  await write(db, async (trx) => {
+    const person = await targetPerson(trx, id)
+    if (person.global_role === 'owner' && roles.global_role !== 'owner') await assertAnotherOwner(trx, id, 'This change')
+    await trx.updateTable('people').set({ global_role: roles.global_role }).where('id', '=', id).execute()
+    await trx.deleteFrom('memberships').where('person_id', '=', id).execute()
+    for (const u of roles.units)
+      await trx
+        .insertInto('memberships')
+        .values({ person_id: id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
+        .execute()
+    const summary =
+      [roles.global_role, ...roles.units.map((u) => `${u.role} of unit ${u.unit_id}`)].filter(Boolean).join(', ') || 'no roles'
+    await record(trx, caller.actor, 'people.roles', `Set the roles of ${person.email}: ${summary}`)
+  })
+  return { person: (await loadPerson(db, id))! }
+}

@@ -1,0 +1,154 @@
+// Roster writes: households (from fields or a join-form lead), the accounts linked to them, scouts and the
+// yearly checklist. Each is one transaction with its action-log entry.
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import type { CheckItem, Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
+import { nowIso } from '../schemas.ts'
+import { householdById, programYear } from './queries.ts'
+import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
+
+async function assertHousehold(db: Executor, id: number) {
+  const household = await db.selectFrom('households').select(['id', 'parent_name']).where('id', '=', id).executeTakeFirst()
+  if (!household) throw notFound('No such household')
+  return household
+}
+
+async function assertUnit(db: Executor, unitId: number) {
+  if (!(await db.selectFrom('units').select('id').where('id', '=', unitId).executeTakeFirst()))
+    throw unprocessable(`unit_id: no unit ${unitId}`)
+}
+
+/** A household from its fields, or copied from a lead with `lead_id` alone (the lead unchanged; a second import 409). */
+export async function createHousehold(db: Db, caller: Caller, input: typeof NewHousehold.static) {
+  const { lead_id, ...fields } = input
+  const id = await write(db, async (trx) => {
+    let values
+    if (lead_id !== undefined) {
+      if (Object.keys(fields).length) throw unprocessable('lead_id: send it alone; the household is copied from the lead')
+      const lead = await trx.selectFrom('leads').selectAll().where('id', '=', lead_id).executeTakeFirst()
+      if (!lead) throw unprocessable(`lead_id: no lead ${lead_id}`)
+      if (await trx.selectFrom('households').select('id').where('lead_id', '=', lead_id).executeTakeFirst())
+        throw conflict(`Lead ${lead_id} was already imported`)
+      values = { parent_name: lead.parent_name, email: lead.email, phone: lead.phone, notes: lead.message, lead_id }
+    } else {
+      if (!fields.parent_name?.trim()) throw unprocessable('parent_name: is required')
+      values = { ...fields, parent_name: fields.parent_name.trim() }
+    }
+    const now = nowIso()
+    const row = await trx
+      .insertInto('households')
+      .values({ ...values, active: 1, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await record(
+      trx,
+      caller.actor,
+      'roster.household_create',
+      `Household #${row.id} (${values.parent_name})${lead_id ? ` imported from lead #${lead_id}` : ''}`,
+    )
+    return row.id
+  })
+  return householdById(db, id)
+}
+
+/** Edits a household; `active: false` deactivates it (it drops off the family view). */
+export async function changeHousehold(db: Db, caller: Caller, id: number, change: typeof HouseholdChange.static) {
+  await write(db, async (trx) => {
+    const current = await assertHousehold(trx, id)
+    const { active, ...fields } = change
+    await trx
+      .updateTable('households')
+      .set({ ...fields, ...(active === undefined ? {} : { active: active ? 1 : 0 }), updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute()
+    const what = active === false ? 'deactivated' : active === true ? 'reactivated' : `edited ${Object.keys(fields).join(', ')}`
+    await record(trx, caller.actor, 'roster.household_update', `Household #${id} (${current.parent_name}) ${what}`)
+  })
+  return householdById(db, id)
+}
+
+/**
+ * Linking accounts to a household shows them that family, so a leader links only households with a scout
+ * in a unit they lead, or with no scouts yet; admins and owners link any household.
+ */
+async function assertMayLink(db: Executor, caller: Caller, householdId: number) {
+  const me = caller.person
+  if (me?.global_role) return
+  const led = new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
+  const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)
+  if (units.length && !units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
+}
+
+/** Replaces the accounts linked to a household (the full list); an unknown person is 422. */
+export async function linkPeople(db: Db, caller: Caller, id: number, personIds: number[]) {
+  await write(db, async (trx) => {
+    const household = await assertHousehold(trx, id)
+    await assertMayLink(trx, caller, id)
+    const known = personIds.length ? await trx.selectFrom('people').select('id').where('id', 'in', personIds).execute() : []
+    const unknown = personIds.filter((p) => !known.some((k) => k.id === p))
+    if (unknown.length) throw unprocessable(`person_ids: no person ${unknown.join(', ')}`)
+    await trx.deleteFrom('household_people').where('household_id', '=', id).execute()
+    for (const person_id of personIds) await trx.insertInto('household_people').values({ household_id: id, person_id }).execute()
+    await record(
+      trx,
+      caller.actor,
+      'roster.household_people',
+      `Household #${id} (${household.parent_name}) linked to ${personIds.length} accounts`,
+    )
+  })
+  return householdById(db, id)
+}
+
+export function addScout(db: Db, caller: Caller, householdId: number, input: typeof NewScout.static) {
+  return write(db, async (trx) => {
+    await assertHousehold(trx, householdId)
+    await assertUnit(trx, input.unit_id)
+    const now = nowIso()
+    const row = await trx
+      .insertInto('scouts')
+      .values({ ...input, first_name: input.first_name.trim(), household_id: householdId, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await record(trx, caller.actor, 'roster.scout_create', `Scout #${row.id} (${row.first_name}) in household #${householdId}`)
+    return row
+  })
+}
+
+export function changeScout(db: Db, caller: Caller, id: number, change: typeof ScoutChange.static) {
+  return write(db, async (trx) => {
+    if (!(await trx.selectFrom('scouts').select('id').where('id', '=', id).executeTakeFirst())) throw notFound('No such scout')
+    if (change.unit_id !== undefined) await assertUnit(trx, change.unit_id)
+    const row = await trx
+      .updateTable('scouts')
+      .set({ ...change, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await record(trx, caller.actor, 'roster.scout_update', `Scout #${id} (${row.first_name}): ${Object.keys(change).join(', ')}`)
+    return row
+  })
+}
+
+/** Ticks (or unticks) dues or health_form for this program year, with who and when; only the fact is kept. */
+export async function recordCheck(db: Db, caller: Caller, scoutId: number, item: CheckItem, input: typeof CheckInput.static) {
+  const { year, label } = await programYear(db)
+  return write(db, async (trx) => {
+    const scout = await trx.selectFrom('scouts').select(['id', 'first_name']).where('id', '=', scoutId).executeTakeFirst()
+    if (!scout) throw notFound('No such scout')
+    const check = { done: input.done ? 1 : 0, note: input.note ?? null, recorded_by: caller.actor, recorded_at: nowIso() }
+    await trx
+      .insertInto('checks')
+      .values({ scout_id: scoutId, year, item, ...check })
+      .onConflict((oc) => oc.columns(['scout_id', 'year', 'item']).doUpdateSet(check))
+      .execute()
+    await record(
+      trx,
+      caller.actor,
+      'roster.check',
+      `${scout.first_name} (#${scoutId}): ${item} ${input.done ? 'done' : 'not done'} for ${label}`,
+    )
+    return { scout_id: scoutId, item, year, ...check, done: input.done }
+  })
+}
