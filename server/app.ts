@@ -65,12 +65,13 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
     },
   }
   const registry = routes ?? (await loadRoutes())
+  const allowed = methodsAt(registry)
   return new Elysia({ name: 'site' })
-    .use(errorHandling(methodsAt(registry)))
+    .use(errorHandling(allowed))
     .use(securityHeaders())
     .use(credentials({ db, env, rules: addressRules(env.trustProxy, env.lanCidrs) }))
     .use(bodies(registry))
     .use(fileRoutes(registry, services))
     .use(apiDocs(registry, env.publicBaseUrl))
-    .use(sitePages(site ?? null))
+    .use(sitePages(site ?? null, allowed))
 }

@@ -4,6 +4,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createApp, SERVE_OPTIONS } from '../server/app.ts'
+import { contract } from './contract.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
@@ -105,6 +106,11 @@ export async function startServer(
     try {
       parsed = JSON.parse(text)
     } catch {}
+    // Every answer keeps the API contract: a declared status, and a body that fits its declared schema.
+    // The path as sent: fetch resolves dot segments (`/x/..` is `/`) before it sends anything.
+    const sent = new URL(p, url).pathname
+    const broken = method === 'HEAD' ? null : (await contract()).check(method, sent, res.status, res.headers.get('content-type'), parsed)
+    if (broken) throw new Error(`Contract broken: ${broken}`)
     return { status: res.status, headers: res.headers, body: parsed, text }
   }
 

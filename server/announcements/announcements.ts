@@ -30,7 +30,7 @@ export const AnnouncementView = t.Object(
     revoked_at: Nullable(Instant),
     state: OneOf(STATES, { description: 'revoked > expired > scheduled > live or over_cap (open, but the live cap is full)' }),
   },
-  { additionalProperties: false, examples: [EXAMPLE] },
+  { $id: 'Announcement', additionalProperties: false, examples: [EXAMPLE] },
 )
 
 export const AnnouncementList = t.Object(

@@ -52,7 +52,7 @@ export const EventView = t.Object(
     recurring: t.Optional(t.Boolean({ description: 'One occurrence of a repeating event' })),
     mine: t.Boolean({ description: 'The site created it and may change or delete it' }),
   },
-  { additionalProperties: false, examples: [EVENT_EXAMPLE] },
+  { $id: 'Event', additionalProperties: false, examples: [EVENT_EXAMPLE] },
 )
 
 export const EventList = t.Object(

@@ -37,7 +37,7 @@ export const Row = t.Object(
     cross_mode_trading: t.Boolean(),
     notes: Nullable(t.String({ description: "The variant's notes, else its sprite's" })),
   },
-  { additionalProperties: false, examples: [ROW_EXAMPLE] },
+  { $id: 'CatalogRow', additionalProperties: false, examples: [ROW_EXAMPLE] },
 )
 
 export const SeasonParams = t.Object({ season: Line(20, { description: 'A season name such as c6s3', examples: ['c6s3'] }) })

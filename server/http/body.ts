@@ -3,7 +3,7 @@
 // built), forms as flat fields, and any other type of body refused (415).
 import { Elysia } from 'elysia'
 import { HttpError } from '../errors.ts'
-import type { LoadedRoute } from '../routes.ts'
+import type { LoadedRoute, RouteDef } from '../routes.ts'
 
 /** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
 export const MAX_DEPTH = 32
@@ -75,9 +75,17 @@ export async function parseBody(request: Request, contentType: string, limit: nu
 
 /** The body parser for every route: each route's own size limit, and forms only where the route takes them. */
 export function bodies(registry: LoadedRoute[]) {
-  const routes = new Map(registry.map((r) => [`${r.method} ${r.path}`, r.def]))
-  return new Elysia({ name: 'bodies' }).onParse({ as: 'global' }, ({ request, contentType, route }) => {
-    const def = routes.get(`${request.method} ${route}`)
-    return parseBody(request, (contentType ?? '').trim().toLowerCase(), def?.maxBody ?? DEFAULT_BODY_LIMIT, def?.forms ?? false)
+  const mounts = Map.groupBy(registry, (r) => `${r.method} ${r.path}`)
+  /** The route a request is for; for a tail mount, the action its last path segment names. */
+  const routeOf = (method: string, mount: string, path: string): RouteDef | undefined => {
+    const routes = mounts.get(`${method} ${mount}`) ?? []
+    const action = path.slice(path.lastIndexOf('/') + 1)
+    return (routes.length === 1 ? routes[0] : routes.find((r) => r.tail?.action === action))?.def
+  }
+  return new Elysia({ name: 'bodies' }).onParse({ as: 'global' }, ({ request, contentType, route, path }) => {
+    const def = routeOf(request.method, route, path)
+    // A route that takes no body ignores whatever is sent: it is never read.
+    if (!def?.body) return null
+    return parseBody(request, (contentType ?? '').trim().toLowerCase(), def.maxBody ?? DEFAULT_BODY_LIMIT, def.forms ?? false)
   })
 }

@@ -1,11 +1,18 @@
 // The one place errors become answers: `{detail}` with the right status for everything thrown, a 405 with
 // `Allow` for a known path asked with another method, and a 500 whose stack stays in the server log.
 import { Elysia } from 'elysia'
-import { HttpError } from '../errors.ts'
+import { HttpError, notFound } from '../errors.ts'
 import { requestPath } from './request-path.ts'
 
 const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers })
+
+/** No route answers this method here: 405 with `Allow` when the path has other methods, else 404. */
+export function notServed(method: string, path: string, allowed: (path: string) => string[]): HttpError {
+  const methods = allowed(path)
+  if (!methods.length) return notFound()
+  return new HttpError(405, `${method} is not served here; use ${methods.join(' or ')}`, {}, { allow: methods.join(', ') })
+}
 
 export function errorResponse(code: string | number, error: unknown, request: Request, allowed: (path: string) => string[]): Response {
   if (error instanceof HttpError) return json(error.status, error.body, error.headers)
@@ -13,13 +20,7 @@ export function errorResponse(code: string | number, error: unknown, request: Re
   if (code === 'PARSE' && (error as { cause?: unknown })?.cause instanceof HttpError)
     return errorResponse(code, (error as { cause: HttpError }).cause, request, allowed)
   if (code === 'PARSE') return json(400, { detail: 'Malformed request body' })
-  if (code === 'NOT_FOUND') {
-    const path = requestPath(request)
-    const methods = path ? allowed(path) : []
-    if (methods.length)
-      return json(405, { detail: `${request.method} is not served here; use ${methods.join(' or ')}` }, { allow: methods.join(', ') })
-    return json(404, { detail: 'Not found' })
-  }
+  if (code === 'NOT_FOUND') return errorResponse(code, notServed(request.method, requestPath(request) ?? '', allowed), request, allowed)
   console.error(`500 on ${request.method} ${requestPath(request) ?? request.url}:`, error)
   return json(500, { detail: 'Internal error; it has been logged' })
 }

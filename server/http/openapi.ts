@@ -56,9 +56,6 @@ const tagOf = (path: string) => TAGS.find((t) => t.prefixes.some((p) => path ===
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' }
 
-/** A TypeBox schema as plain JSON Schema (TypeBox's own markers dropped; the error model referenced). */
-const plain = (schema: TSchema): Json => (schema === ErrorBody ? ERROR_REF : JSON.parse(JSON.stringify(schema)))
-
 /** `GET /api/admin/keys/{id}` → `getAdminKeysById`; `/login` → `postLogin`. */
 function operationId(method: string, docPath: string): string {
   const words = docPath
@@ -79,38 +76,16 @@ function security(def: RouteDef) {
   return schemes
 }
 
-function parameters(def: RouteDef): Json[] {
-  const from = (schema: TSchema | undefined, where: 'path' | 'query') =>
-    Object.entries((schema?.properties ?? {}) as Record<string, TSchema>).map(([name, s]) => {
-      const { description, examples, ...rest } = plain(s) as { description?: string; examples?: unknown[] }
-      return {
-        name,
-        in: where,
-        required: where === 'path' || (schema?.required ?? []).includes(name),
-        description: description ?? name,
-        schema: rest,
-        ...(examples?.length ? { example: examples[0] } : {}),
-      }
-    })
-  return [...from(def.params, 'path'), ...from(def.query, 'query')]
-}
-
-const exampleOf = (schema: TSchema | undefined) => (schema?.examples as unknown[] | undefined)?.[0]
-
-function content(schema: TSchema | undefined, media = 'application/json'): Json {
-  const example = exampleOf(schema)
-  return { [media]: { ...(schema ? { schema: plain(schema) } : {}), ...(example === undefined ? {} : { example }) } }
-}
-
-/** The refusals a route gives by its kind: no credential, not allowed, a body or input that does not fit. */
+/** The refusals a route gives by its kind: an unreadable request, no credential, not allowed, input that does not fit. */
 function standardAnswers(def: RouteDef, method: string): Record<number, string> {
-  const answers: Record<number, string> = {}
+  const answers: Record<number, string> = {
+    400: `The request URL or its Host header cannot be read${def.body ? `, or the body is not JSON${def.forms ? ' or a form' : ''} or nests deeper than ${MAX_DEPTH} levels` : ''}`,
+  }
   if (def.auth !== 'public') {
     answers[401] = 'No credential, or one that is dead (signed out, disabled, revoked or expired)'
     answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, or the request is a cross-site browser write`
   } else if (method !== 'get') answers[403] = 'A cross-site browser write (foreign Origin or Sec-Fetch-Site: cross-site)'
   if (def.body) {
-    answers[400] = `The body is not JSON${def.forms ? ' or a form' : ''}, or nests deeper than ${MAX_DEPTH} levels`
     answers[413] = `The body is larger than ${def.maxBody ?? DEFAULT_BODY_LIMIT} bytes`
     answers[415] = `The body is not JSON${def.forms ? ' or a form' : ''}`
   }
@@ -118,64 +93,152 @@ function standardAnswers(def: RouteDef, method: string): Record<number, string> 
   return answers
 }
 
-function response(status: number, answer: Answer | string): Json {
-  const { description, schema, media } = typeof answer === 'string' ? { description: answer, schema: undefined, media: undefined } : answer
-  const headers: Json = {}
-  if (status === 401)
-    headers['WWW-Authenticate'] = { description: `Which credential to send: \`${WWW_AUTHENTICATE}\``, schema: { type: 'string' } }
-  if (status === 429) headers['Retry-After'] = { description: 'Seconds to wait before trying again', schema: { type: 'integer' } }
-  if (status === 303) headers['Location'] = { description: 'Where the browser goes next', schema: { type: 'string' } }
-  const base = { description, ...(Object.keys(headers).length ? { headers } : {}) }
-  if (status === 303 || status === 304) return base
-  if (media) return { ...base, content: { [media]: { schema: { type: 'string', format: 'binary' } } } }
-  if (status >= 400) {
-    const example = exampleOf(schema) ?? { detail: description }
-    return { ...base, content: { 'application/json': { schema: schema ? plain(schema) : ERROR_REF, example } } }
+/**
+ * An example of a schema: its own, or one composed from the examples of its parts (a wrapper such as
+ * `{announcement: Announcement}` shows the announcement's example). Undefined when a required part has none.
+ */
+function exampleOf(schema: TSchema | undefined): unknown {
+  if (!schema) return undefined
+  if (schema.examples?.length) return schema.examples[0]
+  if ('const' in schema) return schema.const
+  if (schema.anyOf) {
+    const branches = schema.anyOf as TSchema[]
+    for (const branch of [...branches.filter((b) => b.type !== 'null'), ...branches.filter((b) => b.type === 'null')]) {
+      const example = branch.type === 'null' ? null : exampleOf(branch)
+      if (example !== undefined) return example
+    }
+    return undefined
   }
-  return { ...base, ...(schema ? { content: content(schema) } : {}) }
+  switch (schema.type) {
+    case 'object': {
+      const example: Record<string, unknown> = {}
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) {
+        const value = exampleOf(property)
+        if (value !== undefined) example[name] = value
+        else if ((schema.required ?? []).includes(name)) return undefined
+      }
+      return example
+    }
+    case 'array': {
+      const item = exampleOf(schema.items)
+      return item === undefined ? [] : [item]
+    }
+    case 'boolean':
+      return true
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1
+    case 'string':
+      return schema.pattern || schema.format ? undefined : 'text'
+  }
+  return undefined
 }
 
-function operation(route: LoadedRoute): Json {
-  const { def } = route
-  const method = route.method.toLowerCase()
-  const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method), ...def.responses }
-  const params = parameters(def)
-  return {
-    operationId: def.operationId ?? operationId(route.method, route.docPath),
-    summary: def.summary,
-    description: [
-      def.description,
-      def.auth === 'public'
-        ? 'Public: no credential.'
-        : `Capability: \`${def.auth}\`${def.person ? ' (a person; not the break-glass token)' : ''}.`,
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
-    tags: [tagOf(route.docPath)],
-    security: security(def),
-    ...(params.length ? { parameters: params } : {}),
-    ...(def.body
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              ...content(def.body),
-              ...(def.forms ? content(def.body, 'application/x-www-form-urlencoded') : {}),
-            },
-          },
+/** Writes operations; schemas with an `$id` (the error model, views several answers share) go once under components. */
+class Writer {
+  readonly schemas: Record<string, Json> = {}
+
+  constructor() {
+    this.plain(ErrorBody)
+  }
+
+  /**
+   * A TypeBox schema as plain JSON Schema: TypeBox's own markers dropped, `$id` schemas referenced, and examples
+   * left to the media type and parameter that show them.
+   */
+  plain(schema: TSchema): Json {
+    const visit = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(visit)
+      if (!value || typeof value !== 'object') return value
+      const { $id, examples, ...rest } = value as Json
+      const inner = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === 'const' || k === 'default' ? v : visit(v)]))
+      if (typeof $id !== 'string') return inner
+      this.schemas[$id] ??= inner
+      return { $ref: `#/components/schemas/${$id}` }
+    }
+    return visit(JSON.parse(JSON.stringify(schema))) as Json
+  }
+
+  private parameters(def: RouteDef): Json[] {
+    const from = (schema: TSchema | undefined, where: 'path' | 'query') =>
+      Object.entries((schema?.properties ?? {}) as Record<string, TSchema>).map(([name, s]) => {
+        const { description, ...rest } = this.plain(s)
+        const example = exampleOf(s)
+        return {
+          name,
+          in: where,
+          required: where === 'path' || (schema?.required ?? []).includes(name),
+          description: description ?? name,
+          schema: rest,
+          ...(example === undefined ? {} : { example }),
         }
-      : {}),
-    responses: Object.fromEntries(
-      Object.entries(answers).flatMap(([status, answer]) => (answer ? [[status, response(Number(status), answer)]] : [])),
-    ),
-    'x-capability': def.auth,
-    'x-route-file': route.file,
+      })
+    return [...from(def.params, 'path'), ...from(def.query, 'query')]
+  }
+
+  private content(schema: TSchema | undefined, media = 'application/json'): Json {
+    const example = exampleOf(schema)
+    return { [media]: { ...(schema ? { schema: this.plain(schema) } : {}), ...(example === undefined ? {} : { example }) } }
+  }
+
+  private response(status: number, answer: Answer | string): Json {
+    const { description, schema, media } =
+      typeof answer === 'string' ? { description: answer, schema: undefined, media: undefined } : answer
+    const headers: Json = {}
+    if (status === 401)
+      headers['WWW-Authenticate'] = { description: `Which credential to send: \`${WWW_AUTHENTICATE}\``, schema: { type: 'string' } }
+    if (status === 429) headers['Retry-After'] = { description: 'Seconds to wait before trying again', schema: { type: 'integer' } }
+    if (status === 303) headers['Location'] = { description: 'Where the browser goes next', schema: { type: 'string' } }
+    const base = { description, ...(Object.keys(headers).length ? { headers } : {}) }
+    if (status === 303 || status === 304) return base
+    if (media) return { ...base, content: { [media]: { schema: { type: 'string', format: 'binary' } } } }
+    if (status >= 400) {
+      const example = exampleOf(schema) ?? { detail: description }
+      return { ...base, content: { 'application/json': { schema: schema ? this.plain(schema) : ERROR_REF, example } } }
+    }
+    return { ...base, ...(schema ? { content: this.content(schema) } : {}) }
+  }
+
+  operation(route: LoadedRoute): Json {
+    const { def } = route
+    const method = route.method.toLowerCase()
+    const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method), ...def.responses }
+    const params = this.parameters(def)
+    return {
+      operationId: def.operationId ?? operationId(route.method, route.docPath),
+      summary: def.summary,
+      description: [
+        def.description,
+        def.auth === 'public'
+          ? 'Public: no credential.'
+          : `Capability: \`${def.auth}\`${def.person ? ' (a person; not the break-glass token)' : ''}.`,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      tags: [tagOf(route.docPath)],
+      security: security(def),
+      ...(params.length ? { parameters: params } : {}),
+      ...(def.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { ...this.content(def.body), ...(def.forms ? this.content(def.body, 'application/x-www-form-urlencoded') : {}) },
+            },
+          }
+        : {}),
+      responses: Object.fromEntries(
+        Object.entries(answers).flatMap(([status, answer]) => (answer ? [[status, this.response(Number(status), answer)]] : [])),
+      ),
+      'x-capability': def.auth,
+      'x-route-file': route.file,
+    }
   }
 }
 
 export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json {
+  const writer = new Writer()
   const paths: Record<string, Json> = {}
-  for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = operation(route)
+  for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route)
   const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as Json).tags as string[])))
   return {
     openapi: '3.1.0',
@@ -191,7 +254,7 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
     tags: TAGS.filter((t) => used.has(t.name)).map(({ name, description }) => ({ name, description })),
     paths,
     components: {
-      schemas: { Error: plain({ ...ErrorBody, $id: undefined } as TSchema) },
+      schemas: writer.schemas,
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'site_session', description: 'A browser session, set by POST /login.' },
         bearer: {

@@ -91,15 +91,33 @@ const fieldOf = (path: string, where: string) =>
  * The most useful first error: inside a nullable union, the error of the branch the value was meant for
  * (`email: must be an email address` rather than "must be text or null").
  */
-function explain(check: TypeCheck<TSchema>, value: unknown, where: string): string {
+function explain(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where: string): string {
   let error = check.Errors(value).First()!
   if (error.type === ValueErrorType.Union && error.value !== null && !literals(error.schema)) {
     const meant = (error.schema.anyOf as TSchema[]).filter((s) => s.type !== 'null')
     const inner = meant.length === 1 ? TypeCompiler.Compile(meant[0]).Errors(error.value).First() : undefined
     if (inner) error = { ...inner, path: error.path + inner.path }
   }
-  const field = fieldOf(error.path, where)
-  return `${field.length > 80 ? `${field.slice(0, 80)}…` : field}: ${words(error)}`
+  // An item or field without words of its own is explained by the nearest enclosing schema that has them
+  // ("scopes: must be a non-empty list of capability names" rather than a list of every capability).
+  const enclosing = messageOf(error.schema) ? null : enclosingMessage(root, error.path)
+  const field = fieldOf(enclosing?.path ?? error.path, where)
+  return `${field.length > 80 ? `${field.slice(0, 80)}…` : field}: ${enclosing?.message ?? words(error)}`
+}
+
+/** The deepest schema with its own message on the way down `pointer`, and its path. */
+function enclosingMessage(root: TSchema, pointer: string): { path: string; message: string } | null {
+  let found: { path: string; message: string } | null = null
+  let schema: TSchema | undefined = root
+  let path = ''
+  for (const segment of pointer.split('/').slice(1)) {
+    if (!schema) break
+    schema = schema.type === 'array' ? schema.items : schema.properties?.[segment]
+    path += `/${segment}`
+    const message = schema && messageOf(schema)
+    if (message && path !== pointer) found = { path, message }
+  }
+  return found
 }
 
 /** A compiled check of one part of a request (params, query or body) that answers 422 in words. */
@@ -107,7 +125,7 @@ export function validator(schema: TSchema, where: 'path' | 'query' | 'body') {
   const check = TypeCompiler.Compile(schema)
   return (value: unknown): unknown => {
     if (check.Check(value)) return value
-    throw unprocessable(explain(check, value, where))
+    throw unprocessable(explain(schema, check, value, where))
   }
 }
 

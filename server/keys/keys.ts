@@ -36,7 +36,7 @@ export const KeyView = t.Object(
     revoked_at: Nullable(Instant),
     last_used_at: Nullable(Instant),
   },
-  { additionalProperties: false, examples: [KEY_EXAMPLE] },
+  { $id: 'Key', additionalProperties: false, examples: [KEY_EXAMPLE] },
 )
 
 export const KeyList = t.Object(

@@ -53,7 +53,7 @@ export const LeadView = t.Object(
       t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false, description: 'Who holds the lead' }),
     ),
   },
-  { additionalProperties: false, examples: [EXAMPLE] },
+  { $id: 'Lead', additionalProperties: false, examples: [EXAMPLE] },
 )
 
 export const LeadAnswer = t.Object({ lead: LeadView }, { additionalProperties: false, examples: [{ lead: EXAMPLE }] })

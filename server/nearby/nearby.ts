@@ -74,7 +74,7 @@ export const NearbyView = t.Object(
     created_at: Instant,
     updated_at: Instant,
   },
-  { additionalProperties: false, examples: [EXAMPLE] },
+  { $id: 'NearbyUnit', additionalProperties: false, examples: [EXAMPLE] },
 )
 
 export const NearbyList = t.Object(

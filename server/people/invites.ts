@@ -55,7 +55,7 @@ export const InviteView = t.Object(
     created_at: Instant,
     expires_at: Instant,
   },
-  { additionalProperties: false },
+  { $id: 'Invite', additionalProperties: false },
 )
 
 export const InviteRevoked = t.Object(

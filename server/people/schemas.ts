@@ -11,7 +11,7 @@ export const UnitGrantSchema = t.Object(
     role: UnitRoleSchema,
     title: OptionalNullable(Line(100, { description: 'Shown to families, e.g. Cubmaster' })),
   },
-  { additionalProperties: false },
+  { $id: 'UnitGrant', additionalProperties: false },
 )
 
 /** A person's unit role, as answers show it. */
@@ -37,7 +37,7 @@ export const PersonSummary = t.Object(
     global_role: Nullable(OneOf(GLOBAL_ROLES)),
     units: t.Array(Membership),
   },
-  { additionalProperties: false, examples: [PERSON_EXAMPLE] },
+  { $id: 'Person', additionalProperties: false, examples: [PERSON_EXAMPLE] },
 )
 
 /** A session as the people list and your own account show it; address and browser only to yourself and owners. */
@@ -49,5 +49,5 @@ export const SessionView = t.Object(
     address: t.Optional(Nullable(t.String())),
     user_agent: t.Optional(Nullable(t.String())),
   },
-  { additionalProperties: false },
+  { $id: 'Session', additionalProperties: false },
 )

@@ -63,7 +63,7 @@ export const CheckInput = t.Object(
 
 const Check = t.Object(
   { done: t.Boolean(), note: Nullable(t.String()), recorded_by: Nullable(t.String()), recorded_at: Nullable(Instant) },
-  { additionalProperties: false },
+  { $id: 'Check', additionalProperties: false },
 )
 
 export const ScoutRow = t.Object(
@@ -103,7 +103,7 @@ const ScoutView = t.Object(
     unit_name: t.String(),
     checks: t.Object({ dues: Check, health_form: Check }, { additionalProperties: false }),
   },
-  { additionalProperties: false },
+  { $id: 'ScoutWithChecks', additionalProperties: false },
 )
 
 const SCOUT_EXAMPLE = {
@@ -145,11 +145,15 @@ const familyFields = {
 
 export const HouseholdView = t.Object(
   { ...familyFields, notes: Nullable(t.String()), lead_id: Nullable(t.Integer({ description: 'The join-form lead it was copied from' })) },
-  { additionalProperties: false, examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }] },
+  { $id: 'Household', additionalProperties: false, examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }] },
 )
 
 /** A household as its own family sees it: no leaders' notes. */
-export const FamilyHouseholdView = t.Object(familyFields, { additionalProperties: false, examples: [FAMILY_EXAMPLE] })
+export const FamilyHouseholdView = t.Object(familyFields, {
+  $id: 'FamilyHousehold',
+  additionalProperties: false,
+  examples: [FAMILY_EXAMPLE],
+})
 
 export const ProgramYear = t.Object(
   { year: t.Integer({ description: 'The calendar year the program year starts in' }), label: t.String() },

@@ -162,7 +162,7 @@ export const SettingView = t.Object(
     default: t.Unknown({ description: 'What null restores' }),
     description: t.String(),
   },
-  { additionalProperties: false, examples: [SETTING_EXAMPLE] },
+  { $id: 'Setting', additionalProperties: false, examples: [SETTING_EXAMPLE] },
 )
 export const SettingList = t.Object(
   { settings: t.Array(SettingView) },

@@ -62,7 +62,7 @@ export const PostView = t.Object(
     updated_at: Instant,
     image: Nullable(t.Object({ mime: t.String(), sha256: t.String(), url: t.String() }, { additionalProperties: false })),
   },
-  { additionalProperties: false, examples: [EXAMPLE] },
+  { $id: 'SocialPost', additionalProperties: false, examples: [EXAMPLE] },
 )
 
 export const PostAnswer = t.Object({ post: PostView }, { additionalProperties: false, examples: [{ post: EXAMPLE }] })

@@ -32,7 +32,7 @@ export const UnitView = t.Object(
     meeting_place: Nullable(t.String()),
     updated_at: Instant,
   },
-  { additionalProperties: false, examples: [EXAMPLE] },
+  { $id: 'Unit', additionalProperties: false, examples: [EXAMPLE] },
 )
 
 export const UnitAnswer = t.Object({ unit: UnitView }, { additionalProperties: false, examples: [{ unit: EXAMPLE }] })

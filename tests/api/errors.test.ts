@@ -102,6 +102,90 @@ describe('errors', () => {
     expectDetail(await s.req('GET', '/api/admin/history?limit=zero', { cookie: owner.cookie }), 422)
   })
 
+  it('answers 405 with Allow to a known path asked with another method', async () => {
+    const res = await s.req('PUT', '/api/admin/keys', { cookie: owner.cookie, json: {} })
+    expectDetail(res, 405)
+    expect(res.headers.get('allow')).toBe('GET, POST')
+    const one = await s.req('GET', '/api/admin/keys/5', { cookie: owner.cookie })
+    expectDetail(one, 405)
+    expect(one.headers.get('allow')).toBe('DELETE')
+    expectDetail(await s.req('GET', '/api/admin/no-such-thing', { cookie: owner.cookie }), 404)
+  })
+
+  it('names the credential to send with every 401 (WWW-Authenticate)', async () => {
+    for (const res of [
+      await s.req('GET', '/api/admin/whoami'),
+      await s.req('GET', '/api/admin/whoami', { key: 'site_not-a-real-key' }),
+      await s.req('POST', '/login', { json: { email: 'nobody@example.org', password: 'wrong-pass' } }),
+    ]) {
+      expectDetail(res, 401)
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="site"')
+    }
+  })
+
+  it('answers 415 to a body that is neither JSON nor a form, and 415 to a form where only JSON is taken', async () => {
+    const plain = await s.req('POST', '/api/join', { body: 'parent_name=A', headers: { 'content-type': 'text/plain' } })
+    expectDetail(plain, 415)
+    const form = await s.req('POST', '/api/admin/keys', { cookie: owner.cookie, form: { label: 'k', scopes: 'leads:read' } })
+    expectDetail(form, 415)
+    expect(form.body.detail).toContain('JSON')
+  })
+
+  it("says what is wrong in plain words, naming the field, never in the validator's terms", async () => {
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/api/admin/keys', { label: 'k', scopes: ['no:such'] }, 'scopes: must be a non-empty list of capability names'],
+      ['POST', '/api/admin/keys', { label: 'k', scopes: ['leads:read'], colour: 'red' }, 'colour: is not a field of this request'],
+      ['POST', '/api/admin/nearby', { name: 'Crew', unit_type: 'club' }, 'unit_type: must be pack, troop, crew, ship or post'],
+      [
+        'POST',
+        '/api/admin/nearby',
+        { name: 'Crew', unit_type: 'crew', contact_email: 'not-an-email' },
+        'contact_email: must be an email address',
+      ],
+      ['POST', '/api/admin/nearby', { name: 'Crew', unit_type: 'crew', meeting_time: '7pm' }, 'meeting_time: must be a 24-hour time HH:MM'],
+      ['POST', '/api/admin/nearby', { unit_type: 'crew' }, 'name: is required'],
+      ['POST', '/api/admin/nearby', { name: '', unit_type: 'crew' }, 'name: must not be empty'],
+      ['POST', '/api/admin/nearby', { name: 'Crew', unit_type: 'crew', active: 2 }, 'active: is not a field of this request'],
+      [
+        'PATCH',
+        '/api/admin/units/pack',
+        { meeting_day: 'funday' },
+        'meeting_day: must be monday, tuesday, wednesday, thursday, friday, saturday or sunday',
+      ],
+      [
+        'PUT',
+        '/api/admin/people/1/roles',
+        { global_role: null, units: [{ unit_id: 'one', role: 'member' }] },
+        'units.0.unit_id: must be a whole number',
+      ],
+    ]
+    for (const [method, path, json, detail] of cases) {
+      const res = await s.req(method, path, { cookie: owner.cookie, json })
+      expectDetail(res, 422)
+      expect(res.body.detail, `${method} ${path} ${JSON.stringify(json)}`).toBe(detail)
+      expect(res.body.detail).not.toMatch(/Expected|union|Invalid property/)
+    }
+  })
+
+  it('refuses NUL and control characters with 422; tab and line breaks only in text that runs over lines', async () => {
+    for (const name of ['Crew\u0000', 'Crew\u0007', 'Crew\nTwo', 'Crew\ttab']) {
+      const res = await s.req('POST', '/api/admin/nearby', { cookie: owner.cookie, json: { name, unit_type: 'crew' } })
+      expectDetail(res, 422)
+      expect(res.body.detail).toBe('name: must be one line without control characters')
+    }
+    const notes = await s.req('POST', '/api/admin/nearby', {
+      cookie: owner.cookie,
+      json: { name: 'Crew 9', unit_type: 'crew', notes: 'Line one\n\tLine two\r\n' },
+    })
+    expect(notes.status).toBe(201)
+    const nul = await s.req('POST', '/api/admin/nearby', {
+      cookie: owner.cookie,
+      json: { name: 'Crew 10', unit_type: 'crew', notes: 'a\u0000b' },
+    })
+    expectDetail(nul, 422)
+    expect(nul.body.detail).toBe('notes: must not contain control characters other than tab and line breaks')
+  })
+
   it('sends nosniff, a referrer policy and no-store on admin answers', async () => {
     const res = await s.req('GET', '/api/admin/whoami', { cookie: owner.cookie })
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')

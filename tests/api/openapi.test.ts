@@ -1,0 +1,110 @@
+// The OpenAPI document served at /api/docs/json: valid for Redocly's recommended rules with no error, every
+// operation named, tagged, secured and answered, with examples that fit their schemas.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { contract } from '../contract.ts'
+import { ROLES, startServer, type TestServer } from '../helpers.ts'
+
+let s: TestServer
+let doc: any
+beforeAll(async () => {
+  s = await startServer({ PUBLIC_BASE_URL: 'https://pack123.example.org' })
+  const leader = await s.as(ROLES.packLeader)
+  doc = (await s.req('GET', '/api/docs/json', { cookie: leader.cookie })).body
+})
+afterAll(() => s.stop())
+
+const operations = () =>
+  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ path: p, method, op })),
+  )
+
+describe('GET /api/docs/json', () => {
+  it('passes `redocly lint` with the recommended rules and no error', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'))
+    try {
+      const file = path.join(dir, 'openapi.json')
+      writeFileSync(file, JSON.stringify(doc))
+      const lint = Bun.spawnSync(
+        [path.join(import.meta.dir, '..', '..', 'node_modules', '.bin', 'redocly'), 'lint', file, '--format=json'],
+        {
+          cwd: dir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      )
+      const out = lint.stdout.toString()
+      const report = JSON.parse(out.slice(out.indexOf('{')))
+      const errors = report.problems.filter((p: any) => p.severity === 'error').map((p: any) => `${p.ruleId}: ${p.message}`)
+      expect(errors).toEqual([])
+      expect(lint.exitCode).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('names, tags, secures and describes every operation, with clean unique operationIds', () => {
+    const tags = new Set(doc.tags.map((t: any) => t.name))
+    const ids = new Set<string>()
+    for (const { path: p, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${p}`
+      expect(op.operationId, where).toMatch(/^[a-z][A-Za-z0-9]+$/)
+      expect(ids.has(op.operationId), where).toBe(false)
+      ids.add(op.operationId)
+      expect(op.tags.length, where).toBe(1)
+      expect(tags.has(op.tags[0]), where).toBe(true)
+      expect(op.summary.length, where).toBeGreaterThan(5)
+      expect(Array.isArray(op.security), where).toBe(true)
+      if (op['x-capability'] !== 'public') expect(op.security.length, where).toBeGreaterThan(0)
+      expect(
+        Object.keys(op.responses).some((c) => c.startsWith('2')),
+        where,
+      ).toBe(true)
+      for (const param of op.parameters ?? []) expect(param.description?.length, `${where} ${param.name}`).toBeGreaterThan(2)
+      expect(p, where).not.toContain('*')
+    }
+    expect(doc.servers).toEqual([{ url: 'https://pack123.example.org', description: 'This service' }])
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'breakGlass', 'session'])
+  })
+
+  it('gives every request body and every JSON answer an example that fits its schema', async () => {
+    const { document } = await contract()
+    const Ajv = (await import('ajv/dist/2020.js')).default
+    const ajv = new Ajv({ strict: false })
+    for (const format of ['date', 'email', 'date-time', 'binary']) ajv.addFormat(format, true)
+    ajv.addSchema(document, 'doc')
+    const escape = (x: string) => x.replaceAll('~', '~0').replaceAll('/', '~1')
+    for (const { path: p, method, op } of operations()) {
+      const where = `${method.toUpperCase()} ${p}`
+      const media: [string, any][] = [
+        ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`requestBody/content/${escape(type)}`, m] as [string, any]),
+        ...Object.entries(op.responses).flatMap(([status, r]: [string, any]) =>
+          r.content?.['application/json']
+            ? [[`responses/${status}/content/application~1json`, r.content['application/json']] as [string, any]]
+            : [],
+        ),
+      ]
+      for (const [pointer, m] of media) {
+        expect(m.example, `${where} ${pointer}`).toBeDefined()
+        const validate = ajv.getSchema(`doc#/paths/${escape(p)}/${method}/${pointer}/schema`)!
+        expect(validate(m.example), `${where} ${pointer}: ${JSON.stringify(validate.errors)}`).toBe(true)
+      }
+    }
+  })
+
+  it('documents one error model and references it', () => {
+    expect(doc.components.schemas.Error.properties.detail.type).toBe('string')
+    const refusal = doc.paths['/api/admin/keys/{id}'].delete.responses['404']
+    expect(refusal.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    const liveCap = doc.paths['/api/admin/announcements'].post.responses['409'].content['application/json'].schema
+    expect(liveCap.properties.detail.type).toBe('string')
+    expect(liveCap.properties.live.type).toBe('array')
+  })
+
+  it('describes the social-post actions as three operations on {post_id}', () => {
+    expect(doc.paths['/api/admin/socialposts/{post_id}/image'].get.operationId).toBe('getSocialPostImage')
+    expect(doc.paths['/api/admin/socialposts/{post_id}/cancel'].post.operationId).toBe('cancelSocialPost')
+    expect(doc.paths['/api/admin/socialposts/{post_id}/reschedule'].post.requestBody).toBeDefined()
+  })
+})
