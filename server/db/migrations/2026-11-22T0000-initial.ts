@@ -1,19 +1,14 @@
 // Initial schema: units (pack and troop seeded), people, sessions, keys, invites, settings, action log.
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
+// The DDL as SQLite keeps it: written once, frozen since.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('units')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('slug', 'text', (c) => c.notNull().unique())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('unit_type', 'text', (c) => c.notNull())
-    .addColumn('number', 'text')
-    .addColumn('meeting_day', 'text')
-    .addColumn('meeting_time', 'text')
-    .addColumn('meeting_place', 'text')
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute()
+  await sql`
+    create table "units" (
+      "id" integer primary key autoincrement, "slug" text not null unique, "name" text not null,
+      "unit_type" text not null, "number" text, "meeting_day" text, "meeting_time" text, "meeting_place" text,
+      "updated_at" text not null
+    )`.execute(db)
   const now = new Date().toISOString()
   await db
     .insertInto('units')
@@ -22,96 +17,55 @@ export async function up(db: Kysely<any>): Promise<void> {
       { slug: 'troop', name: 'Scouts BSA Troop', unit_type: 'troop', updated_at: now },
     ])
     .execute()
-
-  await db.schema
-    .createTable('people')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('email', 'text', (c) => c.notNull().unique())
-    .addColumn('name', 'text')
-    .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('global_role', 'text')
-    .addColumn('disabled_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .execute()
-
-  await db.schema
-    .createTable('memberships')
-    .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
-    .addColumn('unit_id', 'integer', (c) => c.notNull().references('units.id'))
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('title', 'text')
-    .addPrimaryKeyConstraint('memberships_pk', ['person_id', 'unit_id'])
-    .execute()
-
-  await db.schema
-    .createTable('sessions')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('last_seen_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('address', 'text')
-    .addColumn('user_agent', 'text')
-    .execute()
-  await db.schema.createIndex('sessions_person').on('sessions').column('person_id').execute()
-
-  await db.schema
-    .createTable('api_keys')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
-    .addColumn('label', 'text', (c) => c.notNull())
-    .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('hint', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text')
-    .addColumn('revoked_at', 'text')
-    .addColumn('last_used_at', 'text')
-    .execute()
-  await db.schema.createIndex('api_keys_person').on('api_keys').column('person_id').execute()
-
-  await db.schema
-    .createTable('invites')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('global_role', 'text')
-    .addColumn('units', 'text', (c) => c.notNull())
-    .addColumn('invited_by', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('used_at', 'text')
-    .addColumn('person_id', 'integer', (c) => c.references('people.id'))
-    .execute()
-  await db.schema.createIndex('invites_email').on('invites').column('email').execute()
-
-  await db.schema
-    .createTable('setup_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('used_at', 'text')
-    .execute()
-
-  await db.schema
-    .createTable('settings')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute()
-
-  await db.schema
-    .createTable('action_log')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('at', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('actor', 'text', (c) => c.notNull())
-    .addColumn('summary', 'text', (c) => c.notNull())
-    .execute()
-  await db.schema.createIndex('action_log_at').on('action_log').columns(['at', 'id']).execute()
-  await db.schema.createIndex('action_log_kind').on('action_log').columns(['kind', 'at']).execute()
+  await sql`
+    create table "people" (
+      "id" integer primary key autoincrement, "email" text not null unique, "name" text,
+      "password_hash" text not null, "global_role" text, "disabled_at" text, "created_at" text not null
+    )`.execute(db)
+  await sql`
+    create table "memberships" (
+      "person_id" integer not null references "people" ("id") on delete cascade,
+      "unit_id" integer not null references "units" ("id"), "role" text not null, "title" text,
+      constraint "memberships_pk" primary key ("person_id", "unit_id")
+    )`.execute(db)
+  await sql`
+    create table "sessions" (
+      "id" integer primary key autoincrement, "token_hash" text not null unique,
+      "person_id" integer not null references "people" ("id") on delete cascade, "created_at" text not null,
+      "last_seen_at" text not null, "expires_at" text not null, "address" text, "user_agent" text
+    )`.execute(db)
+  await sql`create index "sessions_person" on "sessions" ("person_id")`.execute(db)
+  await sql`
+    create table "api_keys" (
+      "id" integer primary key autoincrement,
+      "person_id" integer not null references "people" ("id") on delete cascade, "label" text not null,
+      "scopes" text not null, "token_hash" text not null unique, "hint" text not null, "created_at" text not null,
+      "expires_at" text, "revoked_at" text, "last_used_at" text
+    )`.execute(db)
+  await sql`create index "api_keys_person" on "api_keys" ("person_id")`.execute(db)
+  await sql`
+    create table "invites" (
+      "id" integer primary key autoincrement, "token_hash" text not null unique, "email" text not null,
+      "global_role" text, "units" text not null, "invited_by" text not null, "created_at" text not null,
+      "expires_at" text not null, "revoked_at" text, "used_at" text, "person_id" integer references "people" ("id")
+    )`.execute(db)
+  await sql`create index "invites_email" on "invites" ("email")`.execute(db)
+  await sql`
+    create table "setup_tokens" (
+      "id" integer primary key autoincrement, "token_hash" text not null unique, "created_at" text not null,
+      "used_at" text
+    )`.execute(db)
+  await sql`
+    create table "settings" (
+      "key" text primary key, "value" text not null, "updated_at" text not null
+    )`.execute(db)
+  await sql`
+    create table "action_log" (
+      "id" integer primary key autoincrement, "at" text not null, "kind" text not null, "actor" text not null,
+      "summary" text not null
+    )`.execute(db)
+  await sql`create index "action_log_at" on "action_log" ("at", "id")`.execute(db)
+  await sql`create index "action_log_kind" on "action_log" ("kind", "at")`.execute(db)
 }
 
 export async function down(): Promise<void> {

@@ -1,34 +1,21 @@
 // The season catalog, flattened from catalog/*.json: one row per variant, and each file's last check.
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
+// The DDL as SQLite keeps it: written once, frozen since.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('catalog_variants')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('season', 'text', (c) => c.notNull())
-    .addColumn('base_name', 'text', (c) => c.notNull())
-    .addColumn('row_name', 'text', (c) => c.notNull())
-    .addColumn('variant', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('released_at', 'text')
-    .addColumn('max_stack', 'integer', (c) => c.notNull())
-    .addColumn('rarity_weight', 'real')
-    .addColumn('confirmed', 'integer', (c) => c.notNull())
-    .addColumn('game_mode', 'text', (c) => c.notNull())
-    .addColumn('cross_mode_trading', 'integer', (c) => c.notNull())
-    .addColumn('notes', 'text')
-    .execute()
-  await db.schema.createIndex('catalog_variants_season').on('catalog_variants').columns(['season', 'id']).execute()
-
-  await db.schema
-    .createTable('catalog_files')
-    .addColumn('file', 'text', (c) => c.primaryKey())
-    .addColumn('season', 'text')
-    .addColumn('checked_at', 'text', (c) => c.notNull())
-    .addColumn('ok', 'integer', (c) => c.notNull())
-    .addColumn('loaded_at', 'text')
-    .addColumn('problems', 'text', (c) => c.notNull())
-    .execute()
+  await sql`
+    create table "catalog_variants" (
+      "id" integer primary key autoincrement, "season" text not null, "base_name" text not null,
+      "row_name" text not null, "variant" text not null, "status" text not null, "released_at" text,
+      "max_stack" integer not null, "rarity_weight" real, "confirmed" integer not null, "game_mode" text not null,
+      "cross_mode_trading" integer not null, "notes" text
+    )`.execute(db)
+  await sql`create index "catalog_variants_season" on "catalog_variants" ("season", "id")`.execute(db)
+  await sql`
+    create table "catalog_files" (
+      "file" text primary key, "season" text, "checked_at" text not null, "ok" integer not null, "loaded_at" text,
+      "problems" text not null
+    )`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,36 +1,20 @@
 // Site announcements (state is computed, never stored) and the directory of nearby units.
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
+// The DDL as SQLite keeps it: written once, frozen since.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('announcements')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('message', 'text', (c) => c.notNull())
-    .addColumn('starts_at', 'text', (c) => c.notNull())
-    .addColumn('ends_at', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .execute()
-
-  await db.schema
-    .createTable('nearby_units')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('unit_type', 'text', (c) => c.notNull())
-    .addColumn('unit_number', 'text')
-    .addColumn('town', 'text')
-    .addColumn('meeting_place', 'text')
-    .addColumn('meeting_day', 'text')
-    .addColumn('meeting_time', 'text')
-    .addColumn('website', 'text')
-    .addColumn('contact_email', 'text')
-    .addColumn('notes', 'text')
-    .addColumn('verified_at', 'text')
-    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute()
+  await sql`
+    create table "announcements" (
+      "id" integer primary key autoincrement, "message" text not null, "starts_at" text not null,
+      "ends_at" text not null, "created_at" text not null, "created_by" text not null, "revoked_at" text
+    )`.execute(db)
+  await sql`
+    create table "nearby_units" (
+      "id" integer primary key autoincrement, "name" text not null, "unit_type" text not null, "unit_number" text,
+      "town" text, "meeting_place" text, "meeting_day" text, "meeting_time" text, "website" text,
+      "contact_email" text, "notes" text, "verified_at" text, "active" integer default 1 not null,
+      "created_at" text not null, "updated_at" text not null
+    )`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,66 +1,40 @@
 // Password-reset links; the roster: households, their linked accounts, scouts and the yearly checklist.
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
+// The DDL as SQLite keeps it: written once, frozen since.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('reset_links')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id'))
-    .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('used_at', 'text')
-    .addColumn('revoked_at', 'text')
-    .execute()
-
-  await db.schema
-    .createTable('households')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('parent_name', 'text', (c) => c.notNull())
-    .addColumn('email', 'text')
-    .addColumn('phone', 'text')
-    .addColumn('second_parent', 'text')
-    .addColumn('notes', 'text')
-    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('lead_id', 'integer', (c) => c.unique().references('leads.id'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute()
-
-  await db.schema
-    .createTable('household_people')
-    .addColumn('household_id', 'integer', (c) => c.notNull().references('households.id'))
-    .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id'))
-    .addPrimaryKeyConstraint('household_people_pk', ['household_id', 'person_id'])
-    .execute()
-  await db.schema.createIndex('household_people_person').on('household_people').column('person_id').execute()
-
-  await db.schema
-    .createTable('scouts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('household_id', 'integer', (c) => c.notNull().references('households.id'))
-    .addColumn('first_name', 'text', (c) => c.notNull())
-    .addColumn('last_name', 'text')
-    .addColumn('unit_id', 'integer', (c) => c.notNull().references('units.id'))
-    .addColumn('den', 'text')
-    .addColumn('org_member_id', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute()
-  await db.schema.createIndex('scouts_household').on('scouts').column('household_id').execute()
-
-  await db.schema
-    .createTable('checks')
-    .addColumn('scout_id', 'integer', (c) => c.notNull().references('scouts.id'))
-    .addColumn('year', 'integer', (c) => c.notNull())
-    .addColumn('item', 'text', (c) => c.notNull())
-    .addColumn('done', 'integer', (c) => c.notNull())
-    .addColumn('note', 'text')
-    .addColumn('recorded_by', 'text', (c) => c.notNull())
-    .addColumn('recorded_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('checks_pk', ['scout_id', 'year', 'item'])
-    .execute()
+  await sql`
+    create table "reset_links" (
+      "id" integer primary key autoincrement, "token_hash" text not null unique,
+      "person_id" integer not null references "people" ("id"), "created_by" text not null,
+      "created_at" text not null, "expires_at" text not null, "used_at" text, "revoked_at" text
+    )`.execute(db)
+  await sql`
+    create table "households" (
+      "id" integer primary key autoincrement, "parent_name" text not null, "email" text, "phone" text,
+      "second_parent" text, "notes" text, "active" integer default 1 not null,
+      "lead_id" integer unique references "leads" ("id"), "created_at" text not null, "updated_at" text not null
+    )`.execute(db)
+  await sql`
+    create table "household_people" (
+      "household_id" integer not null references "households" ("id"),
+      "person_id" integer not null references "people" ("id"),
+      constraint "household_people_pk" primary key ("household_id", "person_id")
+    )`.execute(db)
+  await sql`create index "household_people_person" on "household_people" ("person_id")`.execute(db)
+  await sql`
+    create table "scouts" (
+      "id" integer primary key autoincrement, "household_id" integer not null references "households" ("id"),
+      "first_name" text not null, "last_name" text, "unit_id" integer not null references "units" ("id"), "den" text,
+      "org_member_id" text, "created_at" text not null, "updated_at" text not null
+    )`.execute(db)
+  await sql`create index "scouts_household" on "scouts" ("household_id")`.execute(db)
+  await sql`
+    create table "checks" (
+      "scout_id" integer not null references "scouts" ("id"), "year" integer not null, "item" text not null,
+      "done" integer not null, "note" text, "recorded_by" text not null, "recorded_at" text not null,
+      constraint "checks_pk" primary key ("scout_id", "year", "item")
+    )`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
