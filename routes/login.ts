@@ -4,19 +4,17 @@ import { cookieValue } from '#server/auth/credential.ts'
 import { sameSitePath } from '#server/auth/next-path.ts'
 import { SESSION_COOKIE, sessionCookie } from '#server/auth/sessions.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'public',
-  summary: 'Sign in with email and password; sets the site_session cookie',
+export const POST = defineRoute('public', 'Sign in', {
+  description: 'Email and password, as JSON or a form post; sets the site_session cookie. Repeated failures are slowed down.',
   body: Credentials,
   forms: true,
-  responses: {
-    200: { description: 'Signed in (JSON); the cookie is in Set-Cookie', schema: SignedIn },
+  responses: ok(SignedIn, 'Signed in (JSON); the cookie is in Set-Cookie', {
     303: 'Signed in (form post): on to `next` when it is a page of this site, else /admin/',
     401: 'Wrong email or password (the same answer whether the email exists or not)',
-    429: 'Too many failed sign-ins from this address or for this email: wait Retry-After seconds',
-  },
+    429: 'Too many failed sign-ins from this address or for this email',
+  }),
   async handler({ db, env, body, address, request, set, loginThrottle }) {
     const { token, person } = await signIn(db, loginThrottle, body, {
       address,

@@ -1,21 +1,13 @@
 // POST /logout: ends the current session and clears the cookie.
-import { signOut } from '#server/account/sign-in.ts'
+import { SignedOut, signOut } from '#server/account/sign-in.ts'
 import { cookieValue } from '#server/auth/credential.ts'
 import { clearedSessionCookie, SESSION_COOKIE } from '#server/auth/sessions.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
-import { defineRoute } from '#server/routes.ts'
-import { t } from '#server/schemas.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'public',
-  summary: 'Sign out: ends this session',
-  responses: {
-    200: {
-      description: 'Signed out; the cookie is cleared',
-      schema: t.Object({ signed_out: t.Literal(true) }, { additionalProperties: false, examples: [{ signed_out: true }] }),
-    },
-    303: 'Signed out (form post): on to the home page',
-  },
+export const POST = defineRoute('public', 'Sign out', {
+  description: 'Ends this session and clears the cookie.',
+  responses: ok(SignedOut, 'Signed out', { 303: 'Signed out (form post): on to the home page' }),
   async handler({ db, env, request, set }) {
     await signOut(db, cookieValue(request.headers.get('cookie'), SESSION_COOKIE))
     const cookie = clearedSessionCookie(env.publicBaseUrl)

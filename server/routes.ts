@@ -1,7 +1,7 @@
 // defineRoute (the one shape every route module uses) and the loader that finds route files. A route declares
 // its capability, its schemas in and out, and the answers it may give; the same declaration drives validation,
 // the OpenAPI document and the tests' contract checks.
-import type { Static, TSchema } from '@sinclair/typebox'
+import { type Static, type TSchema, TypeGuard } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
@@ -52,10 +52,30 @@ export interface Answer {
   media?: string
 }
 
-/** Status → answer. Refusals every route of its kind may give (401, 403, 400, 413, 415, 422) are added by the docs. */
+/** Status → answer. Refusals every route of its kind may give (400, 401, 403, 413, 415, 422) are added by the docs. */
 export type Answers = Partial<
-  Record<200 | 201 | 202 | 303 | 304 | 400 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503, Answer | string>
+  Record<200 | 201 | 202 | 303 | 304 | 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503, Answer | string>
 >
+/** The answers besides the success one: refusals (status → what it means) and redirects. */
+type Others = Omit<Answers, 200 | 201 | 202>
+/** A success body: a JSON schema, or a download of another media type. */
+type Body = TSchema | { media: string }
+
+const answering =
+  <Status extends 200 | 201 | 202>(status: Status) =>
+  <S extends Body, const O extends Others = {}>(body: S, description: string, others?: O) =>
+    ({ [status]: { description, ...(TypeGuard.IsSchema(body) ? { schema: body } : body) }, ...others }) as Record<
+      Status,
+      S extends TSchema ? { description: string; schema: S } : { description: string; media: string }
+    > &
+      O
+
+/** The answers of a route that answers 200 with `body`, and the `others` it may give. */
+export const ok = answering(200)
+/** The answers of a route that creates something: 201 with `body`. */
+export const created = answering(201)
+/** The answers of a route that queues work: 202 with `body`. */
+export const accepted = answering(202)
 
 type SuccessStatus = 200 | 201 | 202
 /** What a handler may return: the body of one of its success answers, or a Response it built itself. */
@@ -64,16 +84,16 @@ type Returned<R> = 0 extends 1 & R // a route of the registry, whose answers are
   : | { [K in keyof R]: K extends SuccessStatus ? (R[K] extends { schema: infer S extends TSchema } ? Static<S> : never) : never }[keyof R]
     | Response
 
-interface RouteDefBase<P, Q, B, R> {
-  /** One line for the API docs. */
-  summary: string
-  /** More words for the API docs, when the summary cannot say it all. */
+/** What a route declares besides its capability and summary. */
+interface RouteOptions<P, Q, B, R> {
+  /** More words for the API docs than the summary. */
   description?: string
   params?: P
   query?: Q
   body?: B
   /** Form posts (application/x-www-form-urlencoded) are accepted besides JSON: the public forms. */
   forms?: boolean
+  /** What the route answers: `ok(Schema, 'description', { 404: 'when…' })`, or `created(…)`, `accepted(…)`. */
   responses: R
   /** The write changes what the public site shows: a rebuild is asked for after it succeeds. */
   publishes?: boolean
@@ -81,34 +101,57 @@ interface RouteDefBase<P, Q, B, R> {
   maxBody?: number
   /** How the API docs name the operation, when the method and path do not say it well. */
   operationId?: string
+  /** The route needs a person behind the credential: the break-glass token is refused. */
+  person?: boolean
 }
 
 type Awaitable<T> = T | Promise<T>
+type Handler<P, Q, B, R, C> = (ctx: HandlerContext<In<P>, In<Q>, In<B>, C>) => Awaitable<Returned<R>>
 
-export type RouteDef<P = any, Q = any, B = any, R extends Answers = any> = RouteDefBase<P, Q, B, R> &
-  (
-    | {
-        /** `public`: no credential needed. */
-        auth: 'public'
-        person?: never
-        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller | null>) => Awaitable<Returned<R>>
-      }
+export type RouteDef<P = any, Q = any, B = any, R extends Answers = any> = RouteOptions<P, Q, B, R> & {
+  /** One line for the API docs. */
+  summary: string
+} & (
+    | { auth: 'public'; handler: Handler<P, Q, B, R, Caller | null> }
     | {
         /** The capability the caller needs, or `any` for any valid credential. */
         auth: Capability | 'any'
-        /** The route needs a person behind the credential: the break-glass token is refused. */
-        person?: boolean
-        handler: (ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller>) => Awaitable<Returned<R>>
+        handler: Handler<P, Q, B, R, Caller>
       }
   )
 
+type Inputs = TSchema | undefined
+
+/**
+ * One route: the capability it needs (`public` for none, `any` for any credential), a one-line summary for the
+ * docs, and what it takes, answers and does.
+ */
 export function defineRoute<
-  P extends TSchema | undefined = undefined,
-  Q extends TSchema | undefined = undefined,
-  B extends TSchema | undefined = undefined,
+  P extends Inputs = undefined,
+  Q extends Inputs = undefined,
+  B extends Inputs = undefined,
   const R extends Answers = Answers,
->(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
-  return def
+>(
+  auth: 'public',
+  summary: string,
+  options: RouteOptions<P, Q, B, R> & { person?: never; handler: Handler<P, Q, B, R, Caller | null> },
+): RouteDef<P, Q, B, R>
+export function defineRoute<
+  P extends Inputs = undefined,
+  Q extends Inputs = undefined,
+  B extends Inputs = undefined,
+  const R extends Answers = Answers,
+>(
+  auth: Capability | 'any',
+  summary: string,
+  options: RouteOptions<P, Q, B, R> & { handler: Handler<P, Q, B, R, Caller> },
+): RouteDef<P, Q, B, R>
+export function defineRoute(
+  auth: Capability | 'any' | 'public',
+  summary: string,
+  options: RouteOptions<Inputs, Inputs, Inputs, Answers> & { handler: unknown },
+) {
+  return { auth, summary, ...options } as RouteDef
 }
 
 /** The success status a route answers with (the first 2xx it declares). */

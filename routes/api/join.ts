@@ -1,20 +1,18 @@
 // POST /api/join: the public join form (JSON or form post), rate-limited per address, with a honeypot.
+import { tooMany } from '#server/errors.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { JoinForm, Received, receiveJoinForm } from '#server/leads/join.ts'
-import { tooMany } from '#server/errors.ts'
-import { defineRoute } from '#server/routes.ts'
+import { created, defineRoute } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'public',
-  summary: 'Send the join form; creates a lead and copies it to the configured targets',
+export const POST = defineRoute('public', 'Send the join form', {
+  description: 'Creates a lead and copies it to the configured targets. At most 5 per address in 10 minutes.',
   body: JoinForm,
   forms: true,
-  responses: {
-    201: { description: 'Received (JSON); it never says more, whatever was sent', schema: Received },
+  responses: created(Received, 'Received; it never says more, whatever was sent', {
     303: 'Received (form post): on to the thanks page',
     422: 'No name, no way to reach the family, or a field that does not fit',
-    429: 'Too many sign-ups from this address: wait Retry-After seconds',
-  },
+    429: 'Too many sign-ups from this address',
+  }),
   async handler({ db, body, address, request, joinLimiter, mirrorLead }) {
     const wait = joinLimiter.hit(address ?? 'unknown')
     if (wait) throw tooMany('Too many sign-ups from your address; please try again later', wait)

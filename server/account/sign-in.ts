@@ -25,6 +25,8 @@ export const SignedIn = t.Object(
   { additionalProperties: false, examples: [{ person: { id: 3, email: 'akela@example.org' } }] },
 )
 
+export const SignedOut = t.Object({ signed_out: t.Literal(true) }, { additionalProperties: false, examples: [{ signed_out: true }] })
+
 interface From {
   address: string | null
   userAgent: string | null

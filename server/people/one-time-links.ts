@@ -4,7 +4,10 @@ import { sha256 } from '../auth/tokens.ts'
 import type { Executor, Invite, ResetLink, SetupToken } from '../db/database.ts'
 import type { Trx } from '../db/write.ts'
 import { gone, notFound } from '../errors.ts'
-import { nowIso } from '../schemas.ts'
+import { Line, nowIso, t } from '../schemas.ts'
+
+/** The path of a one-time link: its token. */
+export const LinkToken = t.Object({ token: Line(100, { description: 'The token from the link' }) })
 
 type LinkTable = 'invites' | 'reset_links' | 'setup_tokens'
 

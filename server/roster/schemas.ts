@@ -53,6 +53,11 @@ export const ScoutChange = t.Object(
   { additionalProperties: false, examples: [{ den: 'Wolf' }] },
 )
 
+export const PersonIds = t.Object(
+  { person_ids: t.Array(t.Integer({ minimum: 1 }), { maxItems: 20, uniqueItems: true, description: 'Every account to link' }) },
+  { additionalProperties: false, examples: [{ person_ids: [14] }] },
+)
+
 export const CheckInput = t.Object(
   {
     done: t.Boolean(),

@@ -1,10 +1,9 @@
 // GET /api/admin/catalog: each season file's last check, with its problems, for admins.
 import { CatalogFiles, catalogFiles } from '#server/catalog/files.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'settings:write',
-  summary: "Each catalog file's last check: loaded or refused, with errors and warnings",
-  responses: { 200: { description: 'Every season file', schema: CatalogFiles } },
+export const GET = defineRoute('settings:write', 'Check the catalog files', {
+  description: "Each season file's last check: loaded or refused, with its errors and warnings.",
+  responses: ok(CatalogFiles, 'Every season file'),
   handler: ({ db }) => catalogFiles(db),
 })

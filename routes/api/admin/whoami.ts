@@ -1,10 +1,9 @@
 // GET /api/admin/whoami: who the caller is, how they authenticated, and what they may do.
 import { whoami, Whoami } from '#server/account/account.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'any',
-  summary: 'Who the caller is, how authenticated, and the capabilities held',
-  responses: { 200: { description: 'The caller', schema: Whoami } },
+export const GET = defineRoute('any', 'Who you are', {
+  description: 'How you authenticated (session, key or break_glass), the person behind it, and the capabilities you hold.',
+  responses: ok(Whoami, 'The caller'),
   handler: ({ caller }) => whoami(caller),
 })

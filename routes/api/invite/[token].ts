@@ -1,20 +1,18 @@
 // POST /api/invite/:token: accept an invite, creating the account with its roles (signed in at once).
 import { sessionCookie } from '#server/auth/sessions.ts'
 import { Accepted, Acceptance, acceptInvite } from '#server/people/invites.ts'
-import { defineRoute } from '#server/routes.ts'
-import { Line, t } from '#server/schemas.ts'
+import { LinkToken } from '#server/people/one-time-links.ts'
+import { created, defineRoute } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'public',
-  summary: 'Accept an invite: set a password and create the account',
-  params: t.Object({ token: Line(100, { description: 'The token from the invite link' }) }),
+export const POST = defineRoute('public', 'Accept an invite', {
+  description: 'Sets a password and creates the account with the roles of the invite; you are signed in at once.',
+  params: LinkToken,
   body: Acceptance,
-  responses: {
-    201: { description: 'The account; the session cookie is in Set-Cookie', schema: Accepted },
+  responses: created(Accepted, 'The account; the session cookie is in Set-Cookie', {
     404: 'No such invite link',
     409: 'An account with this email exists already',
     410: 'The link has expired, was revoked or was already used',
-  },
+  }),
   async handler({ db, env, params, body, address, request, set }) {
     const { token, ...account } = await acceptInvite(db, params.token, body, { address, userAgent: request.headers.get('user-agent') })
     set.headers['set-cookie'] = sessionCookie(token, env.publicBaseUrl)

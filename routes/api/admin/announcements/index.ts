@@ -7,24 +7,21 @@ import {
   LiveCapFull,
   NewAnnouncement,
 } from '#server/announcements/announcements.ts'
-import { defineRoute } from '#server/routes.ts'
+import { created, defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'announcements:write',
-  summary: 'All announcements with their computed state, newest first',
-  responses: { 200: { description: 'Every announcement', schema: AnnouncementList } },
+export const GET = defineRoute('announcements:write', 'List announcements', {
+  description: 'Every announcement, newest first, with its computed state.',
+  responses: ok(AnnouncementList, 'Every announcement'),
   handler: ({ db }) => listAnnouncements(db),
 })
 
-export const POST = defineRoute({
-  auth: 'announcements:write',
-  summary: 'Create an announcement (422 bad window or too long; 409 when the live cap is full)',
+export const POST = defineRoute('announcements:write', 'Create an announcement', {
+  description: 'Live now unless starts_at is later. Refused when the window is bad, the message too long, or the live cap is full.',
   body: NewAnnouncement,
   publishes: true,
-  responses: {
-    201: { description: 'The new announcement with its state (live, or scheduled when it starts later)', schema: AnnouncementView },
+  responses: created(AnnouncementView, 'The new announcement with its state', {
     409: { description: 'It would be live now, but the live cap is full: the live ones come along', schema: LiveCapFull },
-    422: 'ends_at missing or not after starts_at or in the past, the message empty or over the character cap',
-  },
+    422: 'ends_at missing, not after starts_at or in the past; the message empty or over the cap',
+  }),
   handler: ({ db, caller, body }) => createAnnouncement(db, caller, body),
 })

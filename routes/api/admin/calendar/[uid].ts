@@ -1,34 +1,26 @@
 // PUT/DELETE /api/admin/calendar/:uid: replace or delete an event the site created; others' events are read-only (403).
 import { deleteEvent, EventBody, EventDeleted, EventView, replaceEvent, Uid } from '#server/calendar/service.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const PUT = defineRoute({
-  auth: 'calendar:write',
-  summary: "Replace an event the site created (full body); another client's event is 403; a change made meanwhile is 409",
+const refusals = {
+  403: 'The site did not create this event; nothing is sent to the store',
+  409: 'Changed in another calendar app meanwhile, or no store is configured',
+  502: 'The calendar store refused or did not answer',
+}
+
+export const PUT = defineRoute('calendar:write', 'Replace an event', {
+  description: 'The full body, as for creating one. Only events the site created.',
   params: Uid,
   body: EventBody,
   publishes: true,
-  responses: {
-    200: { description: 'The event as replaced', schema: EventView },
-    403: 'The site did not create this event (nothing is sent to the store)',
-    404: 'The store no longer holds the event',
-    409: 'The event was changed in another calendar app meanwhile, or no store is configured',
-    502: 'The calendar store refused or did not answer',
-  },
+  responses: ok(EventView, 'The event as replaced', { ...refusals, 404: 'The store no longer holds the event' }),
   handler: ({ db, calendar, caller, params, body }) => replaceEvent(db, calendar, caller, params.uid, body),
 })
 
-export const DELETE = defineRoute({
-  auth: 'calendar:write',
-  summary: 'Delete an event the site created (a real deletion; again 404)',
+export const DELETE = defineRoute('calendar:write', 'Delete an event', {
+  description: 'A real deletion from the store. Only events the site created.',
   params: Uid,
   publishes: true,
-  responses: {
-    200: { description: 'Deleted from the store', schema: EventDeleted },
-    403: 'The site did not create this event (nothing is sent to the store)',
-    404: 'No such event (a second delete)',
-    409: 'The event was changed in another calendar app meanwhile, or no store is configured',
-    502: 'The calendar store refused or did not answer',
-  },
+  responses: ok(EventDeleted, 'Deleted', { ...refusals, 404: 'No such event (a second delete)' }),
   handler: ({ db, calendar, caller, params }) => deleteEvent(db, calendar, caller, params.uid),
 })

@@ -1,18 +1,15 @@
 // GET /api/admin/history/export: the filtered action log as a CSV download.
 import { HistoryFilter, historyCsv } from '#server/history/queries.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'history:read',
-  summary: 'The filtered action log as CSV (`kind`, `actor`, `since`, `before`)',
+export const GET = defineRoute('history:read', 'Download the action log as CSV', {
+  description: 'The same filters as the list (`kind`, `actor`, `since`, `before`), newest first.',
   query: HistoryFilter,
-  responses: { 200: { description: 'A CSV download, newest first', media: 'text/csv' } },
+  responses: ok({ media: 'text/csv' }, 'A CSV download'),
   async handler({ db, query }) {
+    const filename = `history-${new Date().toISOString().slice(0, 10)}.csv`
     return new Response(await historyCsv(db, query), {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="history-${new Date().toISOString().slice(0, 10)}.csv"`,
-      },
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
     })
   },
 })

@@ -1,22 +1,19 @@
 // GET/POST /api/admin/keys: the caller's API keys, and minting a new one (secret shown once).
 import { KeyList, listKeys, mintKey, MintedKey, NewKey } from '#server/keys/keys.ts'
-import { defineRoute } from '#server/routes.ts'
+import { created, defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'apikeys:own',
-  summary: "The caller's keys, newest first, with state; and the scopes a new key may carry",
-  responses: { 200: { description: 'Your keys (never their secrets)', schema: KeyList } },
+export const GET = defineRoute('apikeys:own', 'List your keys', {
+  description: 'Newest first, each with its state, never its secret; and the scopes a new key may carry.',
+  responses: ok(KeyList, 'Your keys'),
   handler: ({ db, caller }) => listKeys(db, caller),
 })
 
-export const POST = defineRoute({
-  auth: 'apikeys:own',
-  summary: 'Mint a key; the secret is in this answer only',
+export const POST = defineRoute('apikeys:own', 'Mint a key', {
+  description: 'The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
   body: NewKey,
-  responses: {
-    201: { description: 'The new key, with its secret this once', schema: MintedKey },
-    403: 'A scope you do not hold, or the caller is a key or the break-glass token',
-    422: 'A scope no key may carry (apikeys:own, api:docs, people:manage), or a field that does not fit',
-  },
+  responses: created(MintedKey, 'The new key, with its secret this once', {
+    403: 'A scope you do not hold, or a key or the break-glass token asking',
+    422: 'A scope no key may carry (apikeys:own, api:docs, people:manage)',
+  }),
   handler: ({ db, caller, body }) => mintKey(db, caller, body),
 })

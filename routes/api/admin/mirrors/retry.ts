@@ -1,14 +1,10 @@
 // POST /api/admin/mirrors/retry: replays every owed copy to a target; a copy already ok is never sent again.
 import { retryCopies, RetryOutcome, RetryTarget } from '#server/leads/mirrors.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'leads:read',
-  summary: 'Replay failed copies to a target (spreadsheet; notification is not implemented: 422)',
+export const POST = defineRoute('leads:read', 'Replay failed copies', {
+  description: 'Replays every owed copy to the target; a copy already ok is never sent again.',
   body: RetryTarget,
-  responses: {
-    200: { description: 'What was replayed (also when nothing was owed)', schema: RetryOutcome },
-    422: 'The notification target is not implemented, or the target is unknown',
-  },
+  responses: ok(RetryOutcome, 'What was replayed (also when nothing was owed)', { 422: 'The notification target is not implemented' }),
   handler: ({ db, caller, body }) => retryCopies(db, caller, body),
 })

@@ -1,27 +1,21 @@
 // PATCH/DELETE /api/admin/nearby/:id: edit a nearby unit (verified today unless a date is sent); deactivate it.
 import { changeNearby, deactivateNearby, NearbyChange, NearbyView } from '#server/nearby/nearby.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
-export const PATCH = defineRoute({
-  auth: 'nearby:write',
-  summary: 'Edit a nearby unit; verified_at becomes today unless the payload carries a date',
+export const PATCH = defineRoute('nearby:write', 'Edit a nearby unit', {
+  description: 'Partial; verified_at becomes today unless the change carries a date. `active: 1` reactivates a row.',
   params: IdParams,
   body: NearbyChange,
   publishes: true,
-  responses: { 200: { description: 'The row after the change', schema: NearbyView }, 404: 'No such nearby unit' },
+  responses: ok(NearbyView, 'The row after the change', { 404: 'No such nearby unit' }),
   handler: ({ db, caller, params, body }) => changeNearby(db, caller, params.id, body),
 })
 
-export const DELETE = defineRoute({
-  auth: 'nearby:write',
-  summary: 'Deactivate a nearby unit (row kept; 409 if already inactive)',
+export const DELETE = defineRoute('nearby:write', 'Deactivate a nearby unit', {
+  description: 'The row stays in the editing list, inactive.',
   params: IdParams,
   publishes: true,
-  responses: {
-    200: { description: 'The row, now inactive', schema: NearbyView },
-    404: 'No such nearby unit',
-    409: 'The nearby unit is already inactive',
-  },
+  responses: ok(NearbyView, 'The row, now inactive', { 404: 'No such nearby unit', 409: 'Already inactive' }),
   handler: ({ db, caller, params }) => deactivateNearby(db, caller, params.id),
 })

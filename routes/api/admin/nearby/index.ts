@@ -1,22 +1,17 @@
 // GET/POST /api/admin/nearby: the editing list of nearby units (inactive rows too), and adding one.
 import { addNearby, listNearby, NearbyList, NearbyView, NewNearby } from '#server/nearby/nearby.ts'
-import { defineRoute } from '#server/routes.ts'
+import { created, defineRoute, ok } from '#server/routes.ts'
 
-export const GET = defineRoute({
-  auth: 'nearby:write',
-  summary: 'Every nearby unit, inactive ones included',
-  responses: { 200: { description: 'The editing list', schema: NearbyList } },
+export const GET = defineRoute('nearby:write', 'List nearby units', {
+  description: 'The editing list: active first, inactive ones too.',
+  responses: ok(NearbyList, 'Every nearby unit'),
   handler: ({ db }) => listNearby(db),
 })
 
-export const POST = defineRoute({
-  auth: 'nearby:write',
-  summary: 'Add a nearby unit (422 for a bad unit_type)',
+export const POST = defineRoute('nearby:write', 'Add a nearby unit', {
+  description: 'verified_at becomes today unless a date is sent.',
   body: NewNearby,
   publishes: true,
-  responses: {
-    201: { description: 'The new row, verified today unless a date was sent', schema: NearbyView },
-    422: 'A missing name, an unknown unit_type, or another field that does not fit',
-  },
+  responses: created(NearbyView, 'The new row', { 422: 'A missing name, an unknown unit_type, or another field that does not fit' }),
   handler: ({ db, caller, body }) => addNearby(db, caller, body),
 })

@@ -1,10 +1,8 @@
 // POST /api/admin/site/rebuild: queue a site build now.
-import { defineRoute } from '#server/routes.ts'
+import { accepted, defineRoute } from '#server/routes.ts'
 import { askForRebuild, RebuildQueued } from '#server/site/status.ts'
 
-export const POST = defineRoute({
-  auth: 'settings:write',
-  summary: 'Queue a site rebuild',
-  responses: { 202: { description: 'Queued; GET /api/admin/site shows its outcome', schema: RebuildQueued } },
+export const POST = defineRoute('settings:write', 'Rebuild the site', {
+  responses: accepted(RebuildQueued, 'Queued; GET /api/admin/site shows its outcome'),
   handler: ({ db, caller, site }) => askForRebuild(db, caller, site),
 })

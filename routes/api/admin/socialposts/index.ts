@@ -1,11 +1,10 @@
 // GET /api/admin/socialposts: reported posts, newest scheduled first, with status; published ones drop out unless `all=true`.
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { listPosts, PostList, PostListQuery } from '#server/socialposts/posts.ts'
 
-export const GET = defineRoute({
-  auth: 'socialposts:read',
-  summary: 'Reported posts, newest scheduled first, each with its status; published ones drop out unless `all=true`',
+export const GET = defineRoute('socialposts:read', 'List social posts', {
+  description: 'Every reported post, newest scheduled first, with its status; published ones drop out unless `all=true`.',
   query: PostListQuery,
-  responses: { 200: { description: 'The posts, and the time zone to show their times in', schema: PostList } },
+  responses: ok(PostList, 'The posts, and the time zone to show their times in'),
   handler: ({ db, query }) => listPosts(db, query.all ?? false),
 })

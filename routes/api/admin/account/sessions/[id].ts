@@ -1,12 +1,10 @@
 // DELETE /api/admin/account/sessions/:id: end one of your sessions (someone else's is 404).
 import { endSession, SessionEnded } from '#server/account/account.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
-export const DELETE = defineRoute({
-  auth: 'account:self',
-  summary: 'End one of your sessions',
+export const DELETE = defineRoute('account:self', 'End one of your sessions', {
   params: IdParams,
-  responses: { 200: { description: 'Ended', schema: SessionEnded }, 404: 'No session of yours with this id' },
+  responses: ok(SessionEnded, 'Ended', { 404: 'No session of yours with this id' }),
   handler: ({ db, caller, params }) => endSession(db, caller, params.id),
 })

@@ -1,17 +1,12 @@
 // POST /api/admin/leads/:id/claim: take an unclaimed lead; one conditional update, so one of two racers wins.
 import { claimLead, LeadAnswer } from '#server/leads/leads.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
-export const POST = defineRoute({
-  auth: 'leads:read',
+export const POST = defineRoute('leads:read', 'Claim a lead', {
+  description: 'Of two leaders claiming at once, exactly one wins. Taking over a held lead means release, then claim.',
   person: true,
-  summary: 'Claim an unclaimed lead (409 when anyone holds it)',
   params: IdParams,
-  responses: {
-    200: { description: 'Yours now, with who and when', schema: LeadAnswer },
-    404: 'No such lead',
-    409: 'Someone (maybe you) holds the lead already: taking over means release, then claim',
-  },
+  responses: ok(LeadAnswer, 'Yours now, with who and when', { 404: 'No such lead', 409: 'Someone (maybe you) holds it already' }),
   handler: ({ db, caller, params }) => claimLead(db, caller, params.id),
 })

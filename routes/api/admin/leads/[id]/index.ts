@@ -1,12 +1,11 @@
 // GET /api/admin/leads/:id: one lead with its claim and its copies to outside targets.
 import { LeadDetail, leadWithCopies } from '#server/leads/leads.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
-export const GET = defineRoute({
-  auth: 'leads:read',
-  summary: 'One lead with its claim and mirror copies',
+export const GET = defineRoute('leads:read', 'Get a lead', {
+  description: 'With its claim and its copies to outside targets.',
   params: IdParams,
-  responses: { 200: { description: 'The lead', schema: LeadDetail }, 404: 'No such lead' },
+  responses: ok(LeadDetail, 'The lead', { 404: 'No such lead' }),
   handler: ({ db, params }) => leadWithCopies(db, params.id),
 })

@@ -1,18 +1,16 @@
 // POST /api/admin/leads/:id/release: the holder (or someone with people:manage) lets a lead go.
 import { LeadAnswer, releaseLead } from '#server/leads/leads.ts'
-import { defineRoute } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
-export const POST = defineRoute({
-  auth: 'leads:read',
+export const POST = defineRoute('leads:read', 'Release a lead', {
+  description: 'The holder, or someone with people:manage.',
   person: true,
-  summary: 'Release a claimed lead (the holder, or people:manage)',
   params: IdParams,
-  responses: {
-    200: { description: 'Unclaimed again', schema: LeadAnswer },
+  responses: ok(LeadAnswer, 'Unclaimed again', {
     403: 'Someone else holds the lead, and you lack people:manage',
     404: 'No such lead',
     409: 'Nobody holds the lead',
-  },
+  }),
   handler: ({ db, caller, params }) => releaseLead(db, caller, params.id),
 })

@@ -1,17 +1,15 @@
 // POST /api/admin/roster/households: a household from its fields, or `lead_id` alone to import a join-form lead.
 import { createHousehold } from '#server/roster/commands.ts'
 import { HouseholdView, NewHousehold } from '#server/roster/schemas.ts'
-import { defineRoute } from '#server/routes.ts'
+import { created, defineRoute } from '#server/routes.ts'
 
-export const POST = defineRoute({
-  auth: 'roster:write',
+export const POST = defineRoute('roster:write', 'Create a household', {
+  description: 'From its fields (parent_name required), or copied from a join-form lead with `lead_id` alone; the lead stays as it is.',
   person: true,
-  summary: 'Create a household (parent_name required), or import a lead with `lead_id` alone (409 if imported already)',
   body: NewHousehold,
-  responses: {
-    201: { description: 'The new household', schema: HouseholdView },
+  responses: created(HouseholdView, 'The new household', {
     409: 'The lead was imported already',
-    422: 'No parent_name, an unknown lead, lead_id sent with other fields, or a field that does not fit',
-  },
+    422: 'No parent_name, an unknown lead, or lead_id sent with other fields',
+  }),
   handler: ({ db, caller, body }) => createHousehold(db, caller, body),
 })
