@@ -35,7 +35,11 @@ export interface TestServer {
   signIn(email: string, password?: string): Promise<string>
   /** A person signed in: their id, email and session cookie. */
   as(spec: PersonSpec): Promise<{ id: number; email: string; cookie: string }>
+  /** One person signed in for each of ROLES. */
+  asEveryRole(): Promise<Record<keyof typeof ROLES, { id: number; email: string; cookie: string }>>
   mintKey(cookie: string, scopes: Capability[], extra?: Record<string, unknown>): Promise<{ id: number; key: string }>
+  /** The newest action-log entry of a kind. */
+  lastLog(kind: string): Promise<{ id: number; at: string; kind: string; actor: string; summary: string }>
 }
 
 export interface PersonSpec {
@@ -136,6 +140,11 @@ export async function startServer(
     return res.headers.get('set-cookie')!.split(';')[0]
   }
 
+  const as: TestServer['as'] = async (spec) => {
+    const p = await person(spec)
+    return { id: p.id, email: p.email, cookie: await signIn(p.email, p.password) }
+  }
+
   return {
     url,
     db,
@@ -144,15 +153,18 @@ export async function startServer(
     req,
     person,
     signIn,
-    async as(spec) {
-      const p = await person(spec)
-      return { id: p.id, email: p.email, cookie: await signIn(p.email, p.password) }
+    as,
+    async asEveryRole() {
+      const entries = []
+      for (const [name, role] of Object.entries(ROLES)) entries.push([name, await as(role)])
+      return Object.fromEntries(entries)
     },
     async mintKey(cookie, scopes, extra = {}) {
       const res = await req('POST', '/api/admin/keys', { cookie, json: { label: 'test key', scopes, ...extra } })
       if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${res.text}`)
       return { id: res.body.id, key: res.body.key }
     },
+    lastLog: (kind) => db.selectFrom('action_log').selectAll().where('kind', '=', kind).orderBy('id', 'desc').executeTakeFirstOrThrow(),
     site,
     catalog,
     async stop() {
@@ -162,6 +174,16 @@ export async function startServer(
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/** Runs `test` against a server of its own (for rules that count per server: slow-downs, the last owner), then stops it. */
+export async function withServer<T>(vars: Record<string, string>, test: (s: TestServer) => Promise<T>): Promise<T> {
+  const s = await startServer(vars)
+  try {
+    return await test(s)
+  } finally {
+    await s.stop()
   }
 }
 

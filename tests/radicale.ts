@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { makeCalendar } from 'tsdav'
+import { createCalendarObject, makeCalendar } from 'tsdav'
 
 export interface Radicale {
   base: string
@@ -15,6 +15,8 @@ export interface Radicale {
   auth: Record<string, string>
   /** Env vars that point the service at this collection. */
   env: Record<string, string>
+  /** Stores one VEVENT (its properties, one per line) as another calendar app would; answers the HTTP status. */
+  putForeign(filename: string, vevent: string[]): Promise<number>
   stop(): Promise<void>
 }
 
@@ -57,6 +59,16 @@ export async function startRadicale(): Promise<Radicale> {
     dir,
     auth,
     env: { CALDAV_URL: url, CALDAV_USERNAME: username, CALDAV_PASSWORD: password },
+    async putForeign(filename, vevent) {
+      const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Other client//EN', 'BEGIN:VEVENT', 'DTSTAMP:20260101T000000Z', ...vevent]
+      const res = await createCalendarObject({
+        calendar: { url } as never,
+        filename,
+        iCalString: [...ics, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'),
+        headers: auth,
+      })
+      return res.status
+    },
     async stop() {
       proc.kill()
       await proc.exited

@@ -1,6 +1,6 @@
 // Signing in and out: the password check under the sign-in slow-down, a new session, and ending one.
 import type { LoginThrottle } from '../auth/login-throttle.ts'
-import { createSession } from '../auth/sessions.ts'
+import { type Client, createSession } from '../auth/sessions.ts'
 import { sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
@@ -27,9 +27,7 @@ export const SignedIn = t.Object(
 
 export const SignedOut = t.Object({ signed_out: t.Literal(true) }, { additionalProperties: false, examples: [{ signed_out: true }] })
 
-interface From {
-  address: string | null
-  userAgent: string | null
+interface From extends Client {
   /** The token of a session this browser already had: it ends, so every sign-in starts afresh. */
   previous: string | null
 }
@@ -62,7 +60,7 @@ export async function signIn(db: Db, throttle: LoginThrottle, input: typeof Cred
   const token = await write(db, async (trx) => {
     if (from.previous) await trx.deleteFrom('sessions').where('token_hash', '=', sha256(from.previous)).execute()
     await record(trx, signedIn.email, 'login.success', `Signed in from ${from.address ?? 'unknown'}`)
-    return createSession(trx, signedIn.id, from.address, from.userAgent)
+    return createSession(trx, signedIn.id, from)
   })
   return { token, person: { id: signedIn.id, email: signedIn.email } }
 }

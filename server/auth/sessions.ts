@@ -8,7 +8,13 @@ const DAY = 86_400_000
 /** last_seen_at is written at most this often per session, never on every request. */
 export const TOUCH_INTERVAL_MS = 60_000
 
-export async function createSession(db: Executor, personId: number, address: string | null, userAgent: string | null) {
+/** Where a sign-in comes from, as a session records it. */
+export interface Client {
+  address: string | null
+  userAgent: string | null
+}
+
+export async function createSession(db: Executor, personId: number, { address, userAgent }: Client) {
   const token = randomToken()
   const now = Date.now()
   await db

@@ -1,5 +1,5 @@
 // Validates one season file: the JSON Schema rules, then the rules a schema cannot express; and flattens it.
-import type { CatalogStatus, GameMode } from '../db/database.ts'
+import type { CatalogVariant } from '../db/database.ts'
 import type { Static } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import path from 'node:path'
@@ -13,19 +13,10 @@ export interface Problem {
   message: string
 }
 
-export interface CatalogRow {
-  season: string
-  base_name: string
-  row_name: string
-  variant: string
-  status: CatalogStatus
-  released_at: string | null
-  max_stack: number
-  rarity_weight: number | null
+/** A flattened row: a stored variant row without its id, with its flags as booleans. */
+export type CatalogRow = Omit<CatalogVariant, 'id' | 'confirmed' | 'cross_mode_trading'> & {
   confirmed: boolean
-  game_mode: GameMode
   cross_mode_trading: boolean
-  notes: string | null
 }
 
 const compiled = TypeCompiler.Compile(Season)

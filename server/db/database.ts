@@ -168,6 +168,7 @@ export interface CatalogVariantTable {
   cross_mode_trading: number
   notes: string | null
 }
+export type CatalogVariant = Selectable<CatalogVariantTable>
 
 export interface CatalogFileTable {
   file: string

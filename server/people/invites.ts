@@ -1,7 +1,7 @@
 // Invites: a one-time link for an email with the roles it grants (valid 14 days, no mail sent), taking one
 // back, and accepting one, which creates the account and signs the person in.
 import type { Caller } from '../auth/credential.ts'
-import { createSession } from '../auth/sessions.ts'
+import { type Client, createSession } from '../auth/sessions.ts'
 import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
@@ -83,17 +83,24 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
   const row = await write(db, async (trx) => {
     if (await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst())
       throw conflict('A person with this email already has an account')
-    const open = trx.selectFrom('invites').where('email', '=', email).where('revoked_at', 'is', null).where('used_at', 'is', null)
-    const earlier = await open.select(['global_role', 'units']).execute()
+    const earlier = await trx
+      .selectFrom('invites')
+      .select(['id', 'global_role', 'units'])
+      .where('email', '=', email)
+      .where('revoked_at', 'is', null)
+      .where('used_at', 'is', null)
+      .execute()
     for (const e of earlier) await assertMayGrant(trx, caller, e.global_role, JSON.parse(e.units) as UnitGrant[])
     const now = nowIso()
     if (earlier.length)
       await trx
         .updateTable('invites')
         .set({ revoked_at: now })
-        .where('email', '=', email)
-        .where('revoked_at', 'is', null)
-        .where('used_at', 'is', null)
+        .where(
+          'id',
+          'in',
+          earlier.map((e) => e.id),
+        )
         .execute()
     const inserted = await trx
       .insertInto('invites')
@@ -134,12 +141,7 @@ export async function revokeInvite(db: Db, caller: Caller, id: number) {
 }
 
 /** Accepts an invite: the account with its roles, and a session token for it. */
-export async function acceptInvite(
-  db: Db,
-  token: string,
-  input: typeof Acceptance.static,
-  from: { address: string | null; userAgent: string | null },
-) {
+export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
   const link = await openLink(db, 'invites', token, 'invite link')
   return write(db, async (trx) => {
     await useLink(trx, 'invites', link.id, 'invite link')
@@ -152,6 +154,6 @@ export async function acceptInvite(
     })
     await trx.updateTable('invites').set({ person_id: personId }).where('id', '=', link.id).execute()
     await record(trx, link.email, 'people.join', `Accepted invite #${link.id} from ${link.invited_by}`)
-    return { id: personId, email: link.email, token: await createSession(trx, personId, from.address, from.userAgent) }
+    return { id: personId, email: link.email, token: await createSession(trx, personId, from) }
   })
 }

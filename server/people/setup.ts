@@ -1,6 +1,6 @@
 // The first-owner setup link: printed on a start with no owner, so a new install needs no CLI; using it
 // creates the first owner and signs them in.
-import { createSession } from '../auth/sessions.ts'
+import { type Client, createSession } from '../auth/sessions.ts'
 import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
@@ -43,12 +43,7 @@ export const OwnerCreated = t.Object(
 )
 
 /** Creates the first owner with the setup link, once (410 once used or once an owner exists); a session token for them. */
-export async function completeSetup(
-  db: Db,
-  token: string,
-  input: typeof FirstOwner.static,
-  from: { address: string | null; userAgent: string | null },
-) {
+export async function completeSetup(db: Db, token: string, input: typeof FirstOwner.static, from: Client) {
   const link = await openLink(db, 'setup_tokens', token, 'setup link')
   if (await hasOwner(db)) throw gone('This setup link was already used')
   const email = normaliseEmail(input.email)
@@ -62,6 +57,6 @@ export async function completeSetup(
       units: [],
     })
     await record(trx, email, 'people.setup', 'Created the first owner with the setup link')
-    return { email, token: await createSession(trx, personId, from.address, from.userAgent) }
+    return { email, token: await createSession(trx, personId, from) }
   })
 }

@@ -38,6 +38,23 @@ const timeZone = (value: string) => {
   }
 }
 
+/** A whole-number setting from `min` to `max`. */
+const integer = (min: number, max: number, fallback: number, description: string): SettingDef => ({
+  type: `integer ${min}–${max}`,
+  schema: t.Integer({ minimum: min, maximum: max }),
+  default: fallback,
+  description,
+})
+
+/** An http(s) URL, or null to turn the feature off. */
+const url = (description: string): SettingDef => ({
+  type: 'http(s) URL or null',
+  schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
+  default: null,
+  description,
+  check: httpUrl,
+})
+
 export const SETTINGS = {
   api_keys_from: {
     type: 'enum: lan | anywhere',
@@ -46,18 +63,8 @@ export const SETTINGS = {
     description: 'Where API keys work from: only the LAN (lan) or from anywhere.',
     widens: (value) => value === 'anywhere',
   },
-  'announcements.max_chars': {
-    type: 'integer 1–2000',
-    schema: t.Integer({ minimum: 1, maximum: 2000 }),
-    default: 280,
-    description: 'Character cap of an announcement message.',
-  },
-  'announcements.live_cap': {
-    type: 'integer 1–20',
-    schema: t.Integer({ minimum: 1, maximum: 20 }),
-    default: 3,
-    description: 'How many announcements may be live at once.',
-  },
+  'announcements.max_chars': integer(1, 2000, 280, 'Character cap of an announcement message.'),
+  'announcements.live_cap': integer(1, 20, 3, 'How many announcements may be live at once.'),
   'site.timezone': {
     type: 'IANA time zone',
     schema: t.String({ minLength: 1, maxLength: 64 }),
@@ -65,38 +72,11 @@ export const SETTINGS = {
     description: 'Time zone of the units: calendar times and displayed times use it.',
     check: timeZone,
   },
-  'mirrors.spreadsheet_url': {
-    type: 'http(s) URL or null',
-    schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
-    default: null,
-    description: 'Spreadsheet web-app endpoint each new lead is POSTed to as JSON; null turns the copy off.',
-    check: httpUrl,
-  },
-  'socialposts.control_url': {
-    type: 'http(s) URL or null',
-    schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
-    default: null,
-    description: "Base URL of the social publisher's control server (reschedule requests go to {url}/reschedule).",
-    check: httpUrl,
-  },
-  'socialposts.min_lead_minutes': {
-    type: 'integer 0–10080',
-    schema: t.Integer({ minimum: 0, maximum: 10080 }),
-    default: 30,
-    description: 'Minimum minutes between now and a rescheduled post time.',
-  },
-  'roster.year_start_month': {
-    type: 'integer 1–12',
-    schema: t.Integer({ minimum: 1, maximum: 12 }),
-    default: 8,
-    description: 'Month the program year (and its checklist) starts; 8 is August.',
-  },
-  'site.rebuild_minutes': {
-    type: 'integer 1–1440',
-    schema: t.Integer({ minimum: 1, maximum: 1440 }),
-    default: 15,
-    description: 'Minutes between periodic site rebuilds (picks up calendar changes made elsewhere).',
-  },
+  'mirrors.spreadsheet_url': url('Spreadsheet web-app endpoint each new lead is POSTed to as JSON; null turns the copy off.'),
+  'socialposts.control_url': url("Base URL of the social publisher's control server (reschedule requests go to {url}/reschedule)."),
+  'socialposts.min_lead_minutes': integer(0, 10080, 30, 'Minimum minutes between now and a rescheduled post time.'),
+  'roster.year_start_month': integer(1, 12, 8, 'Month the program year (and its checklist) starts; 8 is August.'),
+  'site.rebuild_minutes': integer(1, 1440, 15, 'Minutes between periodic site rebuilds (picks up calendar changes made elsewhere).'),
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS

@@ -63,12 +63,7 @@ describe('POST /api/admin/announcements', () => {
     expect(s.rebuilds.count).toBe(rebuilds + 1)
     const later = await announce({ message: 'Winter camp sign-ups open', starts_at: inHours(48), ends_at: inHours(72) })
     expect(later.body.state).toBe('scheduled')
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'announcements.create')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('announcements.create')
     expect(log.actor).toBe(leader.email)
   })
 
@@ -182,12 +177,7 @@ describe('nearby units', () => {
       (await s.req('PATCH', `/api/admin/nearby/${body.id}`, { cookie: leader.cookie, json: { verified_at: '2025-02-30' } })).status,
     ).toBe(422)
     expect((await s.req('PATCH', '/api/admin/nearby/999999', { cookie: leader.cookie, json: { town: 'X' } })).status).toBe(404)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'nearby.update')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('nearby.update')
     expect(log.actor).toBe(leader.email)
   })
 

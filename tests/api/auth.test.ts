@@ -1,6 +1,6 @@
 // Sign-in, sign-out, sessions, the CSRF rule and the sign-in slow-down, over a real port.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { PASSWORD, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => (s = await startServer()))
@@ -162,22 +162,18 @@ describe('CSRF', () => {
 
 describe('sign-in slow-down', () => {
   it('counts attempts still being checked: 60 wrong passwords at once from one address check only 5', async () => {
-    const local = await startServer()
-    try {
+    await withServer({}, async (local) => {
       const p = await local.person(ROLES.member)
       const statuses = await Promise.all(
         Array.from({ length: 60 }, (_, i) => local.req('POST', '/login', { json: { email: p.email, password: `wrong-${i}-pass` } })),
       ).then((all) => all.map((r) => r.status))
       expect(statuses.filter((code) => code === 401).length).toBe(5)
       expect(statuses.filter((code) => code === 429).length).toBe(55)
-    } finally {
-      await local.stop()
-    }
+    })
   })
 
   it('counts attempts still being checked per address: 100 emails at once from one address check only 20', async () => {
-    const local = await startServer()
-    try {
+    await withServer({}, async (local) => {
       const statuses = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
           local.req('POST', '/login', { json: { email: `guess${i}@example.org`, password: 'wrong-pass' } }),
@@ -185,14 +181,11 @@ describe('sign-in slow-down', () => {
       ).then((all) => all.map((r) => r.status))
       expect(statuses.filter((code) => code === 401).length).toBe(20)
       expect(statuses.filter((code) => code === 429).length).toBe(80)
-    } finally {
-      await local.stop()
-    }
+    })
   })
 
   it('answers 429 with Retry-After after repeated failures, even for the right password, and logs them', async () => {
-    const local = await startServer()
-    try {
+    await withServer({}, async (local) => {
       const p = await local.person(ROLES.member)
       const statuses = []
       for (let i = 0; i < 7; i++)
@@ -206,8 +199,6 @@ describe('sign-in slow-down', () => {
       expect(retry).toBeLessThanOrEqual(60)
       const failures = await local.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
       expect(failures.length).toBe(8)
-    } finally {
-      await local.stop()
-    }
+    })
   })
 })

@@ -1,8 +1,8 @@
 // Calendar routes against a real Radicale: what is written to the store, `mine`, 403 before the store, 409, 502 and 404.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
-import { createCalendarObject, updateCalendarObject } from 'tsdav'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { updateCalendarObject } from 'tsdav'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 
 let dav: Radicale
@@ -49,12 +49,7 @@ describe('POST /api/admin/calendar', () => {
     expect(event.getFirstPropertyValue('description')).toBe('Bring a sleeping bag')
     expect(event.getFirstPropertyValue('x-site-unit')).toBe('troop')
     expect(event.getFirstPropertyValue('x-site-badge')).toBe('Camping')
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'calendar.create')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('calendar.create')
     expect(log.actor).toBe(leader.email)
   })
 
@@ -103,28 +98,14 @@ describe('POST /api/admin/calendar', () => {
 
 describe('GET /api/admin/calendar', () => {
   it('lists events from other CalDAV clients with mine: false, recurring ones expanded, in date order', async () => {
-    const ics = [
-      'BEGIN:VCALENDAR',
-      'VERSION:2.0',
-      'PRODID:-//Other client//EN',
-      'BEGIN:VEVENT',
+    const status = await dav.putForeign('committee.ics', [
       'UID:committee@other-client',
-      'DTSTAMP:20260101T000000Z',
       `DTSTART:${nextYear}0303T010000Z`,
       `DTEND:${nextYear}0303T020000Z`,
       'RRULE:FREQ=WEEKLY;COUNT=3',
       'SUMMARY:Committee meeting',
-      'END:VEVENT',
-      'END:VCALENDAR',
-      '',
-    ].join('\r\n')
-    const res = await createCalendarObject({
-      calendar: { url: dav.url } as never,
-      filename: 'committee.ics',
-      iCalString: ics,
-      headers: dav.auth,
-    })
-    expect(res.status).toBe(201)
+    ])
+    expect(status).toBe(201)
     const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
     expect(list.status).toBe(200)
     expect(list.body.configured).toBe(true)
@@ -149,28 +130,14 @@ describe('GET /api/admin/calendar', () => {
         await create({ title: 'Order: all-day service', date: plus(0) }),
       ]
       expect(order.map((r) => r.status)).toEqual([201, 201, 201, 201])
-      const weekly = [
-        'BEGIN:VCALENDAR',
-        'VERSION:2.0',
-        'PRODID:-//Other client//EN',
-        'BEGIN:VEVENT',
+      const status = await dav.putForeign('order.ics', [
         'UID:order-weekly@other-client',
-        'DTSTAMP:20260101T000000Z',
         `DTSTART:${compact(plus(-4))}T010000Z`, // 19:00 in Regina the evening before
         `DTEND:${compact(plus(-4))}T020000Z`,
         'RRULE:FREQ=WEEKLY;COUNT=2',
         'SUMMARY:Order: weekly den meeting',
-        'END:VEVENT',
-        'END:VCALENDAR',
-        '',
-      ].join('\r\n')
-      const put = await createCalendarObject({
-        calendar: { url: dav.url } as never,
-        filename: 'order.ics',
-        iCalString: weekly,
-        headers: dav.auth,
-      })
-      expect(put.status).toBe(201)
+      ])
+      expect(status).toBe(201)
       const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
       const shown = list.body.events
         .filter((e: any) => e.title.startsWith('Order: '))
@@ -189,17 +156,14 @@ describe('GET /api/admin/calendar', () => {
   })
 
   it('answers configured: false with no events when the store is not configured, and writes say so', async () => {
-    const bare = await startServer()
-    try {
+    await withServer({}, async (bare) => {
       const l = await bare.as(ROLES.packLeader)
       const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
       expect(list.body).toEqual({ configured: false, events: [] })
       const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
       expect(write.status).toBe(409)
       expect(write.body.detail).toContain('not configured')
-    } finally {
-      await bare.stop()
-    }
+    })
   })
 
   it('checks credentials: anonymous 401, member 403, break-glass 200', async () => {
@@ -235,13 +199,10 @@ describe('PUT and DELETE /api/admin/calendar/:uid', () => {
     const after = await stored('committee@other-client').catch(() => null)
     expect(after?.etag).toBe(before?.etag)
     // Not even a request: with the store gone, the answer is still 403, not 502.
-    const offline = await startServer({ CALDAV_URL: 'http://127.0.0.1:1/nowhere/', CALDAV_USERNAME: 'x', CALDAV_PASSWORD: 'y' })
-    try {
+    await withServer({ CALDAV_URL: 'http://127.0.0.1:1/nowhere/', CALDAV_USERNAME: 'x', CALDAV_PASSWORD: 'y' }, async (offline) => {
       const l = await offline.as(ROLES.packLeader)
       expect((await offline.req('DELETE', '/api/admin/calendar/not-ours@elsewhere', { cookie: l.cookie })).status).toBe(403)
-    } finally {
-      await offline.stop()
-    }
+    })
   })
 
   it('answers 409 when the event was changed in another client meanwhile, and writes nothing over it', async () => {

@@ -137,12 +137,7 @@ describe('catalog loader', () => {
       return admin.body.files.some((f: any) => f.file === 'c6s3.json' && !f.ok)
     })
     expect((await s.req('GET', '/api/catalog/c6s3')).body).toEqual(good.body)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'catalog.load')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('catalog.load')
     expect(log.summary).toContain('c6s3.json refused')
     expect(log.summary).toContain('/game_mode')
     const admin = await s.as(ROLES.admin)

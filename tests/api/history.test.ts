@@ -18,10 +18,7 @@ const TIES = [
 
 beforeAll(async () => {
   s = await startServer()
-  owner = await s.as(ROLES.owner)
-  admin = await s.as(ROLES.admin)
-  member = await s.as(ROLES.member)
-  leader = await s.as(ROLES.troopLeader)
+  ;({ owner, admin, member, troopLeader: leader } = await s.asEveryRole())
   // keys.mint and keys.revoke entries.
   const { id } = await s.mintKey(admin.cookie, ['leads:read'])
   expect((await s.req('DELETE', `/api/admin/keys/${id}`, { cookie: admin.cookie })).status).toBe(200)

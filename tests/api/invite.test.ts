@@ -89,12 +89,7 @@ describe('POST /api/admin/people/invite', () => {
     const row = await s.db.selectFrom('invites').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow()
     expect(row.email).toBe(email)
     expect(row.token_hash).not.toContain(tokenOf(res.body.url))
-    const entry = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'people.invite')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const entry = await s.lastLog('people.invite')
     expect(entry.actor).toBe(admin.email)
     expect(entry.summary).toContain(email)
   })

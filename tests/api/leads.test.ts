@@ -1,6 +1,6 @@
 // Join form, leads, the claim table, and mirror copies to a spreadsheet stand-in on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 
 let s: TestServer
 // The spreadsheet endpoint we do not own: a real HTTP server that can be told to fail.
@@ -35,8 +35,7 @@ const newLead = async (extra: Record<string, unknown> = {}) => {
 
 describe('POST /api/join', () => {
   it('stores a lead from JSON (201) and from a form post (303 to the thanks page), and logs leads.create', async () => {
-    const limited = await startServer()
-    try {
+    await withServer({}, async (limited) => {
       const json = await limited.req('POST', '/api/join', {
         json: { parent_name: 'Ana Diaz', email: 'ANA@example.org', unit: 'troop', scout_grade: '6' },
       })
@@ -53,14 +52,11 @@ describe('POST /api/join', () => {
         ['Bo Li', null, '555-123-4567', 'pack'],
       ])
       expect((await limited.db.selectFrom('action_log').select('kind').where('kind', '=', 'leads.create').execute()).length).toBe(2)
-    } finally {
-      await limited.stop()
-    }
+    })
   })
 
   it('answers 422 with a clear message for a missing name, no way to reach the family, a bad email or unit, an unknown field', async () => {
-    const limited = await startServer()
-    try {
+    await withServer({}, async (limited) => {
       const cases: [Record<string, unknown>, string][] = [
         [{ email: 'a@example.org' }, 'parent_name'],
         [{ parent_name: 'A' }, 'email'],
@@ -74,14 +70,11 @@ describe('POST /api/join', () => {
         expect(res.body.detail).toContain(field)
       }
       expect((await limited.db.selectFrom('leads').select('id').execute()).length).toBe(0)
-    } finally {
-      await limited.stop()
-    }
+    })
   })
 
   it('accepts a filled honeypot silently and stores it as spam, not a lead', async () => {
-    const limited = await startServer()
-    try {
+    await withServer({}, async (limited) => {
       const res = await limited.req('POST', '/api/join', {
         json: { parent_name: 'Bot', email: 'bot@example.org', website: 'http://spam.example' },
       })
@@ -89,23 +82,18 @@ describe('POST /api/join', () => {
       expect(res.body).toEqual({ received: true })
       expect((await limited.db.selectFrom('leads').select('id').execute()).length).toBe(0)
       expect((await limited.db.selectFrom('join_spam').select('id').execute()).length).toBe(1)
-    } finally {
-      await limited.stop()
-    }
+    })
   })
 
   it('slows an address down after 5 sign-ups in 10 minutes (429 with Retry-After)', async () => {
-    const limited = await startServer()
-    try {
+    await withServer({}, async (limited) => {
       const statuses = []
       for (let i = 0; i < 6; i++)
         statuses.push((await limited.req('POST', '/api/join', { json: { parent_name: `P${i}`, email: `p${i}@example.org` } })).status)
       expect(statuses).toEqual([201, 201, 201, 201, 201, 429])
       const res = await limited.req('POST', '/api/join', { json: { parent_name: 'P', email: 'p@example.org' } })
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
-    } finally {
-      await limited.stop()
-    }
+    })
   })
 })
 

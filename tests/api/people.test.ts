@@ -1,7 +1,7 @@
 // People: list, invite revocation, disable/enable, reset links, roles, and your own account.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { assertAnotherOwner } from '../../server/people/guards.ts'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }
@@ -114,17 +114,14 @@ describe('POST /api/admin/people/:id/disable and /enable', () => {
   })
 
   it('guards the last enabled owner with 409 (an owner can only reach it through a role change, tested below)', async () => {
-    const solo = await startServer()
-    try {
+    await withServer({}, async (solo) => {
       const only = await solo.person(ROLES.owner)
       const disabledOwner = await solo.person(ROLES.owner)
       await solo.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', disabledOwner.id).execute()
       const error = await assertAnotherOwner(solo.db, only.id, 'Disabling this owner').catch((e) => e)
       expect(error.status).toBe(409)
       expect(await assertAnotherOwner(solo.db, disabledOwner.id, 'x')).toBeUndefined()
-    } finally {
-      await solo.stop()
-    }
+    })
   })
 })
 
@@ -196,8 +193,7 @@ describe('PUT /api/admin/people/:id/roles', () => {
   })
 
   it('refuses a change that leaves zero enabled owners with 409, and allows it once another owner exists', async () => {
-    const solo = await startServer()
-    try {
+    await withServer({}, async (solo) => {
       const only = await solo.as(ROLES.owner)
       const disabledOwner = await solo.person(ROLES.owner)
       await solo.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', disabledOwner.id).execute()
@@ -210,9 +206,7 @@ describe('PUT /api/admin/people/:id/roles', () => {
       ).toBe(409)
       await solo.person(ROLES.owner)
       expect((await demote()).status).toBe(200)
-    } finally {
-      await solo.stop()
-    }
+    })
   })
 
   it('answers 403 to an admin, 422 for an unknown unit or field, 404 for an unknown person', async () => {

@@ -119,12 +119,7 @@ describe('households and scouts', () => {
     const row = roster.body.households.find((h: any) => h.id === body.id).scouts[0]
     expect(row.checks.dues).toMatchObject({ done: true, note: 'paid cash', recorded_by: leader.email })
     expect(row.checks.health_form.done).toBe(true)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'roster.check')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('roster.check')
     expect(log.actor).toBe(leader.email)
   })
 

@@ -12,10 +12,7 @@ let unscopedKey: { id: number; key: string }
 
 beforeAll(async () => {
   s = await startServer()
-  owner = await s.as(ROLES.owner)
-  admin = await s.as(ROLES.admin)
-  member = await s.as(ROLES.member)
-  leader = await s.as(ROLES.packLeader)
+  ;({ owner, admin, member, packLeader: leader } = await s.asEveryRole())
   scopedKey = await s.mintKey(admin.cookie, ['settings:write'])
   unscopedKey = await s.mintKey(admin.cookie, ['history:read', 'leads:read'])
 })

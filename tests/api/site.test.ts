@@ -71,12 +71,7 @@ describe('site regeneration', () => {
     expect(outcome.error).toContain('astro exploded')
     expect(failing.currentDir()).toBe(good)
     expect((await s.req('GET', '/')).status).toBe(200)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'site.build')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('site.build')
     expect(log.summary).toContain('astro exploded')
     const admin = await s.as(ROLES.admin)
     const status = await s.req('GET', '/api/admin/site', { cookie: admin.cookie })

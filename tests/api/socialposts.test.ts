@@ -80,12 +80,7 @@ describe('POST /api/admin/socialposts/ingest', () => {
     expect(again.body.post.image).not.toBeNull()
     expect((await s.db.selectFrom('social_posts').select('id').where('id', '=', 'pack/2026-11-30-popcorn').execute()).length).toBe(1)
     expect((await report('troop/2026-12-05-campout')).status).toBe(200)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'socialposts.ingest')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('socialposts.ingest')
     expect(log.actor).toContain('key:')
   })
 
@@ -144,9 +139,7 @@ describe('POST /api/admin/socialposts/:post_id/cancel', () => {
     expect(res.status).toBe(200)
     expect(res.body.post.status).toBe('cancelled')
     expect(publisher.cancelled).toContain('pack/cancel-me')
-    expect(
-      (await s.db.selectFrom('action_log').select('actor').where('kind', '=', 'socialposts.cancel').executeTakeFirstOrThrow()).actor,
-    ).toBe(leader.email)
+    expect((await s.lastLog('socialposts.cancel')).actor).toBe(leader.email)
   })
 
   it('keeps cancelled and failed posts in the open list with their status; only published ones drop out', async () => {

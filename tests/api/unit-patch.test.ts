@@ -19,12 +19,7 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     const again = await patch('pack', { meeting_place: 'School gym' }, leader)
     expect(again.body.unit).toMatchObject({ meeting_time: '18:45', meeting_place: 'School gym' })
     expect(s.rebuilds.count).toBe(before + 2)
-    const log = await s.db
-      .selectFrom('action_log')
-      .selectAll()
-      .where('kind', '=', 'units.update')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow()
+    const log = await s.lastLog('units.update')
     expect(log.actor).toBe(leader.email)
     expect(log.summary).toContain('School gym')
   })
@@ -88,9 +83,7 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     const { key } = await s.mintKey(leader.cookie, ['unit:write_own'])
     expect((await patch('troop', { meeting_time: '19:10' }, { key })).status).toBe(200)
     expect((await patch('pack', { meeting_time: '19:10' }, { key })).status).toBe(403)
-    const actor = (
-      await s.db.selectFrom('action_log').select('actor').where('kind', '=', 'units.update').orderBy('id', 'desc').executeTakeFirstOrThrow()
-    ).actor
+    const actor = (await s.lastLog('units.update')).actor
     expect(actor).toContain('key:')
   })
 })

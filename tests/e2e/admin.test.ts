@@ -1,33 +1,26 @@
 // Browser tests of the admin section and public pages in Debian's Chromium, against a real server and site build.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { beforeAll, describe, expect, it } from 'bun:test'
 import path from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
-import { launch, screenshot, seriousViolations, signIn } from './browser.ts'
+import type { BrowserContext, Page } from 'playwright-core'
+import { PASSWORD, ROLES } from '../helpers.ts'
+import { browserSuite, screenshot, seriousViolations, signIn } from './browser.ts'
 
-let s: TestServer
-let browser: Browser
+const suite = browserSuite(undefined, { catalogDir: path.join(import.meta.dir, '..', '..', 'catalog') })
 let context: BrowserContext
 let page: Page
 let admin: { email: string }
 
 beforeAll(async () => {
-  s = await startServerWithSite({}, { catalogDir: path.join(import.meta.dir, '..', '..', 'catalog') })
-  admin = await s.person({ ...ROLES.admin, email: 'leader.admin@example.org' })
-  browser = await launch()
+  admin = await suite.s.person({ ...ROLES.admin, email: 'leader.admin@example.org' })
   // bypassCSP only so axe-core can be injected; the pages themselves run under the real CSP.
-  context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url })
+  context = await suite.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.s.url })
   page = await context.newPage()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await s?.stop()
 })
 
 describe('admin section in a browser', () => {
   it('signs in through the login page and shows the dashboard for the capabilities held', async () => {
-    await signIn(page, s.url, admin.email, PASSWORD)
+    await signIn(page, suite.s.url, admin.email, PASSWORD)
     await page.getByText(`Signed in as ${admin.email}`).waitFor()
     expect(await page.getByRole('link', { name: 'Catalog' }).count()).toBeGreaterThan(0)
     expect(await page.getByRole('link', { name: 'Settings' }).first().isVisible()).toBe(true)
@@ -36,7 +29,7 @@ describe('admin section in a browser', () => {
   it('shows a wrong password plainly on the login page', async () => {
     const other = await context.browser()!.newContext()
     const p = await other.newPage()
-    await p.goto(`${s.url}/login/`)
+    await p.goto(`${suite.s.url}/login/`)
     await p.getByLabel('Email').fill(admin.email)
     await p.getByLabel('Password').fill('not the password')
     await p.getByRole('button', { name: 'Sign in' }).click()
@@ -53,17 +46,17 @@ describe('admin section in a browser', () => {
       ['//evil.example/', '/admin/'],
       ['/\\evil.example/', '/admin/'],
     ]) {
-      await p.goto(`${s.url}/login/?next=${encodeURIComponent(next)}`)
+      await p.goto(`${suite.s.url}/login/?next=${encodeURIComponent(next)}`)
       await p.getByLabel('Email').fill(admin.email)
       await p.getByLabel('Password').fill(PASSWORD)
       await p.getByRole('button', { name: 'Sign in' }).click()
-      await p.waitForURL(`${s.url}${lands}`)
+      await p.waitForURL(`${suite.s.url}${lands}`)
     }
     await other.close()
   })
 
   it('mints a key and shows the secret exactly once', async () => {
-    await page.goto(`${s.url}/admin/keys/`)
+    await page.goto(`${suite.s.url}/admin/keys/`)
     await page.getByLabel('Label').fill('photo uploader')
     await page.getByLabel('leads:read').check()
     await page.getByRole('button', { name: 'Create key' }).click()
@@ -87,7 +80,7 @@ describe('admin section in a browser', () => {
   })
 
   it('shows the validation error for a bad setting and saves a good one', async () => {
-    await page.goto(`${s.url}/admin/settings/`)
+    await page.goto(`${suite.s.url}/admin/settings/`)
     const field = page.getByLabel('announcements.live_cap')
     await field.fill('99')
     await page.locator('form[data-key="announcements.live_cap"]').getByRole('button', { name: 'Save' }).click()
@@ -102,7 +95,7 @@ describe('admin section in a browser', () => {
   })
 
   it('shows both writes in history', async () => {
-    await page.goto(`${s.url}/admin/history/`)
+    await page.goto(`${suite.s.url}/admin/history/`)
     await page.getByRole('cell', { name: 'keys.mint' }).first().waitFor()
     await page.getByRole('cell', { name: 'settings.update' }).first().waitFor()
     await page.getByLabel('Kind starts with').fill('keys.')
@@ -112,15 +105,15 @@ describe('admin section in a browser', () => {
   })
 
   it('changes a unit meeting time in the admin form and the public page shows it after regeneration', async () => {
-    await page.goto(`${s.url}/admin/units/`)
+    await page.goto(`${suite.s.url}/admin/units/`)
     const troop = page.getByRole('form', { name: /Troop/ })
     await troop.getByLabel('Meeting day').selectOption('wednesday')
     await troop.getByLabel('Meeting time').fill('19:40')
     await troop.getByRole('button', { name: 'Save troop' }).click()
     await page.getByRole('status').filter({ hasText: 'Saved the troop' }).waitFor()
-    await s.site!.settled()
-    const visitor = await browser.newPage()
-    await visitor.goto(`${s.url}/units/troop/`)
+    await suite.s.site!.settled()
+    const visitor = await suite.browser.newPage()
+    await visitor.goto(`${suite.s.url}/units/troop/`)
     expect(await visitor.locator('[data-meeting="troop"]').textContent()).toContain('Wednesdays at 7:40 PM')
     await visitor.close()
   })
@@ -156,7 +149,7 @@ describe('admin section in a browser', () => {
         ['laptop', 1280],
       ] as const) {
         await page.setViewportSize({ width, height: 800 })
-        await page.goto(`${s.url}${path}`)
+        await page.goto(`${suite.s.url}${path}`)
         await page.waitForLoadState('networkidle')
         if (width === 375) problems.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`))
         if (adminPages.includes(path)) {
@@ -171,7 +164,7 @@ describe('admin section in a browser', () => {
 
   it('is usable with the keyboard: the skip link and form controls take focus in order', async () => {
     await page.setViewportSize({ width: 375, height: 800 })
-    await page.goto(`${s.url}/login/`)
+    await page.goto(`${suite.s.url}/login/`)
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
     await page.getByLabel('Email').focus()
@@ -182,8 +175,8 @@ describe('admin section in a browser', () => {
 
 describe('public catalog page', () => {
   it('shows each season grouped by row and sprite, with status and game mode', async () => {
-    const visitor = await browser.newPage()
-    await visitor.goto(`${s.url}/catalog/`)
+    const visitor = await suite.browser.newPage()
+    await visitor.goto(`${suite.s.url}/catalog/`)
     await visitor.getByRole('heading', { name: 'Season c6s3' }).waitFor()
     await visitor.getByRole('heading', { name: 'Speedway' }).first().waitFor()
     const row = visitor.getByRole('row', { name: /Turbo Beetle Chrome/ })

@@ -1,8 +1,10 @@
-// Browser fixtures: Debian's Chromium through playwright-core, sign-in through the real login page, axe scans.
-import { readFileSync } from 'node:fs'
-import { mkdirSync } from 'node:fs'
+// Browser fixtures: a server with its site and Debian's Chromium per test file, sign-in through the real login
+// page, axe scans and screenshots.
+import { afterAll, beforeAll } from 'bun:test'
+import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { startServerWithSite, type TestServer } from '../helpers.ts'
 
 const AXE_SOURCE = readFileSync(path.join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
 export const SCREENSHOTS = path.join(import.meta.dir, '..', '..', 'test-results', 'screenshots')
@@ -43,4 +45,26 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+export interface BrowserSuite {
+  s: TestServer
+  browser: Browser
+}
+
+/**
+ * A server with its site built, and Chromium, for the tests of one file: started before them (with the
+ * variables `vars` gives then), stopped after them.
+ */
+export function browserSuite(vars: () => Record<string, string> = () => ({}), options: { catalogDir?: string } = {}): BrowserSuite {
+  const suite = {} as BrowserSuite
+  beforeAll(async () => {
+    suite.s = await startServerWithSite(vars(), options)
+    suite.browser = await launch()
+  }, 60_000)
+  afterAll(async () => {
+    await suite.browser?.close()
+    await suite.s?.stop()
+  })
+  return suite
 }

@@ -1,8 +1,7 @@
 // Browser test of social posts: a leader cancels a post from the admin page; the publisher stand-in receives it.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
-import { launch, seriousViolations, signIn } from './browser.ts'
+import { ADMIN_TOKEN, PASSWORD, ROLES } from '../helpers.ts'
+import { browserSuite, seriousViolations, signIn } from './browser.ts'
 
 const cancelled: string[] = []
 const publisher = Bun.serve({
@@ -14,24 +13,15 @@ const publisher = Bun.serve({
   },
 })
 
-let s: TestServer
-let browser: Browser
+const suite = browserSuite()
 let leader: { email: string }
-beforeAll(async () => {
-  s = await startServerWithSite({})
-  leader = await s.person({ ...ROLES.troopLeader, email: 'posts.leader@example.org' })
-  browser = await launch()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await s?.stop()
-  publisher.stop(true)
-})
+beforeAll(async () => (leader = await suite.s.person({ ...ROLES.troopLeader, email: 'posts.leader@example.org' })))
+afterAll(() => publisher.stop(true))
 
 describe('social posts in a browser', () => {
   it('shows an upcoming post with its image and cancels it after confirmation', async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
-    const res = await s.req('POST', '/api/admin/socialposts/ingest', {
+    const res = await suite.s.req('POST', '/api/admin/socialposts/ingest', {
       token: ADMIN_TOKEN,
       json: {
         id: 'troop/2099-01-05-fundraiser',
@@ -44,10 +34,10 @@ describe('social posts in a browser', () => {
       },
     })
     expect(res.status).toBe(200)
-    const page = await browser.newPage({ viewport: { width: 375, height: 800 }, bypassCSP: true })
+    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 }, bypassCSP: true })
     page.on('dialog', (d) => d.accept())
-    await signIn(page, s.url, leader.email, PASSWORD)
-    await page.goto(`${s.url}/admin/posts/`)
+    await signIn(page, suite.s.url, leader.email, PASSWORD)
+    await page.goto(`${suite.s.url}/admin/posts/`)
     const card = page.locator('li.card', { hasText: 'Wreath fundraiser' })
     await card.waitFor()
     expect(await card.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1)

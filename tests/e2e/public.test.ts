@@ -1,53 +1,42 @@
 // Browser tests across the public site and the admin section: the join form reaching a leader, announcements coming and going.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
-import { launch, signIn } from './browser.ts'
+import { beforeAll, describe, expect, it } from 'bun:test'
+import { ADMIN_TOKEN, PASSWORD, ROLES } from '../helpers.ts'
+import { browserSuite, signIn } from './browser.ts'
 
-let s: TestServer
-let browser: Browser
+const suite = browserSuite()
 let leader: { email: string }
-
-beforeAll(async () => {
-  s = await startServerWithSite({})
-  leader = await s.person({ ...ROLES.packLeader, email: 'cubmaster@example.org' })
-  browser = await launch()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-  await s?.stop()
-})
+beforeAll(async () => (leader = await suite.s.person({ ...ROLES.packLeader, email: 'cubmaster@example.org' })))
 
 describe('join form to a leader', () => {
   it('a visitor sends the join form, and a leader sees and claims the lead', async () => {
-    const visitor = await browser.newPage({ viewport: { width: 375, height: 800 } })
-    await visitor.goto(`${s.url}/`)
+    const visitor = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
+    await visitor.goto(`${suite.s.url}/`)
     await visitor.getByRole('link', { name: 'Join us' }).click()
     await visitor.getByLabel('Your name (parent or guardian)').fill('Robin Hale')
     await visitor.getByLabel('Email').fill('robin@example.org')
     await visitor.getByLabel('Interested in').selectOption('pack')
     await visitor.getByLabel('Grade in school').fill('2')
     await visitor.getByRole('button', { name: 'Send' }).click()
-    await visitor.waitForURL(`${s.url}/join/thanks/`)
+    await visitor.waitForURL(`${suite.s.url}/join/thanks/`)
     await visitor.getByRole('heading', { name: 'Thank you!' }).waitFor()
     await visitor.close()
 
-    const page = await browser.newPage({ viewport: { width: 375, height: 800 } })
-    await signIn(page, s.url, leader.email, PASSWORD)
+    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
+    await signIn(page, suite.s.url, leader.email, PASSWORD)
     await page.getByText('1 unclaimed leads').waitFor()
-    await page.goto(`${s.url}/admin/leads/`)
+    await page.goto(`${suite.s.url}/admin/leads/`)
     const card = page.locator('li.card', { hasText: 'Robin Hale' })
     await card.getByRole('button', { name: 'Claim' }).click()
     await page.getByRole('status').filter({ hasText: 'Claimed Robin Hale' }).waitFor()
     await page.locator('li.card', { hasText: 'Robin Hale' }).getByText('claimed by you').waitFor()
-    const row = await s.db.selectFrom('leads').selectAll().where('parent_name', '=', 'Robin Hale').executeTakeFirstOrThrow()
+    const row = await suite.s.db.selectFrom('leads').selectAll().where('parent_name', '=', 'Robin Hale').executeTakeFirstOrThrow()
     expect(row.claimed_by).not.toBeNull()
     await page.close()
   })
 
   it('shows a missing contact plainly on the join form', async () => {
-    const visitor = await browser.newPage()
-    await visitor.goto(`${s.url}/join/`)
+    const visitor = await suite.browser.newPage()
+    await visitor.goto(`${suite.s.url}/join/`)
     await visitor.getByLabel('Your name (parent or guardian)').fill('No Contact')
     await visitor.getByRole('button', { name: 'Send' }).click()
     await visitor.getByRole('alert').filter({ hasText: 'give an email address or a phone number' }).waitFor()
@@ -57,41 +46,41 @@ describe('join form to a leader', () => {
 
 describe('announcements on the public site', () => {
   it('appears on every public page after publishing, and disappears when revoked', async () => {
-    const page = await browser.newPage()
+    const page = await suite.browser.newPage()
     page.on('dialog', (d) => d.accept())
-    await signIn(page, s.url, leader.email, PASSWORD)
-    await page.goto(`${s.url}/admin/announcements/`)
+    await signIn(page, suite.s.url, leader.email, PASSWORD)
+    await page.goto(`${suite.s.url}/admin/announcements/`)
     await page.getByLabel('Message').fill('Pinewood derby moved to Saturday')
     await page.getByLabel('Show until').fill('2099-12-31T18:00')
     await page.getByRole('button', { name: 'Publish announcement' }).click()
     await page.getByRole('status').filter({ hasText: 'Published (live)' }).waitFor()
 
-    await s.site!.settled()
-    const visitor = await browser.newPage()
+    await suite.s.site!.settled()
+    const visitor = await suite.browser.newPage()
     const banner = () => visitor.getByRole('complementary', { name: 'Announcements' }).getByText('Pinewood derby moved to Saturday')
     for (const path of ['/', '/units/pack/', '/join/', '/nearby/']) {
-      await visitor.goto(`${s.url}${path}`)
+      await visitor.goto(`${suite.s.url}${path}`)
       expect(await banner().count()).toBe(1)
     }
 
     await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Revoke' }).click()
     await page.getByRole('status').filter({ hasText: 'Announcement revoked' }).waitFor()
-    await s.site!.settled()
-    await visitor.goto(`${s.url}/`)
+    await suite.s.site!.settled()
+    await visitor.goto(`${suite.s.url}/`)
     expect(await banner().count()).toBe(0)
     await visitor.close()
     await page.close()
   })
 
   it('shows the live-cap refusal with the live announcements in the admin form', async () => {
-    const page = await browser.newPage()
-    await signIn(page, s.url, leader.email, PASSWORD)
+    const page = await suite.browser.newPage()
+    await signIn(page, suite.s.url, leader.email, PASSWORD)
     for (let i = 0; i < 3; i++)
-      await s.req('POST', '/api/admin/announcements', {
+      await suite.s.req('POST', '/api/admin/announcements', {
         token: ADMIN_TOKEN,
         json: { message: `Cap filler ${i}`, ends_at: '2099-01-01T00:00:00Z' },
       })
-    await page.goto(`${s.url}/admin/announcements/`)
+    await page.goto(`${suite.s.url}/admin/announcements/`)
     await page.getByLabel('Message').fill('One more')
     await page.getByLabel('Show until').fill('2099-12-31T18:00')
     await page.getByRole('button', { name: 'Publish announcement' }).click()
