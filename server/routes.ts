@@ -84,6 +84,11 @@ type Returned<R> = 0 extends 1 & R // a route of the registry, whose answers are
   : | { [K in keyof R]: K extends SuccessStatus ? (R[K] extends { schema: infer S extends TSchema } ? Static<S> : never) : never }[keyof R]
     | Response
 
+/** The JSON a route answers with on success (for typed clients: the admin pages). */
+export type AnswerOf<D> = D extends RouteDef<any, any, any, infer R> ? Exclude<Returned<R>, Response> : never
+/** The JSON body a route takes. */
+export type BodyOf<D> = D extends RouteDef<any, any, infer B, any> ? In<B> : never
+
 /** What a route declares besides its capability and summary. */
 interface RouteOptions<P, Q, B, R> {
   /** More words for the API docs than the summary. */
@@ -162,11 +167,11 @@ export const successStatus = (def: RouteDef): number => Number(Object.keys(def.r
  * id before it may hold a slash (`/api/admin/socialposts/pack/fall-popcorn/cancel`). Each action is an ordinary
  * route whose `params` hold the id under `param`.
  */
-export interface TailDef {
-  tail: { param: string; actions: Record<string, RouteDef> }
+export interface TailDef<A extends Record<string, RouteDef> = Record<string, RouteDef>> {
+  tail: { param: string; actions: A }
 }
 
-export const defineTail = (param: string, actions: Record<string, RouteDef>): TailDef => ({ tail: { param, actions } })
+export const defineTail = <A extends Record<string, RouteDef>>(param: string, actions: A): TailDef<A> => ({ tail: { param, actions } })
 
 export interface LoadedRoute {
   method: Method

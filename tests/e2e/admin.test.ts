@@ -141,8 +141,15 @@ describe('admin section in a browser', () => {
       '/admin/settings/',
       '/admin/history/',
       '/admin/units/',
+      '/admin/people/',
+      '/admin/roster/',
+      '/admin/calendar/',
+      '/admin/posts/',
+      '/admin/account/',
     ]
     const problems: string[] = []
+    const scriptErrors = (error: Error) => problems.push(`${page.url()}: script error ${error.message}`)
+    page.on('pageerror', scriptErrors)
     for (const path of [...publicPages, ...adminPages]) {
       for (const [label, width] of [
         ['phone', 375],
@@ -159,8 +166,9 @@ describe('admin section in a browser', () => {
         }
       }
     }
+    page.off('pageerror', scriptErrors)
     expect(problems).toEqual([])
-  }, 60_000)
+  }, 120_000)
 
   it('is usable with the keyboard: the skip link and form controls take focus in order', async () => {
     await page.setViewportSize({ width: 375, height: 800 })

@@ -27,4 +27,11 @@ describe('route registry', async () => {
   it('refuses unknown fields on every body', () => {
     for (const r of routes.filter((r) => r.def.body)) expect((r.def.body as any).additionalProperties, r.file).toBe(false)
   })
+  it('keeps route files adapters: no SQL, no transaction, imports through #server/ only', async () => {
+    for (const r of routes) {
+      const source = await Bun.file(r.file).text()
+      expect(source, r.file).not.toMatch(/from 'kysely'|\.transaction\(|selectFrom|insertInto|updateTable|deleteFrom/)
+      expect(source, r.file).not.toMatch(/from '\.\.?\//)
+    }
+  })
 })

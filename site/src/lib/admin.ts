@@ -1,11 +1,21 @@
-// Browser helpers for the admin pages: API calls with the session cookie, sign-in redirect, safe DOM building.
-export interface ApiResult {
-  ok: boolean
-  status: number
-  body: any
+// Browser helpers for the admin pages: typed API calls with the session cookie (the types come from the route
+// definitions themselves), the sign-in redirect, safe DOM building and status messages.
+import type { GET as Whoami } from '#routes/api/admin/whoami.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+
+/** A refusal, as every route answers one. */
+export interface Refusal {
+  detail: string
+  [field: string]: unknown
 }
 
-export async function api(method: string, path: string, body?: unknown): Promise<ApiResult> {
+export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal }
+
+/**
+ * Calls the admin API as the signed-in person. `D` is the route (`typeof GET` of its file), which types the
+ * body sent and the answer: `api<typeof ListKeys>('GET', '/api/admin/keys')`. A 401 goes to the sign-in page.
+ */
+export async function api<D>(method: string, path: string, body?: BodyOf<D>): Promise<ApiResult<AnswerOf<D>>> {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -14,15 +24,15 @@ export async function api(method: string, path: string, body?: unknown): Promise
   })
   if (res.status === 401) {
     location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`
-    throw new Error('signed out')
+    return new Promise(() => {}) // the page is leaving for the sign-in page
   }
-  const data = await res.json().catch(() => ({}))
-  return { ok: res.ok, status: res.status, body: data }
+  const data = await res.json().catch(() => ({ detail: `Request failed (${res.status})` }))
+  return res.ok ? { ok: true, status: res.status, body: data } : { ok: false, status: res.status, body: data }
 }
 
-/** The {detail} of a failed answer as one readable line. */
-export const detailOf = (r: ApiResult) =>
-  typeof r.body?.detail === 'string' ? r.body.detail : r.body?.detail ? JSON.stringify(r.body.detail) : `Request failed (${r.status})`
+/** The {detail} of a refusal as one readable line. */
+export const detailOf = (r: { status: number; body: Refusal }) =>
+  typeof r.body?.detail === 'string' ? r.body.detail : `Request failed (${r.status})`
 
 type Child = Node | string | null | undefined | false
 /** Builds an element; text is always set as text, never parsed as HTML. */
@@ -45,6 +55,21 @@ export function say(target: HTMLElement, text: string, kind: 'error' | 'notice' 
   if (kind === 'error' && text) target.focus()
 }
 
-export const whoami = async () => (await api('GET', '/api/admin/whoami')).body as { via: string; person: any; capabilities: string[] }
+/** The element with this id; the pages own their markup, so a missing one is a bug. */
+export const byId = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E
+
+/** Who is signed in, and what they may do. */
+export async function whoami(): Promise<AnswerOf<typeof Whoami>> {
+  const res = await api<typeof Whoami>('GET', '/api/admin/whoami')
+  if (!res.ok) throw new Error(res.body.detail)
+  return res.body
+}
 
 export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—')
+
+/** A form's filled fields as query parameters (blank ones left out). */
+export function formParams(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [k, v] of new FormData(form)) if (String(v).trim()) params.set(k, String(v).trim())
+  return params
+}

@@ -1,0 +1,91 @@
+// Calendar: every upcoming event; the site's own are editable (date and time pickers, all-day toggle, unit), others read-only.
+import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid].ts'
+import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { api, byId, detailOf, h, say } from '../admin.ts'
+
+type CalendarEvent = AnswerOf<typeof ListEvents>['events'][number]
+type EventFields = BodyOf<typeof CreateEvent>
+
+const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description'] as const
+const TIMES = ['time', 'end_time'] as const
+
+const status = byId('status')
+const problem = byId('event-error')
+const form = byId<HTMLFormElement>('event')
+const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
+const allDay = field('all_day')
+const times = byId('times')
+allDay.addEventListener('change', () => (times.hidden = allDay.checked))
+
+function edit(e: CalendarEvent | null) {
+  form.reset()
+  field('uid').value = e?.uid ?? ''
+  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? 'both' : '')
+  allDay.checked = !e?.time
+  times.hidden = allDay.checked
+  byId('form-title').textContent = e ? `Edit “${e.title}”` : 'New event'
+  byId('save').textContent = e ? 'Save changes' : 'Add event'
+  byId('cancel').hidden = !e
+  if (e) field('title').focus()
+}
+
+const whenOf = (e: CalendarEvent) =>
+  `${e.date}${e.end ? ` to ${e.end}` : ''}${e.time ? `, ${e.time}${e.end_time ? `–${e.end_time}` : ''}` : ', all day'} · ${e.unit}`
+
+async function load() {
+  const res = await api<typeof ListEvents>('GET', '/api/admin/calendar')
+  if (!res.ok) return say(status, detailOf(res), 'error')
+  byId('unconfigured').hidden = res.body.configured
+  byId('events').replaceChildren(
+    ...res.body.events.map((e) =>
+      h(
+        'li',
+        { class: 'card', 'data-event': e.uid },
+        h('h3', {}, e.title),
+        h('p', {}, whenOf(e)),
+        e.location && h('p', {}, e.location),
+        e.mine
+          ? h(
+              'div',
+              { class: 'row' },
+              h('button', { type: 'button', class: 'secondary', onclick: () => edit(e) }, 'Edit'),
+              h('button', { type: 'button', class: 'danger', onclick: () => remove(e) }, 'Delete'),
+            )
+          : h('p', { class: 'muted' }, `Added in another calendar app${e.recurring ? ' (repeats)' : ''}: change it there.`),
+      ),
+    ),
+  )
+}
+
+async function remove(e: CalendarEvent) {
+  if (!confirm(`Delete “${e.title}”? It disappears from every subscribed calendar.`)) return
+  const res = await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`)
+  say(status, res.ok ? `Deleted “${e.title}”.` : detailOf(res), res.ok ? 'notice' : 'error')
+  await load()
+}
+
+/** The filled fields; an all-day event sends no times. */
+function fields(): EventFields {
+  const body: Partial<Record<keyof EventFields, string>> = {}
+  for (const name of [...FIELDS, ...(allDay.checked ? [] : TIMES)]) {
+    const value = field(name).value.trim()
+    if (value) body[name] = value
+  }
+  return body as EventFields
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const uid = field('uid').value
+  const res = uid
+    ? await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields())
+    : await api<typeof CreateEvent>('POST', '/api/admin/calendar', fields())
+  if (!res.ok) return say(problem, detailOf(res), 'error')
+  problem.hidden = true
+  say(status, `${uid ? 'Saved' : 'Added'} “${res.body.title}”. The public calendar updates in a few seconds.`)
+  edit(null)
+  await load()
+})
+byId('cancel').addEventListener('click', () => edit(null))
+await load()

@@ -1,0 +1,165 @@
+// People: invite (the link is shown once), disable/enable, reset links, and a roles editor limited to what you may grant.
+import type { POST as DisablePerson } from '#routes/api/admin/people/[id]/disable.ts'
+import type { POST as EnablePerson } from '#routes/api/admin/people/[id]/enable.ts'
+import type { POST as ResetLink } from '#routes/api/admin/people/[id]/reset.ts'
+import type { PUT as SetRoles } from '#routes/api/admin/people/[id]/roles.ts'
+import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
+import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
+import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { api, byId, detailOf, h, say, when, whoami } from '../admin.ts'
+
+type Listing = AnswerOf<typeof ListPeople>
+type Person = Listing['people'][number]
+type OpenInvite = Listing['invites'][number]
+type UnitGrants = NonNullable<BodyOf<typeof Invite>['units']>
+
+const status = byId('status')
+const form = byId<HTMLFormElement>('invite')
+const problem = byId('invite-error')
+const me = await whoami()
+const canManage = me.capabilities.includes('people:manage')
+const canReset = me.capabilities.includes('people:invite_admin')
+let grantable: Listing['grantable'] = { global_roles: [], units: [] }
+
+function showLink(label: string, url: string) {
+  byId('link-label').textContent = label
+  byId('link-value').textContent = url
+  byId('link').hidden = false
+}
+
+function unitChoices(container: HTMLElement, current: Person['units'] = []) {
+  container.replaceChildren(h('legend', {}, 'Unit roles'))
+  for (const u of grantable.units) {
+    const held = current.find((c) => c.unit_id === u.id)
+    const options = u.roles.map((r) => h('option', { value: r, selected: held?.role === r }, r))
+    container.append(
+      h(
+        'label',
+        {},
+        u.name,
+        h('select', { name: `unit-${u.id}`, 'aria-label': `Role in ${u.name}` }, h('option', { value: '' }, 'None'), ...options),
+      ),
+    )
+  }
+}
+
+const unitsFrom = (editor: HTMLFormElement): UnitGrants =>
+  grantable.units.flatMap((u) => {
+    const role = (editor.elements.namedItem(`unit-${u.id}`) as HTMLSelectElement).value
+    return role ? [{ unit_id: u.id, role: role as UnitGrants[number]['role'] }] : []
+  })
+
+async function load() {
+  const res = await api<typeof ListPeople>('GET', '/api/admin/people')
+  if (!res.ok) return say(status, detailOf(res), 'error')
+  grantable = res.body.grantable
+  byId('invite-global').replaceChildren(
+    h('option', { value: '' }, 'None'),
+    ...grantable.global_roles.map((r) => h('option', { value: r }, r)),
+  )
+  unitChoices(byId('invite-units'))
+  byId('invites').replaceChildren(
+    ...res.body.invites.map((i) =>
+      h(
+        'li',
+        {},
+        `${i.email}, expires ${when(i.expires_at)} `,
+        h('button', { type: 'button', class: 'secondary', onclick: () => revokeInvite(i) }, 'Revoke'),
+      ),
+    ),
+  )
+  byId('people').replaceChildren(...res.body.people.map(card))
+}
+
+function rolesEditor(p: Person): HTMLFormElement {
+  const editor = h('form', { class: 'stack', hidden: true, 'aria-label': `Roles of ${p.email}` }) as HTMLFormElement
+  if (!canManage) return editor
+  const globalRole = h(
+    'select',
+    { name: 'global_role' },
+    ...['', 'admin', 'owner'].map((r) => h('option', { value: r, selected: (p.global_role ?? '') === r }, r || 'None')),
+  ) as HTMLSelectElement
+  const units = h('fieldset', { class: 'checks' })
+  unitChoices(units, p.units)
+  editor.append(h('label', {}, 'Global role', globalRole), units, h('button', { type: 'submit' }, 'Save roles'))
+  editor.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const res = await api<typeof SetRoles>('PUT', `/api/admin/people/${p.id}/roles`, {
+      global_role: (globalRole.value || null) as BodyOf<typeof SetRoles>['global_role'],
+      units: unitsFrom(editor),
+    })
+    say(status, res.ok ? `Saved the roles of ${p.email}.` : detailOf(res), res.ok ? 'notice' : 'error')
+    if (res.ok) await load()
+  })
+  return editor
+}
+
+function card(p: Person): HTMLElement {
+  const roles =
+    [p.global_role, ...p.units.map((u) => `${u.role} of the ${u.slug}${u.title ? ` (${u.title})` : ''}`)].filter(Boolean).join(', ') ||
+    'no roles'
+  const editor = rolesEditor(p)
+  const self = p.id === me.person?.id
+  return h(
+    'li',
+    { class: 'card', 'data-person': String(p.id) },
+    h('h3', {}, p.name ?? p.email),
+    h('p', {}, `${p.email} · ${roles}${p.disabled ? ' · DISABLED' : ''}`),
+    h('p', { class: 'muted' }, `${p.sessions.length} active sessions · ${p.keys.filter((k) => k.state === 'active').length} active keys`),
+    h(
+      'div',
+      { class: 'row' },
+      canManage &&
+        !self &&
+        h(
+          'button',
+          { type: 'button', class: p.disabled ? 'secondary' : 'danger', onclick: () => toggle(p) },
+          p.disabled ? 'Enable' : 'Disable',
+        ),
+      canReset && !p.disabled && h('button', { type: 'button', class: 'secondary', onclick: () => reset(p) }, 'Password reset link'),
+      canManage && h('button', { type: 'button', class: 'secondary', onclick: () => (editor.hidden = !editor.hidden) }, 'Edit roles'),
+    ),
+    editor,
+  )
+}
+
+async function toggle(p: Person) {
+  if (!p.disabled && !confirm(`Disable ${p.email}? Their sessions end and their keys stop at once.`)) return
+  const path = `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`
+  const res = p.disabled ? await api<typeof EnablePerson>('POST', path) : await api<typeof DisablePerson>('POST', path)
+  say(status, res.ok ? `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  await load()
+}
+
+async function reset(p: Person) {
+  const res = await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`)
+  if (!res.ok) return say(status, detailOf(res), 'error')
+  showLink(`Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`, res.body.url)
+}
+
+async function revokeInvite(i: OpenInvite) {
+  const res = await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${i.id}`)
+  say(status, res.ok ? `Revoked the invite of ${i.email}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  await load()
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const data = new FormData(form)
+  const res = await api<typeof Invite>('POST', '/api/admin/people/invite', {
+    email: String(data.get('email')),
+    global_role: (data.get('global_role') || null) as BodyOf<typeof Invite>['global_role'],
+    units: unitsFrom(form),
+  })
+  if (!res.ok) return say(problem, detailOf(res), 'error')
+  problem.hidden = true
+  form.reset()
+  showLink(`Invite link for ${res.body.email}: works once, for 14 days, and is not shown again.`, res.body.url)
+  await load()
+})
+byId('copy').addEventListener('click', async () => {
+  await navigator.clipboard?.writeText(byId('link-value').textContent ?? '')
+  say(status, 'Link copied.')
+})
+await load()

@@ -1,0 +1,83 @@
+// Social posts: upcoming posts with their image, message and time in the site's time zone; cancel or reschedule them.
+import type { POST as PostAction } from '#routes/api/admin/socialposts/[...path].ts'
+import type { GET as ListPosts } from '#routes/api/admin/socialposts/index.ts'
+import type { AnswerOf } from '#server/routes.ts'
+import { api, byId, detailOf, h, say } from '../admin.ts'
+
+type Post = AnswerOf<typeof ListPosts>['posts'][number]
+type Actions = (typeof PostAction)['tail']['actions']
+
+const status = byId('status')
+const all = byId<HTMLInputElement>('all')
+const list = byId('posts')
+const OPEN = ['drafted', 'scheduled', 'handed_off']
+const shown = (iso: string, timeZone: string) =>
+  new Date(iso).toLocaleString('en-US', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
+// datetime-local shows and gives the browser's local time; toISOString carries it as an instant.
+const local = (iso: string) => {
+  const d = new Date(iso)
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
+}
+
+async function load() {
+  const res = await api<typeof ListPosts>('GET', `/api/admin/socialposts${all.checked ? '?all=true' : ''}`)
+  if (!res.ok) return say(status, detailOf(res), 'error')
+  list.replaceChildren(...res.body.posts.map((p) => card(p, res.body.timezone)))
+  if (!res.body.posts.length) list.append(h('li', {}, 'No posts are waiting.'))
+}
+
+function card(p: Post, zone: string): HTMLElement {
+  const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
+  const open = OPEN.includes(p.status)
+  const form = h(
+    'form',
+    { class: 'stack', hidden: true, 'aria-label': `Reschedule ${p.id}` },
+    h('label', {}, 'Message', h('textarea', { name: 'message', rows: '4', required: true }, p.message)),
+    h(
+      'label',
+      {},
+      'New time',
+      h('input', { type: 'datetime-local', name: 'scheduled_for', required: true, value: local(p.scheduled_for) }),
+    ),
+    h('button', { type: 'submit' }, 'Send to the publisher'),
+  ) as HTMLFormElement
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const data = new FormData(form)
+    const res = await api<Actions['reschedule']>('POST', `/api/admin/socialposts/${p.id}/reschedule`, {
+      message: String(data.get('message')),
+      scheduled_for: new Date(String(data.get('scheduled_for'))).toISOString(),
+    })
+    if (!res.ok) return say(problem, detailOf(res), 'error')
+    say(status, 'The publisher will schedule the post again on its next cycle.')
+    await load()
+  })
+  return h(
+    'li',
+    { class: 'card', 'data-post': p.id },
+    p.image && h('img', { src: p.image.url, alt: `Image of post ${p.id}`, class: 'thumb', loading: 'lazy' }),
+    h('p', {}, h('span', { class: `badge ${open ? 'active' : 'expired'}` }, p.status), ` ${shown(p.scheduled_for, zone)} · ${p.unit}`),
+    h('p', {}, p.message),
+    problem,
+    open &&
+      p.cancel_url &&
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', class: 'danger', onclick: () => cancel(p, problem) }, 'Cancel post'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => (form.hidden = !form.hidden) }, 'Reschedule'),
+      ),
+    p.status === 'drafted' && h('p', { class: 'muted' }, 'Waiting for the publisher to schedule it again.'),
+    form,
+  )
+}
+
+async function cancel(p: Post, problem: HTMLElement) {
+  if (!confirm(`Cancel this post? It will not be published.\n\n${p.message.slice(0, 200)}`)) return
+  const res = await api<Actions['cancel']>('POST', `/api/admin/socialposts/${p.id}/cancel`)
+  if (!res.ok) return say(problem, detailOf(res), 'error')
+  say(status, 'Post cancelled.')
+  await load()
+}
+all.addEventListener('change', load)
+await load()

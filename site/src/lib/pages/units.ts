@@ -1,0 +1,44 @@
+// Own units: meeting day, time and place of the units you may edit.
+import type { PATCH as ChangeUnit } from '#routes/api/admin/units/[slug_or_id].ts'
+import type { GET as ListUnits } from '#routes/api/admin/units/index.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { api, byId, detailOf, h, say } from '../admin.ts'
+
+type Unit = AnswerOf<typeof ListUnits>['units'][number]
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
+
+const status = byId('status')
+
+function unitForm(u: Unit): HTMLFormElement {
+  const id = (f: string) => `${u.slug}-${f}`
+  const days = DAYS.map((d) => h('option', { value: d, selected: d === u.meeting_day }, d[0].toUpperCase() + d.slice(1)))
+  const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
+  const form = h(
+    'form',
+    { class: 'stack card', 'aria-label': u.name },
+    h('h2', {}, `${u.name}${u.number ? ` ${u.number}` : ''}`),
+    problem,
+    h(
+      'label',
+      { for: id('day') },
+      'Meeting day',
+      h('select', { id: id('day'), name: 'meeting_day' }, h('option', { value: '' }, '—'), ...days),
+    ),
+    h('label', {}, 'Meeting time', h('input', { type: 'time', name: 'meeting_time', value: u.meeting_time ?? '' })),
+    h('label', {}, 'Meeting place', h('input', { name: 'meeting_place', maxlength: '200', value: u.meeting_place ?? '' })),
+    h('button', { type: 'submit' }, `Save ${u.unit_type}`),
+  ) as HTMLFormElement
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const fields = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim() || null]))
+    const saved = await api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
+    if (!saved.ok) return say(problem, detailOf(saved), 'error')
+    problem.hidden = true
+    say(status, `Saved the ${u.unit_type}. The public page updates in a few seconds.`)
+  })
+  return form
+}
+
+const res = await api<typeof ListUnits>('GET', '/api/admin/units')
+if (res.ok) byId('units').append(...res.body.units.map(unitForm))
+else say(status, detailOf(res), 'error')
