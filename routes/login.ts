@@ -2,7 +2,7 @@
 import { Credentials, SignedIn, signIn } from '#server/account/sign-in.ts'
 import { cookieValue } from '#server/auth/credential.ts'
 import { sameSitePath } from '#server/auth/next-path.ts'
-import { SESSION_COOKIE, sessionCookie } from '#server/auth/sessions.ts'
+import { SESSION_COOKIE } from '#server/auth/sessions.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
@@ -15,15 +15,11 @@ export const POST = defineRoute('public', 'Sign in', {
     401: 'Wrong email or password (the same answer whether the email exists or not)',
     429: 'Too many failed sign-ins from this address or for this email',
   }),
-  async handler({ db, env, body, address, request, set, loginThrottle }) {
-    const { token, person } = await signIn(db, loginThrottle, body, {
-      address,
-      userAgent: request.headers.get('user-agent'),
-      previous: cookieValue(request.headers.get('cookie'), SESSION_COOKIE),
-    })
-    const cookie = sessionCookie(token, env.publicBaseUrl)
-    if (isFormPost(request)) return seeOther(sameSitePath(body.next), { 'set-cookie': cookie })
-    set.headers['set-cookie'] = cookie
+  async handler({ db, body, client, request, startSession, loginThrottle }) {
+    const previous = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)
+    const { token, person } = await signIn(db, loginThrottle, body, { ...client, previous })
+    startSession(token)
+    if (isFormPost(request)) return seeOther(sameSitePath(body.next))
     return { person }
   },
 })

@@ -1,6 +1,7 @@
 // defineRoute (the one shape every route module uses) and the loader that finds route files. A route declares
 // its capability, its schemas in and out, and the answers it may give; the same declaration drives validation,
 // the OpenAPI document and the tests' contract checks.
+import type { Client } from './auth/sessions.ts'
 import { type Static, type TSchema, TypeGuard } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
@@ -41,6 +42,10 @@ export interface HandlerContext<P, Q, B, C> extends Services {
   caller: C
   request: Request
   address: string | null
+  /** The address and browser asking, as a new session records them. */
+  client: Client
+  /** Answers with the cookie of this new session (set in the `Set-Cookie` header). */
+  startSession(token: string): void
   set: { status?: number | string; headers: Record<string, string | number> }
 }
 

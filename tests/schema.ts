@@ -1,5 +1,24 @@
 // The schema of a database file as a comparable value: tables and indexes with columns, keys and indexes.
+// Run as a script (`bun tests/schema.ts`) after adding a migration, to record the schema it creates.
 import { Database } from 'bun:sqlite'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { openMigrated } from '../server/db/client.ts'
+
+export const SCHEMA_FIXTURE = path.join(import.meta.dir, 'fixtures', 'schema.json')
+
+/** The schema a fresh database gets from the migrations. */
+export async function migratedSchema() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'schema-'))
+  try {
+    const file = path.join(dir, 'site.db')
+    await (await openMigrated(file)).destroy()
+    return schemaOf(file)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 /** Every table and index with its columns, foreign keys and indexes, the SQL compared without layout. */
 export function schemaOf(file: string) {
@@ -18,4 +37,9 @@ export function schemaOf(file: string) {
   }))
   db.close()
   return schema
+}
+
+if (import.meta.main) {
+  await Bun.write(SCHEMA_FIXTURE, `${JSON.stringify(await migratedSchema(), null, 2)}\n`)
+  console.log(`Recorded the migrated schema in ${path.relative(process.cwd(), SCHEMA_FIXTURE)}`)
 }

@@ -3,6 +3,7 @@
 // is set, and a write that changes public pages asks for a rebuild.
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
+import { sessionCookie } from '../auth/sessions.ts'
 import { forbidden, notFound, unauthorized } from '../errors.ts'
 import { type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { requestState } from './request-state.ts'
@@ -58,6 +59,8 @@ function runner(def: RouteDef, services: Services) {
         query: check.query ? check.query(query) : query,
         body: check.body ? check.body(body ?? {}) : body,
         address,
+        client: { address, userAgent: c.request.headers.get('user-agent') },
+        startSession: (token: string) => void (c.set.headers['set-cookie'] = sessionCookie(token, services.env.publicBaseUrl)),
         request: c.request,
         set: c.set,
       }

@@ -1,7 +1,7 @@
 // Request validation with TypeBox's compiler, and refusals in plain words: "units.0.unit_id: must be a whole
 // number", never "Expected union value". A schema may carry its own message (`withMessage`), kept off the
 // published document.
-import { type TSchema, Kind } from '@sinclair/typebox'
+import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors'
 import { unprocessable } from '../errors.ts'

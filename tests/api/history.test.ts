@@ -1,6 +1,6 @@
 // History API: the action log newest first, kind/actor filters, tie-safe paging, CSV export, credentials and sign-in logging.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, PASSWORD, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }

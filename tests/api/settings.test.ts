@@ -1,6 +1,6 @@
 // Settings API: the typed registry, validation of every key, null restores the default, credentials, and the action log.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }

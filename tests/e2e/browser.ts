@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
-import { startServerWithSite, type TestServer } from '../helpers.ts'
+import { PASSWORD, startServerWithSite, type TestServer } from '../helpers.ts'
 
 const AXE_SOURCE = readFileSync(path.join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
 export const SCREENSHOTS = path.join(import.meta.dir, '..', '..', 'test-results', 'screenshots')
@@ -47,9 +47,18 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
 }
 
+export const PHONE = { width: 375, height: 800 }
+
 export interface BrowserSuite {
   s: TestServer
   browser: Browser
+  /**
+   * A new page signed in through the login page as `email` (phone-sized unless told), at `path` when given.
+   * Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be injected.
+   */
+  signedIn(email: string, path?: string, options?: { password?: string; viewport?: typeof PHONE }): Promise<Page>
+  /** Once the site has been rebuilt after the writes so far, a visitor's page at `path`. */
+  visit(path: string): Promise<Page>
 }
 
 /**
@@ -57,7 +66,21 @@ export interface BrowserSuite {
  * variables `vars` gives then), stopped after them.
  */
 export function browserSuite(vars: () => Record<string, string> = () => ({}), options: { catalogDir?: string } = {}): BrowserSuite {
-  const suite = {} as BrowserSuite
+  const suite = {
+    async signedIn(email, path, { password = PASSWORD, viewport = PHONE } = {}) {
+      const page = await suite.browser.newPage({ viewport, bypassCSP: true })
+      page.on('dialog', (dialog) => dialog.accept())
+      await signIn(page, suite.s.url, email, password)
+      if (path) await page.goto(`${suite.s.url}${path}`)
+      return page
+    },
+    async visit(path) {
+      await suite.s.site!.settled()
+      const page = await suite.browser.newPage()
+      await page.goto(`${suite.s.url}${path}`)
+      return page
+    },
+  } as BrowserSuite
   beforeAll(async () => {
     suite.s = await startServerWithSite(vars(), options)
     suite.browser = await launch()

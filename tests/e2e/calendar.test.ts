@@ -1,9 +1,9 @@
 // Browser test of the calendar: an event added in the admin page shows on the public calendar and in /calendar.ics.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
-import { PASSWORD, ROLES } from '../helpers.ts'
+import { ROLES } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
-import { browserSuite, seriousViolations, signIn } from './browser.ts'
+import { browserSuite, seriousViolations } from './browser.ts'
 
 let dav: Radicale
 beforeAll(async () => (dav = await startRadicale()))
@@ -15,9 +15,7 @@ afterAll(() => dav?.stop())
 
 describe('calendar in a browser', () => {
   it('a leader adds a timed event; it shows on the public calendar (pack filter too) and in a valid /calendar.ics', async () => {
-    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 }, bypassCSP: true })
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
-    await page.goto(`${suite.s.url}/admin/calendar/`)
+    const page = await suite.signedIn(leader.email, '/admin/calendar/')
     await page.getByLabel('Title').fill('Pinewood derby')
     await page.getByLabel('For').selectOption('pack')
     await page.getByLabel('Date', { exact: true }).fill(`${year}-02-14`)
@@ -29,9 +27,7 @@ describe('calendar in a browser', () => {
     await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Edit' }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
 
-    await suite.s.site!.settled()
-    const visitor = await suite.browser.newPage()
-    await visitor.goto(`${suite.s.url}/calendar/`)
+    const visitor = await suite.visit('/calendar/')
     expect(await visitor.getByRole('heading', { name: 'Pinewood derby' }).count()).toBe(1)
     expect(await visitor.locator('li.card', { hasText: 'Pinewood derby' }).textContent()).toContain('10:00 AM–11:30 AM')
     await visitor.goto(`${suite.s.url}/calendar/pack/`)

@@ -1,7 +1,8 @@
 // Browser tests for people and the roster: accepting an invite, and a leader's tick reaching the family page.
 import { beforeAll, describe, expect, it } from 'bun:test'
-import { PASSWORD, ROLES } from '../helpers.ts'
-import { browserSuite, signIn } from './browser.ts'
+import { newSetupLink } from '../../server/people/setup.ts'
+import { ROLES } from '../helpers.ts'
+import { browserSuite, PHONE } from './browser.ts'
 
 const suite = browserSuite()
 let leader: { id: number; email: string }
@@ -9,9 +10,7 @@ beforeAll(async () => (leader = await suite.s.person({ ...ROLES.packLeader, emai
 
 describe('invites in a browser', () => {
   it('a leader invites a family; the family accepts the invite, is signed in, and can sign in again', async () => {
-    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
-    await page.goto(`${suite.s.url}/admin/people/`)
+    const page = await suite.signedIn(leader.email, '/admin/people/')
     await page.getByLabel('Email').fill('new.family@example.org')
     await page.getByLabel('Role in Cub Scout Pack').selectOption('member')
     await page.getByRole('button', { name: 'Create invite link' }).click()
@@ -19,7 +18,7 @@ describe('invites in a browser', () => {
     const link = (await page.locator('#link-value').textContent())!.replace('http://127.0.0.1:1', suite.s.url)
     await page.close()
 
-    const family = await suite.browser.newContext({ viewport: { width: 375, height: 800 } })
+    const family = await suite.browser.newContext({ viewport: PHONE })
     const tab = await family.newPage()
     await tab.goto(link)
     await tab.getByLabel('Your name').fill('Pat Family')
@@ -33,9 +32,7 @@ describe('invites in a browser', () => {
     await tab.getByRole('alert').filter({ hasText: 'already used' }).waitFor()
     await family.close()
 
-    const again = await suite.browser.newPage()
-    await signIn(again, suite.s.url, 'new.family@example.org', 'family password')
-    await again.close()
+    await (await suite.signedIn('new.family@example.org', undefined, { password: 'family password' })).close()
   })
 })
 
@@ -56,14 +53,10 @@ describe('checklist in a browser', () => {
       json: { person_ids: [parent.id] },
     })
 
-    const familyPage = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
-    await signIn(familyPage, suite.s.url, parent.email, PASSWORD)
-    await familyPage.goto(`${suite.s.url}/family/`)
+    const familyPage = await suite.signedIn(parent.email, '/family/')
     await familyPage.locator('[data-check="dues"]').filter({ hasText: 'Dues: not yet' }).waitFor()
 
-    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
-    await page.goto(`${suite.s.url}/admin/roster/`)
+    const page = await suite.signedIn(leader.email, '/admin/roster/')
     await page.getByLabel('Dues for Leo').check()
     await page.getByRole('status').filter({ hasText: 'Dues for Leo: done' }).waitFor()
 
@@ -71,6 +64,45 @@ describe('checklist in a browser', () => {
     await familyPage.locator('[data-check="dues"]').filter({ hasText: 'Dues: paid' }).waitFor()
     expect(await familyPage.locator('[data-check="health_form"]').textContent()).toBe('Health form: not yet')
     await familyPage.close()
+    await page.close()
+  })
+})
+
+describe('one-time links in a browser', () => {
+  const opened = (url: string) => url.replace('http://127.0.0.1:1', suite.s.url)
+
+  it('a reset link lets the person choose a new password, then sign in with it', async () => {
+    const person = await suite.s.person({ ...ROLES.member, email: 'forgot.password@example.org' })
+    const admin = await suite.s.person({ ...ROLES.admin, email: 'people.admin@example.org' })
+    const res = await suite.s.req('POST', `/api/admin/people/${person.id}/reset`, { cookie: await suite.s.signIn(admin.email) })
+    expect(res.status).toBe(201)
+    const { url } = res.body
+    const page = await suite.browser.newPage({ viewport: PHONE })
+    await page.goto(opened(url))
+    await page.getByLabel('New password').fill('a brand new password')
+    await page.getByRole('button', { name: 'Set password' }).click()
+    await page.waitForURL(`${suite.s.url}/login/`)
+    await page.close()
+    await (await suite.signedIn(person.email, undefined, { password: 'a brand new password' })).close()
+  })
+
+  it('the setup link creates the first owner, signed in at once; used again it says so', async () => {
+    const url = opened((await newSetupLink(suite.s.db, 'http://127.0.0.1:1'))!)
+    const page = await suite.browser.newPage({ viewport: PHONE })
+    await page.goto(url)
+    await page.getByLabel('Email').fill('first.owner@example.org')
+    await page.getByLabel('Password').fill('owner password')
+    await page.getByRole('button', { name: 'Create owner' }).click()
+    await page.waitForURL(`${suite.s.url}/admin/`)
+    await page.getByText('Signed in as first.owner@example.org (owner)').waitFor()
+    await page.goto(url)
+    await page.getByLabel('Email').fill('second.owner@example.org')
+    await page.getByLabel('Password').fill('owner password')
+    await page.getByRole('button', { name: 'Create owner' }).click()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /used|owner exists/ })
+      .waitFor()
     await page.close()
   })
 })

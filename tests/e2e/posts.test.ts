@@ -1,7 +1,7 @@
 // Browser test of social posts: a leader cancels a post from the admin page; the publisher stand-in receives it.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, PASSWORD, ROLES } from '../helpers.ts'
-import { browserSuite, seriousViolations, signIn } from './browser.ts'
+import { ADMIN_TOKEN, ROLES } from '../helpers.ts'
+import { browserSuite, seriousViolations } from './browser.ts'
 
 const cancelled: string[] = []
 const publisher = Bun.serve({
@@ -34,10 +34,7 @@ describe('social posts in a browser', () => {
       },
     })
     expect(res.status).toBe(200)
-    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 }, bypassCSP: true })
-    page.on('dialog', (d) => d.accept())
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
-    await page.goto(`${suite.s.url}/admin/posts/`)
+    const page = await suite.signedIn(leader.email, '/admin/posts/')
     const card = page.locator('li.card', { hasText: 'Wreath fundraiser' })
     await card.waitFor()
     expect(await card.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1)

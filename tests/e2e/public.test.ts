@@ -1,7 +1,7 @@
 // Browser tests across the public site and the admin section: the join form reaching a leader, announcements coming and going.
 import { beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, PASSWORD, ROLES } from '../helpers.ts'
-import { browserSuite, signIn } from './browser.ts'
+import { ADMIN_TOKEN, ROLES } from '../helpers.ts'
+import { browserSuite } from './browser.ts'
 
 const suite = browserSuite()
 let leader: { email: string }
@@ -21,8 +21,7 @@ describe('join form to a leader', () => {
     await visitor.getByRole('heading', { name: 'Thank you!' }).waitFor()
     await visitor.close()
 
-    const page = await suite.browser.newPage({ viewport: { width: 375, height: 800 } })
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
+    const page = await suite.signedIn(leader.email)
     await page.getByText('1 unclaimed leads').waitFor()
     await page.goto(`${suite.s.url}/admin/leads/`)
     const card = page.locator('li.card', { hasText: 'Robin Hale' })
@@ -46,17 +45,13 @@ describe('join form to a leader', () => {
 
 describe('announcements on the public site', () => {
   it('appears on every public page after publishing, and disappears when revoked', async () => {
-    const page = await suite.browser.newPage()
-    page.on('dialog', (d) => d.accept())
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
-    await page.goto(`${suite.s.url}/admin/announcements/`)
+    const page = await suite.signedIn(leader.email, '/admin/announcements/')
     await page.getByLabel('Message').fill('Pinewood derby moved to Saturday')
     await page.getByLabel('Show until').fill('2099-12-31T18:00')
     await page.getByRole('button', { name: 'Publish announcement' }).click()
     await page.getByRole('status').filter({ hasText: 'Published (live)' }).waitFor()
 
-    await suite.s.site!.settled()
-    const visitor = await suite.browser.newPage()
+    const visitor = await suite.visit('/')
     const banner = () => visitor.getByRole('complementary', { name: 'Announcements' }).getByText('Pinewood derby moved to Saturday')
     for (const path of ['/', '/units/pack/', '/join/', '/nearby/']) {
       await visitor.goto(`${suite.s.url}${path}`)
@@ -73,8 +68,7 @@ describe('announcements on the public site', () => {
   })
 
   it('shows the live-cap refusal with the live announcements in the admin form', async () => {
-    const page = await suite.browser.newPage()
-    await signIn(page, suite.s.url, leader.email, PASSWORD)
+    const page = await suite.signedIn(leader.email)
     for (let i = 0; i < 3; i++)
       await suite.s.req('POST', '/api/admin/announcements', {
         token: ADMIN_TOKEN,

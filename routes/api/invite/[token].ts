@@ -1,5 +1,4 @@
 // POST /api/invite/:token: accept an invite, creating the account with its roles (signed in at once).
-import { sessionCookie } from '#server/auth/sessions.ts'
 import { Accepted, Acceptance, acceptInvite } from '#server/people/invites.ts'
 import { LinkToken } from '#server/people/one-time-links.ts'
 import { created, defineRoute } from '#server/routes.ts'
@@ -13,9 +12,9 @@ export const POST = defineRoute('public', 'Accept an invite', {
     409: 'An account with this email exists already',
     410: 'The link has expired, was revoked or was already used',
   }),
-  async handler({ db, env, params, body, address, request, set }) {
-    const { token, ...account } = await acceptInvite(db, params.token, body, { address, userAgent: request.headers.get('user-agent') })
-    set.headers['set-cookie'] = sessionCookie(token, env.publicBaseUrl)
+  async handler({ db, params, body, client, startSession }) {
+    const { token, ...account } = await acceptInvite(db, params.token, body, client)
+    startSession(token)
     return account
   },
 })

@@ -1,5 +1,4 @@
 // POST /api/setup/:token: create the first owner with the one-time link printed on first start.
-import { sessionCookie } from '#server/auth/sessions.ts'
 import { LinkToken } from '#server/people/one-time-links.ts'
 import { completeSetup, FirstOwner, OwnerCreated } from '#server/people/setup.ts'
 import { created, defineRoute } from '#server/routes.ts'
@@ -12,9 +11,9 @@ export const POST = defineRoute('public', 'Create the first owner', {
     404: 'No such setup link',
     410: 'The link was already used, or an owner exists',
   }),
-  async handler({ db, env, params, body, address, request, set }) {
-    const { token, email } = await completeSetup(db, params.token, body, { address, userAgent: request.headers.get('user-agent') })
-    set.headers['set-cookie'] = sessionCookie(token, env.publicBaseUrl)
+  async handler({ db, params, body, client, startSession }) {
+    const { token, email } = await completeSetup(db, params.token, body, client)
+    startSession(token)
     return { email }
   },
 })

@@ -58,12 +58,67 @@ export function say(target: HTMLElement, text: string, kind: 'error' | 'notice' 
 /** The element with this id; the pages own their markup, so a missing one is a bug. */
 export const byId = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E
 
-/** Who is signed in, and what they may do. */
-export async function whoami(): Promise<AnswerOf<typeof Whoami>> {
-  const res = await api<typeof Whoami>('GET', '/api/admin/whoami')
-  if (!res.ok) throw new Error(res.body.detail)
-  return res.body
+/** Says something in the page's status line. */
+export const tell = (text: string, kind: 'error' | 'notice' = 'notice') => say(byId('status'), text, kind)
+
+/** Says how a call ended in the page's status line: `done` on success, the refusal's detail otherwise. */
+export function report<T>(res: ApiResult<T>, done: string | ((body: T) => string)): res is { ok: true; status: number; body: T } {
+  if (res.ok) tell(typeof done === 'string' ? done : done(res.body))
+  else tell(detailOf(res), 'error')
+  return res.ok
 }
+
+/** The body of a successful answer; a refusal is told in the status line and gives undefined. */
+export function answered<T>(res: ApiResult<T>): T | undefined {
+  if (res.ok) return res.body
+  tell(detailOf(res), 'error')
+}
+
+interface SubmitOptions<T> {
+  /** Where a refusal is shown; the form's `#<id>-error` element by default. */
+  problem?: HTMLElement
+  /** The refusal in words, when the detail alone does not say enough. */
+  refused?: (refusal: { status: number; body: Refusal }) => string
+  /** Clear the form after a success (default true). */
+  reset?: boolean
+}
+
+/**
+ * On submit, sends the form with `send`. A refusal shows next to the form; a success clears the form and its
+ * error and runs `done` with the answer.
+ */
+export function onSubmit<T>(
+  form: HTMLFormElement,
+  send: (data: FormData) => Promise<ApiResult<T>>,
+  done: (body: T) => unknown,
+  { problem = byId(`${form.id}-error`), refused = detailOf, reset = true }: SubmitOptions<T> = {},
+) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const res = await send(new FormData(form))
+    if (!res.ok) return say(problem, refused(res), 'error')
+    problem.hidden = true
+    if (reset) form.reset()
+    await done(res.body)
+  })
+}
+
+/** A form field's text, trimmed. */
+export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim()
+
+let signedIn: Promise<AnswerOf<typeof Whoami>> | undefined
+/** Who is signed in, and what they may do (asked once per page). */
+export function whoami(): Promise<AnswerOf<typeof Whoami>> {
+  signedIn ??= api<typeof Whoami>('GET', '/api/admin/whoami').then((res) => {
+    if (!res.ok) throw new Error(res.body.detail)
+    return res.body
+  })
+  return signedIn
+}
+
+/** Whether the signed-in credential holds a capability named in the markup (`data-needs`). */
+export const holds = (me: AnswerOf<typeof Whoami>, capability: string | undefined) =>
+  (me.capabilities as readonly string[]).includes(capability ?? '')
 
 export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—')
 

@@ -1,10 +1,10 @@
 // Build-time data: the pages read the same SQLite database through the server's Kysely module.
-import { openDatabase } from '../../../server/db/client.ts'
-import { readEnv } from '../../../server/env.ts'
+import { openDatabase } from '#server/db/client.ts'
+import { readEnv } from '#server/env.ts'
 import ICAL from 'ical.js'
-import { announcementsWithState } from '../../../server/announcements/state.ts'
-import { eventsOf } from '../../../server/calendar/service.ts'
-import { getSetting } from '../../../server/settings/registry.ts'
+import { announcementsWithState } from '#server/announcements/state.ts'
+import { eventsOf } from '#server/calendar/service.ts'
+import { getSetting } from '#server/settings/registry.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.

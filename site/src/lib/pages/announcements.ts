@@ -2,13 +2,10 @@
 import type { DELETE as RevokeAnnouncement } from '#routes/api/admin/announcements/[id].ts'
 import type { GET as ListAnnouncements, POST as CreateAnnouncement } from '#routes/api/admin/announcements/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say, when } from '../admin.ts'
+import { answered, api, byId, detailOf, h, onSubmit, report, tell, when } from '../admin.ts'
 
 type Announcement = AnswerOf<typeof ListAnnouncements>['announcements'][number]
 
-const status = byId('status')
-const form = byId<HTMLFormElement>('create')
-const problem = byId('create-error')
 const LABEL: Record<Announcement['state'], string> = {
   live: 'live',
   scheduled: 'scheduled',
@@ -20,10 +17,10 @@ const LABEL: Record<Announcement['state'], string> = {
 const iso = (local: FormDataEntryValue | null) => (local ? new Date(String(local)).toISOString() : undefined)
 
 async function load() {
-  const res = await api<typeof ListAnnouncements>('GET', '/api/admin/announcements')
-  if (!res.ok) return say(status, detailOf(res), 'error')
+  const body = answered(await api<typeof ListAnnouncements>('GET', '/api/admin/announcements'))
+  if (!body) return
   byId('announcements').replaceChildren(
-    ...res.body.announcements.map((a) =>
+    ...body.announcements.map((a) =>
       h(
         'li',
         { class: 'card', 'data-announcement': String(a.id) },
@@ -38,27 +35,30 @@ async function load() {
 
 async function revoke(a: Announcement) {
   if (!confirm('Take this announcement down now?')) return
-  const res = await api<typeof RevokeAnnouncement>('DELETE', `/api/admin/announcements/${a.id}`)
-  say(status, res.ok ? 'Announcement revoked; the site updates in a few seconds.' : detailOf(res), res.ok ? 'notice' : 'error')
+  report(
+    await api<typeof RevokeAnnouncement>('DELETE', `/api/admin/announcements/${a.id}`),
+    'Announcement revoked; the site updates in a few seconds.',
+  )
   await load()
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const data = new FormData(form)
-  const ends_at = iso(data.get('ends_at')) ?? ''
-  const res = await api<typeof CreateAnnouncement>('POST', '/api/admin/announcements', {
-    message: String(data.get('message')),
-    ends_at,
-    starts_at: iso(data.get('starts_at')),
-  })
-  if (!res.ok) {
-    const live = res.body.live as { message: string }[] | undefined
-    return say(problem, `${detailOf(res)}${live ? ` Live now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : ''}`, 'error')
-  }
-  problem.hidden = true
-  form.reset()
-  say(status, `Published (${LABEL[res.body.state]}). The site updates in a few seconds.`)
-  await load()
-})
+onSubmit(
+  byId<HTMLFormElement>('create'),
+  (data) =>
+    api<typeof CreateAnnouncement>('POST', '/api/admin/announcements', {
+      message: String(data.get('message')),
+      ends_at: iso(data.get('ends_at')) ?? '',
+      starts_at: iso(data.get('starts_at')),
+    }),
+  async (created) => {
+    tell(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
+    await load()
+  },
+  {
+    refused: (res) => {
+      const live = res.body.live as { message: string }[] | undefined
+      return `${detailOf(res)}${live ? ` Live now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : ''}`
+    },
+  },
+)
 await load()

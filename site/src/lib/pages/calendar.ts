@@ -2,7 +2,7 @@
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid].ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, tell } from '../admin.ts'
 
 type CalendarEvent = AnswerOf<typeof ListEvents>['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>
@@ -10,8 +10,6 @@ type EventFields = BodyOf<typeof CreateEvent>
 const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description'] as const
 const TIMES = ['time', 'end_time'] as const
 
-const status = byId('status')
-const problem = byId('event-error')
 const form = byId<HTMLFormElement>('event')
 const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
 const allDay = field('all_day')
@@ -34,11 +32,11 @@ const whenOf = (e: CalendarEvent) =>
   `${e.date}${e.end ? ` to ${e.end}` : ''}${e.time ? `, ${e.time}${e.end_time ? `–${e.end_time}` : ''}` : ', all day'} · ${e.unit}`
 
 async function load() {
-  const res = await api<typeof ListEvents>('GET', '/api/admin/calendar')
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  byId('unconfigured').hidden = res.body.configured
+  const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
+  if (!body) return
+  byId('unconfigured').hidden = body.configured
   byId('events').replaceChildren(
-    ...res.body.events.map((e) =>
+    ...body.events.map((e) =>
       h(
         'li',
         { class: 'card', 'data-event': e.uid },
@@ -60,8 +58,7 @@ async function load() {
 
 async function remove(e: CalendarEvent) {
   if (!confirm(`Delete “${e.title}”? It disappears from every subscribed calendar.`)) return
-  const res = await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`)
-  say(status, res.ok ? `Deleted “${e.title}”.` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
   await load()
 }
 
@@ -75,17 +72,20 @@ function fields(): EventFields {
   return body as EventFields
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const uid = field('uid').value
-  const res = uid
-    ? await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields())
-    : await api<typeof CreateEvent>('POST', '/api/admin/calendar', fields())
-  if (!res.ok) return say(problem, detailOf(res), 'error')
-  problem.hidden = true
-  say(status, `${uid ? 'Saved' : 'Added'} “${res.body.title}”. The public calendar updates in a few seconds.`)
-  edit(null)
-  await load()
-})
+onSubmit(
+  form,
+  () => {
+    const uid = field('uid').value
+    return uid
+      ? api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields())
+      : api<typeof CreateEvent>('POST', '/api/admin/calendar', fields())
+  },
+  async (saved) => {
+    tell(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
+    edit(null)
+    await load()
+  },
+  { reset: false },
+)
 byId('cancel').addEventListener('click', () => edit(null))
 await load()

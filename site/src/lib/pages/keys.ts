@@ -1,23 +1,20 @@
 // The API keys page: your keys with their state, minting one with scope checkboxes (secret shown once), revoking.
 import type { DELETE as RevokeKey } from '#routes/api/admin/keys/[id].ts'
 import type { GET as ListKeys, POST as MintKey } from '#routes/api/admin/keys/index.ts'
-import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say, when } from '../admin.ts'
+import type { AnswerOf } from '#server/routes.ts'
+import { answered, api, byId, h, onSubmit, report, tell, text, when } from '../admin.ts'
 
 type Key = AnswerOf<typeof ListKeys>['keys'][number]
 
-const status = byId('status')
-const form = byId<HTMLFormElement>('mint')
-const secret = byId('secret')
-
 async function load() {
-  const res = await api<typeof ListKeys>('GET', '/api/admin/keys')
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  const scopes = byId('scopes')
-  scopes.replaceChildren(h('legend', {}, 'Scopes'))
-  for (const s of res.body.grantable_scopes) scopes.append(h('label', {}, h('input', { type: 'checkbox', name: 'scopes', value: s }), s))
+  const body = answered(await api<typeof ListKeys>('GET', '/api/admin/keys'))
+  if (!body) return
+  byId('scopes').replaceChildren(
+    h('legend', {}, 'Scopes'),
+    ...body.grantable_scopes.map((s) => h('label', {}, h('input', { type: 'checkbox', name: 'scopes', value: s }), s)),
+  )
   byId('keys').replaceChildren(
-    ...res.body.keys.map((k) =>
+    ...body.keys.map((k) =>
       h(
         'tr',
         {},
@@ -38,27 +35,29 @@ async function load() {
 
 async function revoke(k: Key) {
   if (!confirm(`Revoke the key "${k.label}"? Scripts using it stop working at once.`)) return
-  const res = await api<typeof RevokeKey>('DELETE', `/api/admin/keys/${k.id}`)
-  say(status, res.ok ? `Revoked "${k.label}".` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(await api<typeof RevokeKey>('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
   await load()
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const data = new FormData(form)
-  const body = { label: String(data.get('label')), scopes: data.getAll('scopes').map(String) } as BodyOf<typeof MintKey>
-  if (data.get('expires_days')) body.expires_days = Number(data.get('expires_days'))
-  const res = await api<typeof MintKey>('POST', '/api/admin/keys', body)
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  say(status, `Created "${res.body.label}".`)
-  byId('secret-value').textContent = res.body.key
-  secret.hidden = false
-  form.reset()
-  await load()
-})
+onSubmit(
+  byId<HTMLFormElement>('mint'),
+  (data) =>
+    api<typeof MintKey>('POST', '/api/admin/keys', {
+      label: text(data, 'label'),
+      scopes: data.getAll('scopes').map(String) as AnswerOf<typeof ListKeys>['grantable_scopes'],
+      expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
+    }),
+  async (minted) => {
+    tell(`Created "${minted.label}".`)
+    byId('secret-value').textContent = minted.key
+    byId('secret').hidden = false
+    await load()
+  },
+  { problem: byId('status') },
+)
 
 byId('copy').addEventListener('click', async () => {
   await navigator.clipboard?.writeText(byId('secret-value').textContent ?? '')
-  say(status, 'Key copied to the clipboard.')
+  tell('Key copied to the clipboard.')
 })
 await load()

@@ -5,11 +5,10 @@ import type { GET as ListLeads } from '#routes/api/admin/leads/index.ts'
 import type { GET as FailedCopies } from '#routes/api/admin/mirrors/failed.ts'
 import type { POST as RetryCopies } from '#routes/api/admin/mirrors/retry.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, detailOf, formParams, h, say, when, whoami } from '../admin.ts'
+import { answered, api, byId, formParams, h, report, when, whoami } from '../admin.ts'
 
 type Lead = AnswerOf<typeof ListLeads>['leads'][number]
 
-const status = byId('status')
 const form = byId<HTMLFormElement>('search')
 const list = byId('leads')
 const more = byId('more')
@@ -48,19 +47,19 @@ function card(lead: Lead): HTMLElement {
 async function act(lead: Lead, verb: 'claim' | 'release') {
   const path = `/api/admin/leads/${lead.id}/${verb}`
   const res = verb === 'claim' ? await api<typeof ClaimLead>('POST', path) : await api<typeof ReleaseLead>('POST', path)
-  say(status, res.ok ? `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(res, `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.`)
   await load(true)
 }
 
 async function load(reset: boolean) {
   const params = formParams(form)
   if (!reset && next) params.set('before_id', String(next))
-  const res = await api<typeof ListLeads>('GET', `/api/admin/leads?${params}`)
-  if (!res.ok) return say(status, detailOf(res), 'error')
+  const body = answered(await api<typeof ListLeads>('GET', `/api/admin/leads?${params}`))
+  if (!body) return
   if (reset) list.replaceChildren()
-  for (const lead of res.body.leads) list.append(card(lead))
+  for (const lead of body.leads) list.append(card(lead))
   if (!list.children.length) list.append(h('li', {}, 'No leads match.'))
-  next = res.body.next_before_id
+  next = body.next_before_id
   more.hidden = !next
 }
 
@@ -77,11 +76,7 @@ async function failed() {
 
 retry.addEventListener('click', async () => {
   const res = await api<typeof RetryCopies>('POST', '/api/admin/mirrors/retry', { target: 'spreadsheet' })
-  say(
-    status,
-    res.ok ? `Retried ${res.body.attempted}: ${res.body.ok} copied, ${res.body.failed} still failing.` : detailOf(res),
-    res.ok ? 'notice' : 'error',
-  )
+  report(res, (r) => `Retried ${r.attempted}: ${r.ok} copied, ${r.failed} still failing.`)
   await failed()
 })
 form.addEventListener('submit', (event) => {

@@ -7,16 +7,13 @@ import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
 import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
 import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say, when, whoami } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, tell, text, when, whoami } from '../admin.ts'
 
 type Listing = AnswerOf<typeof ListPeople>
 type Person = Listing['people'][number]
 type OpenInvite = Listing['invites'][number]
 type UnitGrants = NonNullable<BodyOf<typeof Invite>['units']>
 
-const status = byId('status')
-const form = byId<HTMLFormElement>('invite')
-const problem = byId('invite-error')
 const me = await whoami()
 const canManage = me.capabilities.includes('people:manage')
 const canReset = me.capabilities.includes('people:invite_admin')
@@ -51,16 +48,16 @@ const unitsFrom = (editor: HTMLFormElement): UnitGrants =>
   })
 
 async function load() {
-  const res = await api<typeof ListPeople>('GET', '/api/admin/people')
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  grantable = res.body.grantable
+  const body = answered(await api<typeof ListPeople>('GET', '/api/admin/people'))
+  if (!body) return
+  grantable = body.grantable
   byId('invite-global').replaceChildren(
     h('option', { value: '' }, 'None'),
     ...grantable.global_roles.map((r) => h('option', { value: r }, r)),
   )
   unitChoices(byId('invite-units'))
   byId('invites').replaceChildren(
-    ...res.body.invites.map((i) =>
+    ...body.invites.map((i) =>
       h(
         'li',
         {},
@@ -69,7 +66,7 @@ async function load() {
       ),
     ),
   )
-  byId('people').replaceChildren(...res.body.people.map(card))
+  byId('people').replaceChildren(...body.people.map(card))
 }
 
 function rolesEditor(p: Person): HTMLFormElement {
@@ -83,15 +80,19 @@ function rolesEditor(p: Person): HTMLFormElement {
   const units = h('fieldset', { class: 'checks' })
   unitChoices(units, p.units)
   editor.append(h('label', {}, 'Global role', globalRole), units, h('button', { type: 'submit' }, 'Save roles'))
-  editor.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const res = await api<typeof SetRoles>('PUT', `/api/admin/people/${p.id}/roles`, {
-      global_role: (globalRole.value || null) as BodyOf<typeof SetRoles>['global_role'],
-      units: unitsFrom(editor),
-    })
-    say(status, res.ok ? `Saved the roles of ${p.email}.` : detailOf(res), res.ok ? 'notice' : 'error')
-    if (res.ok) await load()
-  })
+  onSubmit(
+    editor,
+    () =>
+      api<typeof SetRoles>('PUT', `/api/admin/people/${p.id}/roles`, {
+        global_role: (globalRole.value || null) as BodyOf<typeof SetRoles>['global_role'],
+        units: unitsFrom(editor),
+      }),
+    async () => {
+      tell(`Saved the roles of ${p.email}.`)
+      await load()
+    },
+    { problem: byId('status'), reset: false },
+  )
   return editor
 }
 
@@ -128,38 +129,37 @@ async function toggle(p: Person) {
   if (!p.disabled && !confirm(`Disable ${p.email}? Their sessions end and their keys stop at once.`)) return
   const path = `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`
   const res = p.disabled ? await api<typeof EnablePerson>('POST', path) : await api<typeof DisablePerson>('POST', path)
-  say(status, res.ok ? `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
   await load()
 }
 
 async function reset(p: Person) {
-  const res = await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`)
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  showLink(`Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`, res.body.url)
+  const link = answered(await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`))
+  if (link)
+    showLink(`Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`, link.url)
 }
 
 async function revokeInvite(i: OpenInvite) {
-  const res = await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${i.id}`)
-  say(status, res.ok ? `Revoked the invite of ${i.email}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
   await load()
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const data = new FormData(form)
-  const res = await api<typeof Invite>('POST', '/api/admin/people/invite', {
-    email: String(data.get('email')),
-    global_role: (data.get('global_role') || null) as BodyOf<typeof Invite>['global_role'],
-    units: unitsFrom(form),
-  })
-  if (!res.ok) return say(problem, detailOf(res), 'error')
-  problem.hidden = true
-  form.reset()
-  showLink(`Invite link for ${res.body.email}: works once, for 14 days, and is not shown again.`, res.body.url)
-  await load()
-})
+const invite = byId<HTMLFormElement>('invite')
+onSubmit(
+  invite,
+  (data) =>
+    api<typeof Invite>('POST', '/api/admin/people/invite', {
+      email: text(data, 'email'),
+      global_role: (data.get('global_role') || null) as BodyOf<typeof Invite>['global_role'],
+      units: unitsFrom(invite),
+    }),
+  async (invited) => {
+    showLink(`Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`, invited.url)
+    await load()
+  },
+)
 byId('copy').addEventListener('click', async () => {
   await navigator.clipboard?.writeText(byId('link-value').textContent ?? '')
-  say(status, 'Link copied.')
+  tell('Link copied.')
 })
 await load()

@@ -2,12 +2,11 @@
 import type { POST as PostAction } from '#routes/api/admin/socialposts/[...path].ts'
 import type { GET as ListPosts } from '#routes/api/admin/socialposts/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say } from '../admin.ts'
+import { answered, api, byId, detailOf, h, onSubmit, say, tell } from '../admin.ts'
 
 type Post = AnswerOf<typeof ListPosts>['posts'][number]
 type Actions = (typeof PostAction)['tail']['actions']
 
-const status = byId('status')
 const all = byId<HTMLInputElement>('all')
 const list = byId('posts')
 const OPEN = ['drafted', 'scheduled', 'handed_off']
@@ -20,10 +19,10 @@ const local = (iso: string) => {
 }
 
 async function load() {
-  const res = await api<typeof ListPosts>('GET', `/api/admin/socialposts${all.checked ? '?all=true' : ''}`)
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  list.replaceChildren(...res.body.posts.map((p) => card(p, res.body.timezone)))
-  if (!res.body.posts.length) list.append(h('li', {}, 'No posts are waiting.'))
+  const body = answered(await api<typeof ListPosts>('GET', `/api/admin/socialposts${all.checked ? '?all=true' : ''}`))
+  if (!body) return
+  list.replaceChildren(...body.posts.map((p) => card(p, body.timezone)))
+  if (!body.posts.length) list.append(h('li', {}, 'No posts are waiting.'))
 }
 
 function card(p: Post, zone: string): HTMLElement {
@@ -41,17 +40,19 @@ function card(p: Post, zone: string): HTMLElement {
     ),
     h('button', { type: 'submit' }, 'Send to the publisher'),
   ) as HTMLFormElement
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const data = new FormData(form)
-    const res = await api<Actions['reschedule']>('POST', `/api/admin/socialposts/${p.id}/reschedule`, {
-      message: String(data.get('message')),
-      scheduled_for: new Date(String(data.get('scheduled_for'))).toISOString(),
-    })
-    if (!res.ok) return say(problem, detailOf(res), 'error')
-    say(status, 'The publisher will schedule the post again on its next cycle.')
-    await load()
-  })
+  onSubmit(
+    form,
+    (data) =>
+      api<Actions['reschedule']>('POST', `/api/admin/socialposts/${p.id}/reschedule`, {
+        message: String(data.get('message')),
+        scheduled_for: new Date(String(data.get('scheduled_for'))).toISOString(),
+      }),
+    async () => {
+      tell('The publisher will schedule the post again on its next cycle.')
+      await load()
+    },
+    { problem, reset: false },
+  )
   return h(
     'li',
     { class: 'card', 'data-post': p.id },
@@ -76,7 +77,7 @@ async function cancel(p: Post, problem: HTMLElement) {
   if (!confirm(`Cancel this post? It will not be published.\n\n${p.message.slice(0, 200)}`)) return
   const res = await api<Actions['cancel']>('POST', `/api/admin/socialposts/${p.id}/cancel`)
   if (!res.ok) return say(problem, detailOf(res), 'error')
-  say(status, 'Post cancelled.')
+  tell('Post cancelled.')
   await load()
 }
 all.addEventListener('change', load)

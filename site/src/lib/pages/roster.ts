@@ -5,26 +5,24 @@ import type { POST as AddHousehold } from '#routes/api/admin/roster/households/i
 import type { GET as ListRoster } from '#routes/api/admin/roster/index.ts'
 import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, tell, text } from '../admin.ts'
 
 type Roster = AnswerOf<typeof ListRoster>
 type Household = Roster['households'][number]
 type Scout = Household['scouts'][number]
 
-const status = byId('status')
 const unitSelect = byId<HTMLSelectElement>('unit')
-const add = byId<HTMLFormElement>('add')
 let units: Roster['units'] = []
 
 async function load() {
   const unit = unitSelect.value ? `?unit=${unitSelect.value}` : ''
   byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${unit}`
-  const res = await api<typeof ListRoster>('GET', `/api/admin/roster${unit}`)
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  units = res.body.units
-  byId('year').textContent = `Checklist for program year ${res.body.year.label}.`
-  byId('dens').replaceChildren(...res.body.dens.map((d) => h('option', { value: d })))
-  byId('households').replaceChildren(...res.body.households.map(householdCard))
+  const body = answered(await api<typeof ListRoster>('GET', `/api/admin/roster${unit}`))
+  if (!body) return
+  units = body.units
+  byId('year').textContent = `Checklist for program year ${body.year.label}.`
+  byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
+  byId('households').replaceChildren(...body.households.map(householdCard))
 }
 
 function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
@@ -35,11 +33,7 @@ function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
   }) as HTMLInputElement
   box.addEventListener('change', async () => {
     const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/${item}`, { done: box.checked })
-    if (!res.ok) {
-      box.checked = !box.checked
-      return say(status, detailOf(res), 'error')
-    }
-    say(status, `${label} for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)
+    if (!report(res, `${label} for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)) box.checked = !box.checked
   })
   return h('td', {}, h('label', { class: 'inline-check' }, box, label))
 }
@@ -53,17 +47,20 @@ function addScoutForm(hh: Household): HTMLFormElement {
     h('label', {}, 'Den', h('input', { name: 'den', list: 'dens', maxlength: '50' })),
     h('button', { type: 'submit', class: 'secondary' }, 'Add scout'),
   ) as HTMLFormElement
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const data = new FormData(form)
-    const res = await api<typeof AddScout>('POST', `/api/admin/roster/households/${hh.id}/scouts`, {
-      first_name: String(data.get('first_name')),
-      unit_id: Number(data.get('unit')),
-      den: String(data.get('den') ?? '').trim() || null,
-    })
-    say(status, res.ok ? `Added ${res.body.first_name}.` : detailOf(res), res.ok ? 'notice' : 'error')
-    if (res.ok) await load()
-  })
+  onSubmit(
+    form,
+    (data) =>
+      api<typeof AddScout>('POST', `/api/admin/roster/households/${hh.id}/scouts`, {
+        first_name: text(data, 'first_name'),
+        unit_id: Number(data.get('unit')),
+        den: text(data, 'den') || null,
+      }),
+    async (scout) => {
+      tell(`Added ${scout.first_name}.`)
+      await load()
+    },
+    { problem: byId('status') },
+  )
   return form
 }
 
@@ -99,20 +96,24 @@ function householdCard(hh: Household): HTMLElement {
 }
 
 async function setActive(hh: Household, active: boolean) {
-  const res = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
-  say(status, res.ok ? `${hh.parent_name} is ${active ? 'active' : 'inactive'}.` : detailOf(res), res.ok ? 'notice' : 'error')
+  report(
+    await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active }),
+    `${hh.parent_name} is ${active ? 'active' : 'inactive'}.`,
+  )
   await load()
 }
 
-add.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const filled = Object.fromEntries([...new FormData(add)].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v))
-  const body = (filled.lead_id ? { lead_id: Number(filled.lead_id) } : filled) as BodyOf<typeof AddHousehold>
-  const res = await api<typeof AddHousehold>('POST', '/api/admin/roster/households', body)
-  if (!res.ok) return say(byId('add-error'), detailOf(res), 'error')
-  add.reset()
-  say(status, `Added the household of ${res.body.parent_name}.`)
-  await load()
-})
+onSubmit(
+  byId<HTMLFormElement>('add'),
+  (data) => {
+    const filled = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v))
+    const body = (filled.lead_id ? { lead_id: Number(filled.lead_id) } : filled) as BodyOf<typeof AddHousehold>
+    return api<typeof AddHousehold>('POST', '/api/admin/roster/households', body)
+  },
+  async (household) => {
+    tell(`Added the household of ${household.parent_name}.`)
+    await load()
+  },
+)
 unitSelect.addEventListener('change', load)
 await load()

@@ -4,11 +4,9 @@ import type { GET as ListSettings } from '#routes/api/admin/settings/index.ts'
 import type { GET as SiteBuilds } from '#routes/api/admin/site/index.ts'
 import type { POST as Rebuild } from '#routes/api/admin/site/rebuild.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say, when } from '../admin.ts'
+import { answered, api, byId, detailOf, h, report, tell, when } from '../admin.ts'
 
 type Setting = AnswerOf<typeof ListSettings>['settings'][number]
-
-const status = byId('status')
 
 function input(s: Setting): HTMLInputElement | HTMLSelectElement {
   const id = `setting-${s.key}`
@@ -50,16 +48,15 @@ function settingCard(s: Setting): HTMLElement {
     if (!saved.ok) return field.setAttribute('aria-invalid', 'true')
     field.removeAttribute('aria-invalid')
     field.value = saved.body.setting.value === null ? '' : String(saved.body.setting.value)
-    say(status, `Saved ${s.key}.`)
+    tell(`Saved ${s.key}.`)
   })
   const about = `${s.description} Type: ${s.type}. Default: ${JSON.stringify(s.default)}.`
   return h('section', { class: 'card' }, form, h('p', { class: 'muted', id: `about-${s.key}` }, about))
 }
 
 async function load() {
-  const res = await api<typeof ListSettings>('GET', '/api/admin/settings')
-  if (!res.ok) return say(status, detailOf(res), 'error')
-  byId('settings').replaceChildren(...res.body.settings.map(settingCard))
+  const body = answered(await api<typeof ListSettings>('GET', '/api/admin/settings'))
+  if (body) byId('settings').replaceChildren(...body.settings.map(settingCard))
 }
 
 async function build() {
@@ -74,8 +71,7 @@ async function build() {
 }
 
 byId('rebuild').addEventListener('click', async () => {
-  const res = await api<typeof Rebuild>('POST', '/api/admin/site/rebuild')
-  say(status, res.ok ? 'Rebuild queued.' : detailOf(res), res.ok ? 'notice' : 'error')
+  report(await api<typeof Rebuild>('POST', '/api/admin/site/rebuild'), 'Rebuild queued.')
   setTimeout(build, 3000)
 })
 await Promise.all([load(), build()])

@@ -2,12 +2,10 @@
 import type { PATCH as ChangeUnit } from '#routes/api/admin/units/[slug_or_id].ts'
 import type { GET as ListUnits } from '#routes/api/admin/units/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { api, byId, detailOf, h, say } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, tell } from '../admin.ts'
 
 type Unit = AnswerOf<typeof ListUnits>['units'][number]
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
-
-const status = byId('status')
 
 function unitForm(u: Unit): HTMLFormElement {
   const id = (f: string) => `${u.slug}-${f}`
@@ -28,17 +26,17 @@ function unitForm(u: Unit): HTMLFormElement {
     h('label', {}, 'Meeting place', h('input', { name: 'meeting_place', maxlength: '200', value: u.meeting_place ?? '' })),
     h('button', { type: 'submit' }, `Save ${u.unit_type}`),
   ) as HTMLFormElement
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const fields = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim() || null]))
-    const saved = await api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
-    if (!saved.ok) return say(problem, detailOf(saved), 'error')
-    problem.hidden = true
-    say(status, `Saved the ${u.unit_type}. The public page updates in a few seconds.`)
-  })
+  onSubmit(
+    form,
+    (data) => {
+      const fields = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim() || null]))
+      return api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
+    },
+    () => tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`),
+    { problem, reset: false },
+  )
   return form
 }
 
-const res = await api<typeof ListUnits>('GET', '/api/admin/units')
-if (res.ok) byId('units').append(...res.body.units.map(unitForm))
-else say(status, detailOf(res), 'error')
+const listed = answered(await api<typeof ListUnits>('GET', '/api/admin/units'))
+if (listed) byId('units').append(...listed.units.map(unitForm))
