@@ -11,15 +11,15 @@ export const POST = defineRoute('public', 'Sign in', {
   body: Credentials,
   forms: true,
   responses: ok(SignedIn, 'Signed in (JSON); the cookie is in Set-Cookie', {
-    303: 'Signed in (form post): on to `next` when it is a page of this site, else /admin/',
+    303: 'Signed in (form post): on to `next` when it is a page of this site, else where their pages start',
     401: 'Wrong email or password (the same answer whether the email exists or not)',
     429: 'Too many failed sign-ins from this address or for this email',
   }),
   async handler({ db, body, client, request, startSession, loginThrottle }) {
     const previous = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)
     const { token, person } = await signIn(db, loginThrottle, body, { ...client, previous })
-    startSession(token)
-    if (isFormPost(request)) return seeOther(sameSitePath(body.next))
-    return { person }
+    const start = await startSession(token, person.id)
+    if (isFormPost(request)) return seeOther(sameSitePath(body.next, start))
+    return { person, start }
   },
 })

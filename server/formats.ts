@@ -13,9 +13,14 @@ export function isCalendarDate(value: string): boolean {
 
 FormatRegistry.Set('date', isCalendarDate)
 
-/** An email address as the service accepts it: a local part, an @, and a domain name with a dot. */
-export const EMAIL_PATTERN =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
+/**
+ * An email address as the service accepts it: a local part, an @, and a domain name with a dot. Written once for
+ * both sides: browsers take it as an input's `pattern` (compiled with the `v` flag, hence the escapes), and the
+ * server compiles the same text.
+ */
+export const EMAIL_INPUT_PATTERN =
+  "[A-Za-z0-9!#$%&'*+\\/=?^_`\\{\\|\\}~\\-]+(?:\\.[A-Za-z0-9!#$%&'*+\\/=?^_`\\{\\|\\}~\\-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9\\-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9\\-]*[A-Za-z0-9])?"
+export const EMAIL_PATTERN = new RegExp(`^(?:${EMAIL_INPUT_PATTERN})$`, 'v')
 
 FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value))
 

@@ -44,9 +44,9 @@ export interface HandlerContext<P, Q, B, C> extends Services {
   address: string | null
   /** The address and browser asking, as a new session records them. */
   client: Client
-  /** Answers with the cookie of this new session (set in the `Set-Cookie` header). */
-  startSession(token: string): void
-  set: { status?: number | string; headers: Record<string, string | number> }
+  /** Answers with the cookies of this new session of `personId`; gives the page their pages start from. */
+  startSession(token: string, personId: number): Promise<'/admin/' | '/family/'>
+  set: { status?: number | string; headers: Record<string, string | number | string[]> }
 }
 
 /** One answer a route may give: a description, and its JSON schema or another media type. */

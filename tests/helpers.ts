@@ -8,7 +8,6 @@ import { contract } from './contract.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
-import { record } from '../server/db/write.ts'
 import { SiteBuilder } from '../server/site/builder.ts'
 import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
@@ -126,11 +125,9 @@ export async function startServer(
       const unit = await db.selectFrom('units').select('id').where('slug', '=', u.slug).executeTakeFirstOrThrow()
       units.push({ unit_id: unit.id, role: u.role, title: u.title ?? null })
     }
-    const id = await db.transaction().execute(async (trx) => {
-      const id = await createAccount(trx, { email, name: null, password, global_role: spec.global_role ?? null, units })
-      await record(trx, 'test', 'test.person', `fixture ${email}`)
-      return id
-    })
+    const id = await db
+      .transaction()
+      .execute((trx) => createAccount(trx, { email, name: null, password, global_role: spec.global_role ?? null, units }))
     return { id, email, password }
   }
 

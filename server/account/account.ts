@@ -110,9 +110,14 @@ export const SessionEnded = t.Object(
 /** Ends one of your sessions; someone else's is 404. */
 export function endSession(db: Db, caller: Caller, id: number) {
   return write(db, async (trx) => {
-    const gone = await trx.deleteFrom('sessions').where('id', '=', id).where('person_id', '=', caller.person!.id).executeTakeFirst()
-    if (!Number(gone.numDeletedRows)) throw notFound('No such session of yours')
-    await record(trx, caller.actor, 'account.session_end', `Ended session #${id}`)
+    const gone = await trx
+      .deleteFrom('sessions')
+      .where('id', '=', id)
+      .where('person_id', '=', caller.person!.id)
+      .returning('address')
+      .executeTakeFirst()
+    if (!gone) throw notFound('No such session of yours')
+    await record(trx, caller.actor, 'account.session_end', `Signed out the session from ${gone.address ?? 'an unknown address'}`)
     return { id, ended: true as const }
   })
 }

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { tooMany, unauthorized } from '../errors.ts'
 import { normaliseEmail } from '../people/queries.ts'
-import { t } from '../schemas.ts'
+import { OneOf, t } from '../schemas.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
 const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
@@ -21,8 +21,13 @@ export const Credentials = t.Object(
 )
 
 export const SignedIn = t.Object(
-  { person: t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false }) },
-  { additionalProperties: false, examples: [{ person: { id: 3, email: 'akela@example.org' } }] },
+  {
+    person: t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false }),
+    start: OneOf(['/admin/', '/family/'] as const, {
+      description: "Where this person's pages start: the admin dashboard, or the family page for a family account",
+    }),
+  },
+  { additionalProperties: false, examples: [{ person: { id: 3, email: 'akela@example.org' }, start: '/admin/' }] },
 )
 
 export const SignedOut = t.Object({ signed_out: t.Literal(true) }, { additionalProperties: false, examples: [{ signed_out: true }] })

@@ -1,11 +1,12 @@
 // Announcements: how one is shown, creating one within the character and live caps, and revoking one.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import type { Executor } from '../db/database.ts'
+import { ANNOUNCEMENT_UNITS, type Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
-import { getSetting } from '../settings/registry.ts'
+import { getSetting, siteTime } from '../settings/registry.ts'
 import { Instant, Lines, Nullable, nowIso, OneOf, parseTimestamp, t, Timestamp } from '../schemas.ts'
+import { UNIT_WORDS } from '../words.ts'
 import { announcementsWithState, STATES } from './state.ts'
 
 const EXAMPLE = {
@@ -16,6 +17,7 @@ const EXAMPLE = {
   created_at: '2026-11-20T17:55:02.000Z',
   created_by: 'akela@example.org',
   revoked_at: null,
+  unit: 'pack',
   state: 'live',
 }
 
@@ -28,6 +30,7 @@ export const AnnouncementView = t.Object(
     created_at: Instant,
     created_by: t.String({ description: 'Who made it, as the action log names them' }),
     revoked_at: Nullable(Instant),
+    unit: OneOf(ANNOUNCEMENT_UNITS, { description: 'Whose public pages show it: the pack, the troop, or both (every page)' }),
     state: OneOf(STATES, { description: 'revoked > expired > scheduled > live or over_cap (open, but the live cap is full)' }),
   },
   { $id: 'Announcement', additionalProperties: false, examples: [EXAMPLE] },
@@ -43,8 +46,16 @@ export const NewAnnouncement = t.Object(
     message: Lines(2000, { minLength: 1, description: 'At most announcements.max_chars characters (280 by default)' }),
     ends_at: Timestamp,
     starts_at: t.Optional(Timestamp),
+    unit: t.Optional(
+      OneOf(ANNOUNCEMENT_UNITS, {
+        description: "Whose pages show it: the pack's, the troop's (and the home page), or both, every page, when absent",
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ message: 'Pinewood derby moved to Saturday', ends_at: '2026-12-06T00:00:00-06:00' }] },
+  {
+    additionalProperties: false,
+    examples: [{ message: 'Pinewood derby moved to Saturday', ends_at: '2026-12-06T00:00:00-06:00', unit: 'pack' }],
+  },
 )
 
 export const LiveCapFull = t.Object(
@@ -85,10 +96,16 @@ export async function createAnnouncement(db: Db, caller: Caller, input: typeof N
         ends_at: new Date(ends).toISOString(),
         created_at: nowIso(),
         created_by: caller.actor,
+        unit: input.unit ?? 'both',
       })
       .returning(['id', 'ends_at'])
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'announcements.create', `Announcement #${row.id} until ${row.ends_at}: ${message.slice(0, 80)}`)
+    await record(
+      trx,
+      caller.actor,
+      'announcements.create',
+      `“${message.slice(0, 80)}${message.length > 80 ? '…' : ''}”, for ${UNIT_WORDS[input.unit ?? 'both'].toLowerCase()}, shown until ${await siteTime(trx, row.ends_at)}`,
+    )
     return row.id
   })
   return find(db, id)

@@ -1,23 +1,25 @@
 // The one role → capability matrix, and the rules that derive a caller's capabilities from it.
-export const CAPABILITIES = [
-  'apikeys:own',
-  'leads:read',
-  'announcements:write',
-  'nearby:write',
-  'unit:write_own',
-  'calendar:write',
-  'account:self',
-  'roster:write',
-  'people:invite_leader',
-  'people:invite_admin',
-  'people:manage',
-  'socialposts:read',
-  'socialposts:ingest',
-  'history:read',
-  'settings:write',
-  'api:docs',
-] as const
-export type Capability = (typeof CAPABILITIES)[number]
+/** Every capability, with what it lets its holder do in words (the admin pages show these; keys show both). */
+export const CAPABILITY_WORDS = {
+  'apikeys:own': 'Make API keys for your own scripts',
+  'leads:read': 'See and claim leads from the join form',
+  'announcements:write': 'Publish and take down announcements',
+  'nearby:write': 'Keep the nearby units directory',
+  'unit:write_own': "Change your units' meeting day, time and place",
+  'calendar:write': 'Add, change and delete calendar events',
+  'account:self': 'Your own account and family page',
+  'roster:write': 'Keep the roster: households, scouts, dues and health forms',
+  'people:invite_leader': 'Invite leaders and families, and link family accounts',
+  'people:invite_admin': 'Invite admins and give password-reset links',
+  'people:manage': "Disable people and change anyone's roles",
+  'socialposts:read': 'See, cancel and reschedule social posts',
+  'socialposts:ingest': 'Report social posts (the publisher does this)',
+  'history:read': 'Read the history of changes',
+  'settings:write': 'Change the site settings',
+  'api:docs': 'Read the API documentation',
+} as const
+export type Capability = keyof typeof CAPABILITY_WORDS
+export const CAPABILITIES = Object.keys(CAPABILITY_WORDS) as Capability[]
 
 export type GlobalRole = 'owner' | 'admin'
 export type UnitRole = 'member' | 'leader'
@@ -64,3 +66,7 @@ export function capabilitiesOf(globalRole: GlobalRole | null, unitRoles: UnitRol
   }
   return CAPABILITIES.filter((c) => held.has(c))
 }
+
+/** Where a person's pages start: the admin dashboard when they hold more than everyone does, else their family page. */
+export const startPage = (held: Iterable<Capability>): '/admin/' | '/family/' =>
+  [...held].some((c) => !EVERYONE.includes(c)) ? '/admin/' : '/family/'

@@ -54,13 +54,3 @@ export async function findSession(db: Executor, token: string) {
 export async function endSessionsOf(db: Executor, personId: number) {
   await db.deleteFrom('sessions').where('person_id', '=', personId).execute()
 }
-
-export function sessionCookie(token: string, publicBaseUrl: string): string {
-  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
-  return `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${SESSION_IDLE_DAYS * 86_400}${secure}`
-}
-
-export function clearedSessionCookie(publicBaseUrl: string): string {
-  const secure = publicBaseUrl.startsWith('https:') ? '; Secure' : ''
-  return `${SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure}`
-}

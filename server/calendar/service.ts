@@ -11,6 +11,7 @@ import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
 import { utcToZoned, zonedToUtc } from './zone.ts'
+import { clockWords, dayWords } from '../words.ts'
 
 /** The calendar shows from the start of today (site time zone) to a year ahead. */
 export const WINDOW_DAYS = 365
@@ -136,7 +137,7 @@ export async function createEvent(db: Db, calendar: CalendarStore | null, caller
   await calendar.create(uid, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
   await write(db, async (trx) => {
     await trx.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
-    await record(trx, caller.actor, 'calendar.create', `Event "${event.title}" on ${event.date} (${uid})`)
+    await record(trx, caller.actor, 'calendar.create', eventWords(event))
   })
   // Refresh the copy (and the etag the next edit must match) from the store itself.
   await refreshCopy(db, calendar)
@@ -144,6 +145,10 @@ export async function createEvent(db: Db, calendar: CalendarStore | null, caller
 }
 
 /** 403 before anything reaches the store when the site did not create the uid. */
+/** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM. */
+const eventWords = (e: { title: string; date: string; time?: string }) =>
+  `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}`
+
 async function assertMine(db: Executor, uid: string) {
   if (!(await db.selectFrom('calendar_uids').select('uid').where('uid', '=', uid).executeTakeFirst()))
     throw forbidden('This event was not created by the site; edit it in the calendar app that made it')
@@ -166,7 +171,7 @@ export async function replaceEvent(db: Db, calendar: CalendarStore | null, calle
   const { url, etag } = await current(db, calendar, uid)
   await calendar.update(url, etag, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
   // The change itself lives in the store; this is its log entry.
-  await record(db, caller.actor, 'calendar.update', `Event "${event.title}" on ${event.date} (${uid})`)
+  await record(db, caller.actor, 'calendar.update', eventWords(event))
   await refreshCopy(db, calendar)
   return { uid, ...event, mine: true }
 }
@@ -176,8 +181,11 @@ export async function deleteEvent(db: Db, calendar: CalendarStore | null, caller
   await assertMine(db, uid)
   if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
+  // The site's own events never repeat: the first occurrence is the event.
+  const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
+  const stored = copy && occurrences(copy.ics, 0, 8.64e15, await getSetting(db, 'site.timezone'))[0]
   await calendar.remove(url, etag)
-  await record(db, caller.actor, 'calendar.delete', `Deleted event ${uid}`)
+  await record(db, caller.actor, 'calendar.delete', stored ? eventWords(stored) : 'An event that was no longer in the local copy')
   await refreshCopy(db, calendar)
   return { uid, deleted: true as const }
 }

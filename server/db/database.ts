@@ -210,6 +210,9 @@ export interface MirrorCopyTable {
   error: string | null
 }
 
+export const ANNOUNCEMENT_UNITS = ['pack', 'troop', 'both'] as const
+export type AnnouncementUnit = (typeof ANNOUNCEMENT_UNITS)[number]
+
 export interface AnnouncementTable {
   id: Generated<number>
   message: string
@@ -218,6 +221,8 @@ export interface AnnouncementTable {
   created_at: string
   created_by: string
   revoked_at: string | null
+  /** Whose pages show it: pack, troop or both (every page). */
+  unit: Generated<AnnouncementUnit>
 }
 export type Announcement = Selectable<AnnouncementTable>
 

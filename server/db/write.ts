@@ -2,6 +2,7 @@
 // refuses to commit one that recorded nothing, so no write goes unlogged.
 import { Transaction } from 'kysely'
 import { noteWrite } from '../auth/epoch.ts'
+import type { HistoryKind } from '../history/kinds.ts'
 import type { Db } from './client.ts'
 import type { Database, Executor } from './database.ts'
 
@@ -10,7 +11,7 @@ export type Trx = Transaction<Database>
 const logged = new WeakSet<Executor>()
 
 /** Writes one action-log entry; inside `write`, it commits with the change it describes. */
-export async function record(db: Executor, actor: string, kind: string, summary: string): Promise<void> {
+export async function record(db: Executor, actor: string, kind: HistoryKind, summary: string): Promise<void> {
   noteWrite(kind)
   logged.add(db)
   await db

@@ -3,7 +3,7 @@
 // is set, and a write that changes public pages asks for a rebuild.
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
-import { sessionCookie } from '../auth/sessions.ts'
+import { sessionCookies } from '../account/session-cookies.ts'
 import { forbidden, notFound, unauthorized } from '../errors.ts'
 import { type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { requestState } from './request-state.ts'
@@ -25,7 +25,7 @@ interface Incoming {
   params: Record<string, string>
   query: Record<string, unknown>
   body: unknown
-  set: { status?: number | string; headers: Record<string, string | number> }
+  set: { status?: number | string; headers: Record<string, string | number | string[]> }
 }
 
 /** The function that answers one route: authorize, validate, handle. */
@@ -60,7 +60,11 @@ function runner(def: RouteDef, services: Services) {
         body: check.body ? check.body(body ?? {}) : body,
         address,
         client: { address, userAgent: c.request.headers.get('user-agent') },
-        startSession: (token: string) => void (c.set.headers['set-cookie'] = sessionCookie(token, services.env.publicBaseUrl)),
+        startSession: async (token: string, personId: number) => {
+          const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
+          c.set.headers['set-cookie'] = cookies
+          return start
+        },
         request: c.request,
         set: c.set,
       }

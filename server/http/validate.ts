@@ -99,7 +99,7 @@ function explain(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where
     if (inner) error = { ...inner, path: error.path + inner.path }
   }
   // An item or field without words of its own is explained by the nearest enclosing schema that has them
-  // ("scopes: must be a non-empty list of capability names" rather than a list of every capability).
+  // ("scopes: must be one or more capability names" rather than a list of every capability).
   const enclosing = messageOf(error.schema) ? null : enclosingMessage(root, error.path)
   const field = fieldOf(enclosing?.path ?? error.path, where)
   return `${field.length > 80 ? `${field.slice(0, 80)}…` : field}: ${enclosing?.message ?? words(error)}`

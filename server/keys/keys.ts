@@ -50,7 +50,7 @@ export const KeyList = t.Object(
 export const NewKey = t.Object(
   {
     label: Line(100, { minLength: 1, description: 'What the key is for' }),
-    scopes: withMessage(t.Array(CapabilityName, { minItems: 1, uniqueItems: true }), 'must be a non-empty list of capability names'),
+    scopes: withMessage(t.Array(CapabilityName, { minItems: 1, uniqueItems: true }), 'must be one or more capability names'),
     expires_days: t.Optional(withMessage(t.Integer({ minimum: 1, maximum: 365 }), 'must be a whole number of days from 1 to 365')),
   },
   { additionalProperties: false, examples: [{ label: 'photo uploader', scopes: ['socialposts:ingest'], expires_days: 90 }] },
@@ -108,7 +108,7 @@ export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.stati
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'keys.mint', `Minted key "${input.label}" #${row.id} with ${input.scopes.join(', ')}`)
+    await record(trx, caller.actor, 'keys.mint', `Made the key “${input.label}” (${input.scopes.join(', ')})`)
     return { ...keyView(row), key: secret }
   })
 }
@@ -130,7 +130,7 @@ export function revokeKey(db: Db, caller: Caller, id: number) {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'keys.revoke', `Revoked key "${key.label}" #${id}`)
+    await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”`)
     return { key: keyView(revoked) }
   })
 }

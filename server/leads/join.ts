@@ -43,8 +43,8 @@ export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, add
   }
   const email = clean(input.email)?.toLowerCase() ?? null
   const phone = clean(input.phone)
-  if (!input.parent_name.trim()) throw unprocessable('parent_name: is required: your name')
-  if (!email && !phone) throw unprocessable('email: give an email address or a phone number so we can reach you')
+  if (!input.parent_name.trim()) throw unprocessable('parent_name: is required')
+  if (!email && !phone) throw unprocessable('email: is needed, or a phone number, so we can reach you')
   if (email && !EMAIL_PATTERN.test(email)) throw unprocessable('email: must be an email address')
   if (phone && !/^[0-9+()\-.\s]{7,40}$/.test(phone)) throw unprocessable('phone: must be a phone number')
   const targets = await configuredTargets(db)
@@ -65,7 +65,12 @@ export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, add
       .executeTakeFirstOrThrow()
     for (const target of targets)
       await trx.insertInto('mirror_copies').values({ lead_id: row.id, target, status: 'pending', attempts: 0 }).execute()
-    await record(trx, 'anonymous', 'leads.create', `New lead #${row.id} from the join form (${input.unit ?? 'unsure'})`)
+    await record(
+      trx,
+      'anonymous',
+      'leads.create',
+      `${input.parent_name.trim()} sent the join form (${input.unit === 'pack' || input.unit === 'troop' ? `for the ${input.unit}` : 'not sure which unit'})`,
+    )
     return row.id
   })
   return targets.length ? id : null

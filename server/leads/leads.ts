@@ -161,7 +161,7 @@ export function claimLead(db: Db, caller: Caller, id: number) {
       throw conflict(
         lead.claimed_by?.id === me.id ? 'You already hold this lead' : `${lead.claimed_by?.email} holds this lead; they can release it`,
       )
-    await record(trx, caller.actor, 'leads.claim', `Claimed lead #${id} (${lead.parent_name})`)
+    await record(trx, caller.actor, 'leads.claim', `Claimed the lead from ${lead.parent_name}`)
     return { lead }
   })
 }
@@ -175,7 +175,12 @@ export function releaseLead(db: Db, caller: Caller, id: number) {
     if (!holder && !caller.capabilities.has('people:manage'))
       throw forbidden(`${lead.claimed_by.email} holds this lead; only they or an owner can release it`)
     await trx.updateTable('leads').set({ claimed_by: null, claimed_at: null }).where('id', '=', id).execute()
-    await record(trx, caller.actor, 'leads.release', `Released lead #${id}${holder ? '' : ` held by ${lead.claimed_by.email}`}`)
+    await record(
+      trx,
+      caller.actor,
+      'leads.release',
+      `Released the lead from ${lead.parent_name}${holder ? '' : ` (${lead.claimed_by.email} held it)`}`,
+    )
     return { lead: { ...lead, claimed_by: null, claimed_at: null } }
   })
 }

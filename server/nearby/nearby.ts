@@ -21,6 +21,7 @@ import {
   withMessage,
 } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
+import { fieldWords, UNIT_TYPE_WORDS } from '../words.ts'
 
 export const UnitType = OneOf(NEARBY_UNIT_TYPES)
 const Name = Line(200, { minLength: 1 })
@@ -104,7 +105,7 @@ export function addNearby(db: Db, caller: Caller, input: typeof NewNearby.static
       .values({ ...input, verified_at: input.verified_at ?? (await today(trx)), active: 1, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'nearby.create', `Added ${row.unit_type} "${row.name}" #${row.id}`)
+    await record(trx, caller.actor, 'nearby.create', `Added ${row.name} (${UNIT_TYPE_WORDS[row.unit_type] ?? row.unit_type})`)
     return row
   })
 }
@@ -119,7 +120,12 @@ export function changeNearby(db: Db, caller: Caller, id: number, change: typeof 
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'nearby.update', `Updated "${row.name}" #${id}: ${Object.keys(change).join(', ') || 'verified'}`)
+    await record(
+      trx,
+      caller.actor,
+      'nearby.update',
+      `${row.name}: ${Object.keys(change).length ? `changed ${fieldWords(change)}` : 'checked, nothing changed'}`,
+    )
     return row
   })
 }
@@ -136,7 +142,7 @@ export function deactivateNearby(db: Db, caller: Caller, id: number) {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'nearby.deactivate', `Deactivated "${current.name}" #${id}`)
+    await record(trx, caller.actor, 'nearby.deactivate', `Took ${current.name} off the directory`)
     return row
   })
 }

@@ -13,6 +13,13 @@ export interface UnitGrant {
 
 export type GlobalRoleGrant = 'owner' | 'admin' | null
 
+/** Roles as the history writes them: "admin, leader of Cub Scout Pack", or "no roles". */
+export async function rolesInWords(db: Executor, globalRole: GlobalRoleGrant, units: UnitGrant[]): Promise<string> {
+  const names = new Map((await db.selectFrom('units').select(['id', 'name']).execute()).map((u) => [u.id, u.name]))
+  const unitRoles = units.map((u) => `${u.role} of ${names.get(u.unit_id) ?? 'an unknown unit'}${u.title ? ` (${u.title})` : ''}`)
+  return [globalRole, ...unitRoles].filter(Boolean).join(', ') || 'no roles'
+}
+
 /** Units whose roles the caller's person may hand out: all with a global role, else the units they lead. */
 function grantableUnit(caller: Caller, unitId: number): boolean {
   const me = caller.person

@@ -6,9 +6,9 @@ import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound } from '../errors.ts'
-import { Email, Instant, Line, nowIso, Password, t } from '../schemas.ts'
+import { Email, Instant, Line, nowIso, OneOf, Password, t } from '../schemas.ts'
 import { createAccount } from './accounts.ts'
-import { assertMayGrant, type UnitGrant } from './grants.ts'
+import { assertMayGrant, rolesInWords, type UnitGrant } from './grants.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { normaliseEmail } from './queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from './schemas.ts'
@@ -69,8 +69,12 @@ export const Acceptance = t.Object(
 )
 
 export const Accepted = t.Object(
-  { id: t.Integer(), email: t.String() },
-  { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org' }] },
+  {
+    id: t.Integer(),
+    email: t.String(),
+    start: OneOf(['/admin/', '/family/'] as const, { description: "Where the new person's pages start" }),
+  },
+  { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org', start: '/family/' }] },
 )
 
 /** A new invite; an open invite for the same address is revoked by it, under the same rule as revoking. */
@@ -115,8 +119,13 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
       })
       .returning(['id', 'expires_at'])
       .executeTakeFirstOrThrow()
-    const roles = [globalRole, ...units.map((u) => `${u.role} of unit ${u.unit_id}`)].filter(Boolean).join(', ') || 'member'
-    await record(trx, caller.actor, 'people.invite', `Invited ${email} as ${roles}${earlier.length ? ' (earlier invite revoked)' : ''}`)
+    const roles = await rolesInWords(trx, globalRole, units)
+    await record(
+      trx,
+      caller.actor,
+      'people.invite',
+      `Invited ${email} as ${roles}${earlier.length ? ' (the earlier invite stops working)' : ''}`,
+    )
     return inserted
   })
   return { id: row.id, email, global_role: globalRole, units, expires_at: row.expires_at, url: `${publicBaseUrl}/invite/${token}` }
@@ -153,7 +162,7 @@ export async function acceptInvite(db: Db, token: string, input: typeof Acceptan
       units: JSON.parse(link.units) as UnitGrant[],
     })
     await trx.updateTable('invites').set({ person_id: personId }).where('id', '=', link.id).execute()
-    await record(trx, link.email, 'people.join', `Accepted invite #${link.id} from ${link.invited_by}`)
+    await record(trx, link.email, 'people.join', `Accepted the invite from ${link.invited_by}`)
     return { id: personId, email: link.email, token: await createSession(trx, personId, from) }
   })
 }

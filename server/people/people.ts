@@ -7,7 +7,7 @@ import { type Executor, GLOBAL_ROLES } from '../db/database.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { KeyView, keyView } from '../keys/keys.ts'
 import { Instant, nowIso, OneOf, t } from '../schemas.ts'
-import { assertMayGrant, type UnitGrant } from './grants.ts'
+import { assertMayGrant, rolesInWords, type UnitGrant } from './grants.ts'
 import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from './guards.ts'
 import { InviteView } from './invites.ts'
 import { loadPeople, loadPerson } from './queries.ts'
@@ -178,9 +178,8 @@ export async function setRoles(db: Db, caller: Caller, id: number, roles: typeof
         .insertInto('memberships')
         .values({ person_id: id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
         .execute()
-    const summary =
-      [roles.global_role, ...roles.units.map((u) => `${u.role} of unit ${u.unit_id}`)].filter(Boolean).join(', ') || 'no roles'
-    await record(trx, caller.actor, 'people.roles', `Set the roles of ${person.email}: ${summary}`)
+    const summary = await rolesInWords(trx, roles.global_role, roles.units)
+    await record(trx, caller.actor, 'people.roles', `${person.email} is now ${summary}`)
   })
   return { person: (await loadPerson(db, id))! }
 }

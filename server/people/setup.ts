@@ -57,6 +57,6 @@ export async function completeSetup(db: Db, token: string, input: typeof FirstOw
       units: [],
     })
     await record(trx, email, 'people.setup', 'Created the first owner with the setup link')
-    return { email, token: await createSession(trx, personId, from) }
+    return { email, personId, token: await createSession(trx, personId, from) }
   })
 }

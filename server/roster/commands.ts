@@ -6,6 +6,7 @@ import type { CheckItem, Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
+import { fieldWords, listWords } from '../words.ts'
 import { householdById, programYear } from './queries.ts'
 import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
 
@@ -46,7 +47,7 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
       trx,
       caller.actor,
       'roster.household_create',
-      `Household #${row.id} (${values.parent_name})${lead_id ? ` imported from lead #${lead_id}` : ''}`,
+      `${values.parent_name}'s household${lead_id ? ', from their join form' : ''}`,
     )
     return row.id
   })
@@ -63,8 +64,8 @@ export async function changeHousehold(db: Db, caller: Caller, id: number, change
       .set({ ...fields, ...(active === undefined ? {} : { active: active ? 1 : 0 }), updated_at: nowIso() })
       .where('id', '=', id)
       .execute()
-    const what = active === false ? 'deactivated' : active === true ? 'reactivated' : `edited ${Object.keys(fields).join(', ')}`
-    await record(trx, caller.actor, 'roster.household_update', `Household #${id} (${current.parent_name}) ${what}`)
+    const what = active === false ? 'made inactive' : active === true ? 'made active again' : `changed: ${fieldWords(fields)}`
+    await record(trx, caller.actor, 'roster.household_update', `${current.parent_name}'s household ${what}`)
   })
   return householdById(db, id)
 }
@@ -86,8 +87,8 @@ export async function linkPeople(db: Db, caller: Caller, id: number, personIds: 
   await write(db, async (trx) => {
     const household = await assertHousehold(trx, id)
     await assertMayLink(trx, caller, id)
-    const known = personIds.length ? await trx.selectFrom('people').select('id').where('id', 'in', personIds).execute() : []
-    const unknown = personIds.filter((p) => !known.some((k) => k.id === p))
+    const linked = personIds.length ? await trx.selectFrom('people').select(['id', 'email']).where('id', 'in', personIds).execute() : []
+    const unknown = personIds.filter((p) => !linked.some((k) => k.id === p))
     if (unknown.length) throw unprocessable(`person_ids: no person ${unknown.join(', ')}`)
     await trx.deleteFrom('household_people').where('household_id', '=', id).execute()
     for (const person_id of personIds) await trx.insertInto('household_people').values({ household_id: id, person_id }).execute()
@@ -95,7 +96,7 @@ export async function linkPeople(db: Db, caller: Caller, id: number, personIds: 
       trx,
       caller.actor,
       'roster.household_people',
-      `Household #${id} (${household.parent_name}) linked to ${personIds.length} accounts`,
+      `${household.parent_name}'s household: ${personIds.length ? `linked to ${listWords(linked.map((p) => p.email))}` : 'no accounts linked'}`,
     )
   })
   return householdById(db, id)
@@ -103,7 +104,7 @@ export async function linkPeople(db: Db, caller: Caller, id: number, personIds: 
 
 export function addScout(db: Db, caller: Caller, householdId: number, input: typeof NewScout.static) {
   return write(db, async (trx) => {
-    await assertHousehold(trx, householdId)
+    const household = await assertHousehold(trx, householdId)
     await assertUnit(trx, input.unit_id)
     const now = nowIso()
     const row = await trx
@@ -111,7 +112,7 @@ export function addScout(db: Db, caller: Caller, householdId: number, input: typ
       .values({ ...input, first_name: input.first_name.trim(), household_id: householdId, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'roster.scout_create', `Scout #${row.id} (${row.first_name}) in household #${householdId}`)
+    await record(trx, caller.actor, 'roster.scout_create', `${row.first_name}, in ${household.parent_name}'s household`)
     return row
   })
 }
@@ -126,7 +127,7 @@ export function changeScout(db: Db, caller: Caller, id: number, change: typeof S
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'roster.scout_update', `Scout #${id} (${row.first_name}): ${Object.keys(change).join(', ')}`)
+    await record(trx, caller.actor, 'roster.scout_update', `${row.first_name} changed: ${fieldWords(change)}`)
     return row
   })
 }
@@ -147,7 +148,7 @@ export async function recordCheck(db: Db, caller: Caller, scoutId: number, item:
       trx,
       caller.actor,
       'roster.check',
-      `${scout.first_name} (#${scoutId}): ${item} ${input.done ? 'done' : 'not done'} for ${label}`,
+      `${scout.first_name}: ${item === 'dues' ? 'dues' : 'health form'} ${input.done ? 'done' : 'not done'} for ${label}`,
     )
     return { scout_id: scoutId, item, year, ...check, done: input.done }
   })

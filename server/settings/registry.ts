@@ -7,12 +7,17 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
+import { instantWords } from '../words.ts'
 
 interface SettingDef {
+  /** What the settings page calls it. */
+  label: string
   type: string
   schema: TSchema
   default: unknown
   description: string
+  /** For a setting with a few values: each value with its words. */
+  choices?: Record<string, string>
   /** Extra validation beyond the schema; returns an error message or null. */
   check?: (value: any) => string | null
   /** True for a value that widens where credentials work: only a signed-in person (a session) may set it, never a key. */
@@ -39,7 +44,8 @@ const timeZone = (value: string) => {
 }
 
 /** A whole-number setting from `min` to `max`. */
-const integer = (min: number, max: number, fallback: number, description: string): SettingDef => ({
+const integer = (label: string, min: number, max: number, fallback: number, description: string): SettingDef => ({
+  label,
   type: `integer ${min}–${max}`,
   schema: t.Integer({ minimum: min, maximum: max }),
   default: fallback,
@@ -47,7 +53,8 @@ const integer = (min: number, max: number, fallback: number, description: string
 })
 
 /** An http(s) URL, or null to turn the feature off. */
-const url = (description: string): SettingDef => ({
+const url = (label: string, description: string): SettingDef => ({
+  label,
   type: 'http(s) URL or null',
   schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
   default: null,
@@ -55,28 +62,72 @@ const url = (description: string): SettingDef => ({
   check: httpUrl,
 })
 
+/** One line of text shown on the public site. */
+const text = (label: string, max: number, fallback: string, description: string): SettingDef => ({
+  label,
+  type: `text, 1–${max} characters`,
+  schema: t.String({ minLength: 1, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }),
+  default: fallback,
+  description,
+  check: (value: string) => (value.trim() ? null : 'must not be blank'),
+})
+
 export const SETTINGS = {
+  'site.name': text('Site name', 60, 'Pack & Troop', 'The name at the top of every page, in page titles and in link previews.'),
+  'site.description': text(
+    'Site description',
+    200,
+    'A Cub Scout pack and a Scouts BSA troop: meetings, events and how to join.',
+    'One or two sentences for search results and link previews.',
+  ),
   api_keys_from: {
+    label: 'Where API keys work',
     type: 'enum: lan | anywhere',
     schema: t.Union([t.Literal('lan'), t.Literal('anywhere')]),
     default: 'lan',
-    description: 'Where API keys work from: only the LAN (lan) or from anywhere.',
+    description: 'Whether scripts with API keys may call the site only from the local network, or from anywhere.',
+    choices: { lan: 'Only from the local network', anywhere: 'From anywhere' },
     widens: (value) => value === 'anywhere',
   },
-  'announcements.max_chars': integer(1, 2000, 280, 'Character cap of an announcement message.'),
-  'announcements.live_cap': integer(1, 20, 3, 'How many announcements may be live at once.'),
+  'announcements.max_chars': integer('Longest announcement', 1, 2000, 280, 'The most characters an announcement message may have.'),
+  'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.'),
   'site.timezone': {
+    label: 'Time zone',
     type: 'IANA time zone',
     schema: t.String({ minLength: 1, maxLength: 64 }),
     default: 'America/Chicago',
-    description: 'Time zone of the units: calendar times and displayed times use it.',
+    description: 'The time zone the units meet in (for example America/Chicago): calendar and displayed times use it.',
     check: timeZone,
   },
-  'mirrors.spreadsheet_url': url('Spreadsheet web-app endpoint each new lead is POSTed to as JSON; null turns the copy off.'),
-  'socialposts.control_url': url("Base URL of the social publisher's control server (reschedule requests go to {url}/reschedule)."),
-  'socialposts.min_lead_minutes': integer(0, 10080, 30, 'Minimum minutes between now and a rescheduled post time.'),
-  'roster.year_start_month': integer(1, 12, 8, 'Month the program year (and its checklist) starts; 8 is August.'),
-  'site.rebuild_minutes': integer(1, 1440, 15, 'Minutes between periodic site rebuilds (picks up calendar changes made elsewhere).'),
+  'mirrors.spreadsheet_url': url(
+    'Spreadsheet copy of new leads',
+    'The web address of a spreadsheet web app that receives a copy of each new lead. Leave empty for no copy.',
+  ),
+  'socialposts.control_url': url(
+    'Social publisher address',
+    "The web address of the social publisher's control server, which takes reschedule requests. Leave empty if there is none.",
+  ),
+  'socialposts.min_lead_minutes': integer(
+    'Notice for a rescheduled post (minutes)',
+    0,
+    10080,
+    30,
+    'How many minutes ahead a rescheduled post must be set.',
+  ),
+  'roster.year_start_month': integer(
+    'Month the program year starts',
+    1,
+    12,
+    8,
+    'The month (1–12) the program year and its checklist start; 8 is August.',
+  ),
+  'site.rebuild_minutes': integer(
+    'Minutes between site refreshes',
+    1,
+    1440,
+    15,
+    'How often the public site is rebuilt on its own, to pick up calendar changes made in other calendar apps.',
+  ),
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS
@@ -115,11 +166,18 @@ export async function getSetting<K extends SettingKey>(db: Executor, key: K): Pr
   return values.has(key) ? values.get(key) : SETTINGS[key].default
 }
 
+const choicesOf = (key: SettingKey) => {
+  const def: SettingDef = SETTINGS[key]
+  return def.choices ? { choices: Object.entries(def.choices).map(([value, label]) => ({ value, label })) } : {}
+}
+
 export async function listSettings(db: Executor) {
   const values = await storedValues(db)
   return (Object.keys(SETTINGS) as SettingKey[]).map((key) => ({
     key,
+    label: SETTINGS[key].label,
     type: SETTINGS[key].type,
+    ...choicesOf(key),
     value: values.has(key) ? values.get(key) : SETTINGS[key].default,
     default: SETTINGS[key].default,
     description: SETTINGS[key].description,
@@ -128,16 +186,23 @@ export async function listSettings(db: Executor) {
 
 const SETTING_EXAMPLE = {
   key: 'announcements.live_cap',
+  label: 'Announcements shown at once',
   type: 'integer 1–20',
   value: 3,
   default: 3,
-  description: 'How many announcements may be live at once.',
+  description: 'How many announcements may be live at the same time.',
 }
 
 export const SettingView = t.Object(
   {
     key: t.String(),
+    label: t.String({ description: 'What the settings page calls it' }),
     type: t.String({ description: 'The values it takes, in words' }),
+    choices: t.Optional(
+      t.Array(t.Object({ value: t.String(), label: t.String() }, { additionalProperties: false }), {
+        description: 'For a setting with a few values: each value with its words',
+      }),
+    ),
     value: t.Unknown({ description: 'The value in force' }),
     default: t.Unknown({ description: 'What null restores' }),
     description: t.String(),
@@ -179,11 +244,16 @@ export async function changeSetting(db: Db, caller: Caller, key: string, value: 
       trx,
       caller.actor,
       'settings.update',
-      value === null ? `Restored ${key} to its default` : `Set ${key} to ${JSON.stringify(value)}`,
+      value === null ? `${SETTINGS[key].label}: back to the default (${key})` : `${SETTINGS[key].label}: ${JSON.stringify(value)} (${key})`,
     )
   })
   cache.delete(db)
   return { setting: (await listSettings(db)).find((s) => s.key === key)! }
+}
+
+/** An instant as people read it in the site's time zone: "Dec 6, 2026, 6:00 PM". */
+export async function siteTime(db: Executor, instant: string | number): Promise<string> {
+  return instantWords(instant, await getSetting(db, 'site.timezone'))
 }
 
 /** Today's date (YYYY-MM-DD) in the site's time zone. */

@@ -7,7 +7,7 @@ import { type Executor, POST_STATUSES, type PostStatus, type SocialPost } from '
 import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
-import { getSetting } from '../settings/registry.ts'
+import { getSetting, siteTime } from '../settings/registry.ts'
 
 export const PUBLISHER_TIMEOUT_MS = 8000
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -186,7 +186,7 @@ export async function ingestPost(db: Db, caller: Caller, report: typeof PostRepo
       trx,
       caller.actor,
       'socialposts.ingest',
-      `Post ${fields.id} reported as ${fields.status} for ${scheduled}${image ? ' with an image' : ''}`,
+      `The ${fields.unit} post “${fields.message.slice(0, 60)}” is ${fields.status.replace('_', ' ')}, for ${await siteTime(trx, scheduled)}${image ? ', with an image' : ''}`,
     )
     return { post: postView(await findPost(trx, fields.id)) }
   })
@@ -223,7 +223,12 @@ export async function cancelPost(db: Db, caller: Caller, id: string) {
   await callPublisher(post.cancel_url!, { method: 'POST' }, 'cancel the post')
   return write(db, async (trx) => {
     await trx.updateTable('social_posts').set({ status: 'cancelled', updated_at: nowIso() }).where('id', '=', id).execute()
-    await record(trx, caller.actor, 'socialposts.cancel', `Cancelled post ${id} scheduled for ${post.scheduled_for}`)
+    await record(
+      trx,
+      caller.actor,
+      'socialposts.cancel',
+      `Cancelled the ${post.unit} post “${post.message.slice(0, 60)}” that was due ${await siteTime(trx, post.scheduled_for)}`,
+    )
     return { post: postView(await findPost(trx, id)) }
   })
 }
@@ -260,7 +265,12 @@ export async function reschedulePost(db: Db, caller: Caller, id: string, input: 
       .set({ status: 'drafted', cancel_url: null, message: input.message, scheduled_for: scheduled, updated_at: nowIso() })
       .where('id', '=', id)
       .execute()
-    await record(trx, caller.actor, 'socialposts.reschedule', `Asked the publisher to move post ${id} to ${scheduled}`)
+    await record(
+      trx,
+      caller.actor,
+      'socialposts.reschedule',
+      `Asked the publisher to move the ${post.unit} post “${input.message.slice(0, 60)}” to ${await siteTime(trx, scheduled)}`,
+    )
     return { post: postView(await findPost(trx, id)) }
   })
 }

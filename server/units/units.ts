@@ -84,8 +84,11 @@ export async function changeUnit(db: Db, caller: Caller, slugOrId: string, chang
       .where('id', '=', unit.id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    const summary = Object.entries(changes).map(([k, v]) => `${k} ${JSON.stringify(unit[k as keyof typeof unit])} → ${JSON.stringify(v)}`)
-    await record(trx, caller.actor, 'units.update', `${unit.slug}: ${summary.join('; ')}`)
+    const shown = (v: unknown) => (v === null || v === '' ? 'none' : String(v))
+    const summary = Object.entries(changes).map(
+      ([k, v]) => `${k.replaceAll('_', ' ')} ${shown(unit[k as keyof typeof unit])} → ${shown(v)}`,
+    )
+    await record(trx, caller.actor, 'units.update', `${unit.name}: ${summary.join('; ')}`)
     return { unit: row, changed: true }
   })
 }

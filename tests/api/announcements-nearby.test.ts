@@ -29,6 +29,7 @@ describe('withStates', () => {
       created_at: starts,
       created_by: 't',
       revoked_at: revoked,
+      unit: 'both' as const,
     })
     const states = withStates(
       [

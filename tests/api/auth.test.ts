@@ -30,17 +30,44 @@ describe('POST /login', () => {
       (await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD, next: value } })).headers.get('location')
     expect(await next('/admin/roster/?unit=pack')).toBe('/admin/roster/?unit=pack')
     for (const offSite of ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', ''])
-      expect(await next(offSite)).toBe('/admin/')
+      expect(await next(offSite)).toBe('/family/')
     // A control character, which a browser would drop (/\tevil → //evil), is refused outright.
     expect((await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD, next: '/\tevil' } })).status).toBe(422)
   })
 
-  it('answers 303 to /admin/ for a form post', async () => {
-    const p = await s.person(ROLES.member)
-    const res = await s.req('POST', '/login', { form: { email: p.email.toUpperCase(), password: PASSWORD } })
-    expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toBe('/admin/')
-    expect(res.headers.get('set-cookie')).toStartWith('site_session=')
+  it('answers 303 to where the person starts for a form post: /admin/ for a leader, /family/ for a family account', async () => {
+    for (const [role, start] of [
+      [ROLES.packLeader, '/admin/'],
+      [ROLES.member, '/family/'],
+    ] as const) {
+      const p = await s.person(role)
+      const res = await s.req('POST', '/login', { form: { email: p.email.toUpperCase(), password: PASSWORD } })
+      expect(res.status).toBe(303)
+      expect(res.headers.get('location')).toBe(start)
+      expect(res.headers.get('set-cookie')).toStartWith('site_session=')
+      const json = await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })
+      expect(json.body.start).toBe(start)
+    }
+  })
+
+  it('sets a readable signed-in hint beside the HttpOnly session cookie, and sign-out clears both', async () => {
+    const p = await s.person({ ...ROLES.member, email: 'hint.reader@example.org' })
+    const res = await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })
+    const cookies = res.headers.getSetCookie()
+    expect(cookies).toHaveLength(2)
+    const hint = cookies.find((c) => c.startsWith('site_signed_in='))!
+    expect(hint).not.toContain('HttpOnly')
+    expect(JSON.parse(decodeURIComponent(hint.split(';')[0].split('=')[1]))).toEqual({ name: p.email, start: '/family/' })
+    const session = cookies.find((c) => c.startsWith('site_session='))!.split(';')[0]
+    const out = await s.req('POST', '/logout', { form: {}, cookie: session })
+    expect(out.status).toBe(303)
+    expect(out.headers.get('location')).toBe('/login/?signed-out')
+    expect(
+      out.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .sort(),
+    ).toEqual(['site_session=', 'site_signed_in='])
   })
 
   it('answers 401 with the same message for a wrong password and an unknown email', async () => {

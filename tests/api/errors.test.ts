@@ -133,7 +133,7 @@ describe('errors', () => {
 
   it("says what is wrong in plain words, naming the field, never in the validator's terms", async () => {
     const cases: [string, string, unknown, string][] = [
-      ['POST', '/api/admin/keys', { label: 'k', scopes: ['no:such'] }, 'scopes: must be a non-empty list of capability names'],
+      ['POST', '/api/admin/keys', { label: 'k', scopes: ['no:such'] }, 'scopes: must be one or more capability names'],
       ['POST', '/api/admin/keys', { label: 'k', scopes: ['leads:read'], colour: 'red' }, 'colour: is not a field of this request'],
       ['POST', '/api/admin/nearby', { name: 'Crew', unit_type: 'club' }, 'unit_type: must be pack, troop, crew, ship or post'],
       [

@@ -27,6 +27,8 @@ const KEYS = [
   'socialposts.control_url',
   'socialposts.min_lead_minutes',
   'roster.year_start_month',
+  'site.name',
+  'site.description',
 ]
 
 const DEFAULTS: Record<string, unknown> = {
@@ -38,6 +40,8 @@ const DEFAULTS: Record<string, unknown> = {
   'socialposts.control_url': null,
   'socialposts.min_lead_minutes': 30,
   'roster.year_start_month': 8,
+  'site.name': 'Pack & Troop',
+  'site.description': 'A Cub Scout pack and a Scouts BSA troop: meetings, events and how to join.',
 }
 
 const put = (key: string, json: unknown, cookie = owner.cookie) => s.req('PUT', `/api/admin/settings/${key}`, { cookie, json })
@@ -68,7 +72,12 @@ describe('GET /api/admin/settings', () => {
     for (const k of KEYS) expect(keys).toContain(k)
     expect(new Set(keys).size).toBe(keys.length)
     for (const x of res.body.settings) {
-      expect(Object.keys(x).sort()).toEqual(['default', 'description', 'key', 'type', 'value'])
+      expect(
+        Object.keys(x)
+          .filter((k) => k !== 'choices')
+          .sort(),
+      ).toEqual(['default', 'description', 'key', 'label', 'type', 'value'])
+      expect(typeof x.label).toBe('string')
       expect(typeof x.type).toBe('string')
       expect(typeof x.description).toBe('string')
       expect(x.description.length).toBeGreaterThan(0)

@@ -30,7 +30,7 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL(`${base}/admin/`)
+  await page.waitForURL((url) => url.pathname === '/admin/' || url.pathname === '/family/')
 }
 
 /** Serious and critical axe-core violations on the current page (the context must bypass CSP to inject axe). */

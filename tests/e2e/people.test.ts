@@ -24,8 +24,9 @@ describe('invites in a browser', () => {
     await tab.getByLabel('Your name').fill('Pat Family')
     await tab.getByLabel('Password').fill('family password')
     await tab.getByRole('button', { name: 'Create my account' }).click()
-    await tab.waitForURL(`${suite.s.url}/admin/`)
-    await tab.getByText('Signed in as new.family@example.org').waitFor()
+    // A family account lands on its family page, and the header says who is signed in.
+    await tab.waitForURL(`${suite.s.url}/family/`)
+    await tab.getByRole('link', { name: 'Your family (Pat Family)' }).waitFor()
     await tab.goto(link)
     await tab.getByLabel('Password').fill('family password')
     await tab.getByRole('button', { name: 'Create my account' }).click()

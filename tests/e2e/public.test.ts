@@ -38,7 +38,12 @@ describe('join form to a leader', () => {
     await visitor.goto(`${suite.s.url}/join/`)
     await visitor.getByLabel('Your name (parent or guardian)').fill('No Contact')
     await visitor.getByRole('button', { name: 'Send' }).click()
-    await visitor.getByRole('alert').filter({ hasText: 'give an email address or a phone number' }).waitFor()
+    // The refusal shows beside the email field, in the page's words, and the field is marked and focused.
+    const email = visitor.getByLabel('Email')
+    await visitor.locator('.field-error').filter({ hasText: 'Email is needed, or a phone number, so we can reach you.' }).waitFor()
+    expect(await email.getAttribute('aria-invalid')).toBe('true')
+    expect(await email.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(await visitor.getByRole('alert').isVisible()).toBe(false)
     await visitor.close()
   })
 })

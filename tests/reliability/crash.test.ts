@@ -31,12 +31,15 @@ async function start(dbPath: string) {
 function audit(file: string, acknowledged: number[]) {
   const db = new Database(file, { readonly: true })
   const integrity = (db.query('PRAGMA integrity_check').get() as any).integrity_check
-  const ids = new Set((db.query('select id from nearby_units').all() as { id: number }[]).map((r) => r.id))
-  const logged = new Set(
-    (db.query("select summary from action_log where kind = 'nearby.create'").all() as { summary: string }[]).map((r) =>
-      Number(/#(\d+)$/.exec(r.summary)![1]),
+  const rows = db.query('select id, name from nearby_units').all() as { id: number; name: string }[]
+  const ids = new Set(rows.map((r) => r.id))
+  // Each storm row has its own name, which its entry names: "Added Storm 3-14 (Scouts BSA troop)".
+  const loggedNames = new Set(
+    (db.query("select summary from action_log where kind = 'nearby.create'").all() as { summary: string }[]).map(
+      (r) => /^Added (.+) \(/.exec(r.summary)![1],
     ),
   )
+  const logged = new Set(rows.filter((r) => loggedNames.has(r.name)).map((r) => r.id))
   db.close()
   return {
     integrity,

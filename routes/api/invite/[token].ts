@@ -14,7 +14,6 @@ export const POST = defineRoute('public', 'Accept an invite', {
   }),
   async handler({ db, params, body, client, startSession }) {
     const { token, ...account } = await acceptInvite(db, params.token, body, client)
-    startSession(token)
-    return account
+    return { ...account, start: await startSession(token, account.id) }
   },
 })

@@ -12,8 +12,8 @@ export const POST = defineRoute('public', 'Create the first owner', {
     410: 'The link was already used, or an owner exists',
   }),
   async handler({ db, params, body, client, startSession }) {
-    const { token, email } = await completeSetup(db, params.token, body, client)
-    startSession(token)
+    const { token, email, personId } = await completeSetup(db, params.token, body, client)
+    await startSession(token, personId)
     return { email }
   },
 })

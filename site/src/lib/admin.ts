@@ -1,7 +1,10 @@
 // Browser helpers for the admin pages: typed API calls with the session cookie (the types come from the route
 // definitions themselves), the sign-in redirect, safe DOM building and status messages.
 import type { GET as Whoami } from '#routes/api/admin/whoami.ts'
+import { type Capability, CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { clearFieldErrors, showRefusal } from './field-errors.ts'
+import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
 
 /** A refusal, as every route answers one. */
 export interface Refusal {
@@ -23,6 +26,7 @@ export async function api<D>(method: string, path: string, body?: BodyOf<D>): Pr
     credentials: 'same-origin',
   })
   if (res.status === 401) {
+    document.cookie = `${SIGNED_IN_COOKIE}=; Path=/; Max-Age=0` // the hint outlived its session
     location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`
     return new Promise(() => {}) // the page is leaving for the sign-in page
   }
@@ -84,8 +88,8 @@ interface SubmitOptions<T> {
 }
 
 /**
- * On submit, sends the form with `send`. A refusal shows next to the form; a success clears the form and its
- * error and runs `done` with the answer.
+ * On submit, sends the form with `send`. A refusal shows next to the field it names, or else above the form;
+ * a success clears the form and its errors and runs `done` with the answer.
  */
 export function onSubmit<T>(
   form: HTMLFormElement,
@@ -96,7 +100,11 @@ export function onSubmit<T>(
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     const res = await send(new FormData(form))
-    if (!res.ok) return say(problem, refused(res), 'error')
+    if (!res.ok) {
+      if (showRefusal(form, refused(res), (text) => say(problem, text, 'error')) && problem !== byId('status')) problem.hidden = true
+      return
+    }
+    clearFieldErrors(form)
     problem.hidden = true
     if (reset) form.reset()
     await done(res.body)
@@ -114,6 +122,20 @@ export function whoami(): Promise<AnswerOf<typeof Whoami>> {
     return res.body
   })
   return signedIn
+}
+
+/**
+ * The signed-in person, when they may use this page (`needs`). Otherwise the page says so plainly instead of
+ * showing controls that would be refused, and the page's script goes no further.
+ */
+export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof Whoami>> {
+  const me = await whoami()
+  if (!needs || holds(me, needs)) return me
+  byId('content').replaceChildren(
+    h('p', {}, `This page is for people who may: ${CAPABILITY_WORDS[needs].toLowerCase()}. Your account cannot use it.`),
+    h('p', {}, h('a', { href: holds(me, 'leads:read') ? '/admin/' : '/family/' }, 'Back to your start page')),
+  )
+  return new Promise(() => {})
 }
 
 /** Whether the signed-in credential holds a capability named in the markup (`data-needs`). */

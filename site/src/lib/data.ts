@@ -5,12 +5,20 @@ import ICAL from 'ical.js'
 import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf } from '#server/calendar/service.ts'
 import { getSetting } from '#server/settings/registry.ts'
+import { clockWords } from '#server/words.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
 export const db = openDatabase(env.databasePath)
 
-export const SITE_TITLE = 'Pack & Troop'
+/** The site's name and description (settings), and where it is served (PUBLIC_BASE_URL). */
+export async function siteInfo() {
+  return {
+    name: (await getSetting(db, 'site.name')) as string,
+    description: (await getSetting(db, 'site.description')) as string,
+    baseUrl: env.publicBaseUrl,
+  }
+}
 
 export const units = () => db.selectFrom('units').selectAll().orderBy('id').execute()
 
@@ -28,10 +36,7 @@ const DAYS: Record<string, string> = {
 export function meetingLine(u: { meeting_day: string | null; meeting_time: string | null; meeting_place: string | null }): string | null {
   const parts = []
   if (u.meeting_day) parts.push(DAYS[u.meeting_day] ?? u.meeting_day)
-  if (u.meeting_time) {
-    const [h, m] = u.meeting_time.split(':').map(Number)
-    parts.push(`at ${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`)
-  }
+  if (u.meeting_time) parts.push(`at ${clockWords(u.meeting_time)}`)
   const when = parts.join(' ')
   return [when, u.meeting_place].filter(Boolean).join(', ') || null
 }
@@ -50,9 +55,14 @@ export async function catalog() {
     .map(([season, rows]) => ({ season, rows: [...rows.entries()].map(([row_name, variants]) => ({ row_name, variants })) }))
 }
 
-/** Live announcements only (not scheduled, expired, revoked or over the cap), by the server's one rule. */
-export async function liveAnnouncements() {
-  return (await announcementsWithState(db)).filter((a) => a.state === 'live').sort((a, b) => a.starts_at.localeCompare(b.starts_at))
+/**
+ * Live announcements (not scheduled, expired, revoked or over the cap, by the server's one rule) for a page: one
+ * for both units shows everywhere; one for the pack or the troop on that unit's pages and the home page.
+ */
+export async function liveAnnouncements(page: { unit?: 'pack' | 'troop'; home?: boolean } = {}) {
+  return (await announcementsWithState(db))
+    .filter((a) => a.state === 'live' && (a.unit === 'both' || page.home || a.unit === page.unit))
+    .sort((a, b) => a.starts_at.localeCompare(b.starts_at))
 }
 
 export const activeNearby = () =>
@@ -70,7 +80,7 @@ export async function calendarFeed(): Promise<string> {
   cal.addPropertyWithValue('prodid', '-//Scouting units site//Calendar//EN')
   cal.addPropertyWithValue('version', '2.0')
   cal.addPropertyWithValue('calscale', 'GREGORIAN')
-  cal.addPropertyWithValue('x-wr-calname', SITE_TITLE)
+  cal.addPropertyWithValue('x-wr-calname', (await siteInfo()).name)
   cal.addPropertyWithValue('x-wr-timezone', await getSetting(db, 'site.timezone'))
   const zones = new Set<string>()
   for (const { ics } of await db.selectFrom('calendar_objects').select('ics').orderBy('uid').execute()) {

@@ -1,5 +1,8 @@
-// Browser helper for the public forms: submit a form as JSON and show the server's {detail} next to it.
-export function submitJson(formId: string, url: string | (() => string), onOk: () => void) {
+// Browser helper for the public forms: submit a form as JSON and show the server's {detail} next to the field it
+// names, or above the form.
+import { showRefusal } from './field-errors.ts'
+
+export function submitJson<T = unknown>(formId: string, url: string | (() => string), onOk: (answer: T) => void) {
   const form = document.getElementById(formId) as HTMLFormElement
   const error = document.getElementById(`${formId}-error`) as HTMLElement
   form.addEventListener('submit', async (event) => {
@@ -11,10 +14,13 @@ export function submitJson(formId: string, url: string | (() => string), onOk: (
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(data),
     })
-    if (res.ok) return onOk()
+    if (res.ok) return onOk((await res.json().catch(() => ({}))) as T)
     const body: { detail?: unknown } = await res.json().catch(() => ({}))
-    error.textContent = typeof body.detail === 'string' ? body.detail : `Something went wrong (${res.status})`
-    error.hidden = false
-    error.focus?.()
+    const detail = typeof body.detail === 'string' ? body.detail : `Something went wrong (${res.status})`
+    showRefusal(form, detail, (text) => {
+      error.textContent = text
+      error.hidden = false
+      error.focus()
+    })
   })
 }

@@ -1,9 +1,12 @@
 // The admin dashboard: who you are, a glance at the leads, and a card per area your capabilities open (the areas
 // are the admin menu's links, with their data-about).
 import type { GET as Summary } from '#routes/api/admin/summary.ts'
+import { startPage } from '#server/auth/capabilities.ts'
 import { api, byId, h, holds, whoami } from '../admin.ts'
 
 const me = await whoami()
+// A family account's pages start at its family page, not here.
+if (startPage(me.capabilities) === '/family/') location.replace('/family/')
 if (me.capabilities.includes('leads:read')) {
   const summary = await api<typeof Summary>('GET', '/api/admin/summary')
   if (summary.ok) {

@@ -1,0 +1,44 @@
+// Dates, times and names as the site writes them for people (pages, admin screens and history), in one place.
+
+/** "2027-02-14" → "Sun, Feb 14" (with `year`: "Sun, Feb 14, 2027"). */
+export function dayWords(date: string, { year = false } = {}): string {
+  return new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    ...(year ? { year: 'numeric' } : {}),
+    timeZone: 'UTC',
+  })
+}
+
+/** "19:40" → "7:40 PM". */
+export function clockWords(time: string): string {
+  const [h, m] = time.split(':').map(Number)
+  return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`
+}
+
+/** An instant in a time zone: "Dec 6, 2026, 6:00 PM". */
+export function instantWords(instant: string | number | Date, timeZone: string): string {
+  return new Date(instant).toLocaleString('en-US', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
+}
+
+/** Whose something is: pack, troop or both. */
+export const UNIT_WORDS: Record<string, string> = { pack: 'Pack', troop: 'Troop', both: 'Pack and troop' }
+
+/** The kinds of unit a nearby-units entry may be, as people say them; also their order in the directory. */
+export const UNIT_TYPE_WORDS: Record<string, string> = {
+  pack: 'Cub Scout pack',
+  troop: 'Scouts BSA troop',
+  crew: 'Venturing crew',
+  ship: 'Sea Scout ship',
+  post: 'Exploring post',
+}
+
+/** "first, second and third" */
+export function listWords(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+}
+
+/** The fields a change touched, as words: {parent_name, unit_id} → "parent name and unit". */
+export const fieldWords = (change: object) =>
+  listWords(Object.keys(change).map((k) => k.replace(/_id$/, '').replaceAll('_', ' '))) || 'nothing'
