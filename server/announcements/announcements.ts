@@ -37,8 +37,12 @@ export const AnnouncementView = t.Object(
 )
 
 export const AnnouncementList = t.Object(
-  { announcements: t.Array(AnnouncementView, { description: 'Newest first' }) },
-  { additionalProperties: false, examples: [{ announcements: [EXAMPLE] }] },
+  {
+    announcements: t.Array(AnnouncementView, { description: 'Newest first' }),
+    max_chars: t.Integer({ description: 'The most characters a message may have (setting announcements.max_chars)' }),
+    live_cap: t.Integer({ description: 'How many may show at once (setting announcements.live_cap)' }),
+  },
+  { additionalProperties: false, examples: [{ announcements: [EXAMPLE], max_chars: 280, live_cap: 3 }] },
 )
 
 export const NewAnnouncement = t.Object(
@@ -68,7 +72,11 @@ export const LiveCapFull = t.Object(
 
 const find = async (db: Executor, id: number) => (await announcementsWithState(db)).find((a) => a.id === id)!
 
-export const listAnnouncements = async (db: Executor) => ({ announcements: await announcementsWithState(db) })
+export const listAnnouncements = async (db: Executor) => ({
+  announcements: await announcementsWithState(db),
+  max_chars: (await getSetting(db, 'announcements.max_chars')) as number,
+  live_cap: (await getSetting(db, 'announcements.live_cap')) as number,
+})
 
 /** 422 for an empty or over-long message or a bad window; 409 with the live ones when this would be live over the cap. */
 export async function createAnnouncement(db: Db, caller: Caller, input: typeof NewAnnouncement.static) {

@@ -50,3 +50,25 @@ export const HISTORY_KINDS = {
 } as const
 
 export type HistoryKind = keyof typeof HISTORY_KINDS
+
+/** What the history page filters by: each area with the kind prefix its entries share. */
+export const HISTORY_AREAS = {
+  'Sign-ins': 'login',
+  'Your account': 'account.',
+  Announcements: 'announcements.',
+  Calendar: 'calendar.',
+  Leads: 'leads.',
+  'Spreadsheet copies': 'mirrors.',
+  'Nearby units': 'nearby.',
+  People: 'people.',
+  Roster: 'roster.',
+  Units: 'units.',
+  'API keys': 'keys.',
+  Settings: 'settings.',
+  'Site builds': 'site.',
+  'Social posts': 'socialposts.',
+  'Season catalog': 'catalog.',
+} as const
+
+/** The words for a kind; a kind no longer recorded (from an older version) shows as it is. */
+export const kindWords = (kind: string): string => (HISTORY_KINDS as Record<string, string>)[kind] ?? kind

@@ -1,30 +1,58 @@
-// /api/docs: the OpenAPI document of every route (/api/docs/json) and a page that renders it with the Scalar
-// bundle installed with the service, so it works offline and under a strict policy. Who may read them is
-// decided with the other credentials (a signed-in leader or above).
+// /api/docs: the OpenAPI document of every route (/api/docs/json) and a page that renders it with Swagger UI,
+// installed with the service, the document inside the page: it works offline, asks nothing of another host, and
+// runs under a strict policy. Who may read them is decided with the other credentials (a signed-in leader or above).
 import { Elysia } from 'elysia'
 import path from 'node:path'
 import type { LoadedRoute } from '../routes.ts'
 import { openApiDocument } from './openapi.ts'
 
-const SCALAR_BUNDLE = path.join(import.meta.dir, '..', '..', 'node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js')
+const SWAGGER_UI = path.join(import.meta.dir, '..', '..', 'node_modules', 'swagger-ui-dist')
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'swagger-ui.css': { file: 'swagger-ui.css', type: 'text/css; charset=utf-8' },
+  'swagger-ui.js': { file: 'swagger-ui-bundle.js', type: 'text/javascript; charset=utf-8' },
+}
 
-const PAGE = `<!doctype html>
+const page = (document: object) => `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Admin API</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Admin API</title>
+<link rel="stylesheet" href="/api/docs/swagger-ui.css"><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
 <body>
-<script id="api-reference" data-url="/api/docs/json" data-configuration='{"url":"/api/docs/json","withDefaultFonts":false,"hideClientButton":true}'></script>
-<script src="/api/docs/scalar.js"></script>
+<main id="api-reference"></main>
+<script type="application/json" id="openapi-document">${JSON.stringify(document).replaceAll('<', '\\u003c')}</script>
+<script src="/api/docs/swagger-ui.js"></script>
+<script src="/api/docs/start.js"></script>
 </body>
 </html>
 `
 
+// No validator badge (it would call validator.swagger.io) and no "try it out" from the page: scripts use keys.
+const START = `SwaggerUIBundle({
+  spec: JSON.parse(document.getElementById('openapi-document').textContent),
+  dom_id: '#api-reference',
+  validatorUrl: null,
+  deepLinking: true,
+  supportedSubmitMethods: [],
+  defaultModelsExpandDepth: 0,
+})
+`
+
+const POLICY =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'"
+
+const text = (body: string, type: string, headers: Record<string, string> = {}) =>
+  new Response(body, { headers: { 'content-type': type, ...headers } })
+
 export function apiDocs(registry: LoadedRoute[], baseUrl: string) {
   const document = openApiDocument(registry, baseUrl)
-  return new Elysia({ name: 'api-docs' })
-    .get('/api/docs', () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+  const html = page(document)
+  const app = new Elysia({ name: 'api-docs' })
+    .get('/api/docs', () => text(html, 'text/html; charset=utf-8', { 'content-security-policy': POLICY }))
     .get('/api/docs/json', () => document)
-    .get(
-      '/api/docs/scalar.js',
-      () => new Response(Bun.file(SCALAR_BUNDLE), { headers: { 'content-type': 'text/javascript; charset=utf-8' } }),
+    .get('/api/docs/start.js', () => text(START, 'text/javascript; charset=utf-8'))
+  for (const [name, asset] of Object.entries(ASSETS))
+    app.get(
+      `/api/docs/${name}`,
+      () => new Response(Bun.file(path.join(SWAGGER_UI, asset.file)), { headers: { 'content-type': asset.type } }),
     )
+  return app
 }

@@ -21,6 +21,7 @@ const columns = [
   'leads.claimed_at',
   'claimer.id as claimer_id',
   'claimer.email as claimer_email',
+  'household.id as household_id',
 ] as const
 
 const EXAMPLE = {
@@ -35,6 +36,7 @@ const EXAMPLE = {
   message: 'Can we visit a meeting first?',
   claimed_at: '2026-11-23T08:01:00.000Z',
   claimed_by: { id: 3, email: 'akela@example.org' },
+  household_id: null,
 }
 
 export const LeadView = t.Object(
@@ -52,6 +54,7 @@ export const LeadView = t.Object(
     claimed_by: Nullable(
       t.Object({ id: t.Integer(), email: t.String() }, { additionalProperties: false, description: 'Who holds the lead' }),
     ),
+    household_id: Nullable(t.Integer({ description: 'The roster household made from this lead, once it is added to the roster' })),
   },
   { $id: 'Lead', additionalProperties: false, examples: [EXAMPLE] },
 )
@@ -101,7 +104,12 @@ export const LeadPage = t.Object(
   { additionalProperties: false, examples: [{ leads: [EXAMPLE], next_before_id: null }] },
 )
 
-const leadsQuery = (db: Executor) => db.selectFrom('leads').leftJoin('people as claimer', 'claimer.id', 'leads.claimed_by').select(columns)
+const leadsQuery = (db: Executor) =>
+  db
+    .selectFrom('leads')
+    .leftJoin('people as claimer', 'claimer.id', 'leads.claimed_by')
+    .leftJoin('households as household', 'household.lead_id', 'leads.id')
+    .select(columns)
 
 type Row = Awaited<ReturnType<ReturnType<typeof leadsQuery>['executeTakeFirstOrThrow']>>
 

@@ -124,6 +124,7 @@ export const FailedCopies = t.Object(
       ),
       { description: 'Newest lead first' },
     ),
+    configured: t.Boolean({ description: 'Whether a spreadsheet copy is set up (setting mirrors.spreadsheet_url)' }),
   },
   {
     additionalProperties: false,
@@ -141,6 +142,7 @@ export const FailedCopies = t.Object(
             error: 'HTTP 503 from the spreadsheet endpoint',
           },
         ],
+        configured: true,
       },
     ],
   },
@@ -164,7 +166,7 @@ export async function failedCopies(db: Executor) {
     .where('mirror_copies.status', '!=', 'ok')
     .orderBy('mirror_copies.lead_id', 'desc')
     .execute()
-  return { failed }
+  return { failed, configured: (await getSetting(db, 'mirrors.spreadsheet_url')) !== null }
 }
 
 export const RetryTarget = t.Object(

@@ -22,6 +22,7 @@ import {
 } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
 import { fieldWords, UNIT_TYPE_WORDS } from '../words.ts'
+import { directoryOrder } from './order.ts'
 
 export const UnitType = OneOf(NEARBY_UNIT_TYPES)
 const Name = Line(200, { minLength: 1 })
@@ -79,7 +80,7 @@ export const NearbyView = t.Object(
 )
 
 export const NearbyList = t.Object(
-  { nearby: t.Array(NearbyView, { description: 'Active first, then by name; inactive rows included' }) },
+  { nearby: t.Array(NearbyView, { description: 'Active first, then by type, unit number and name; inactive rows included' }) },
   { additionalProperties: false, examples: [{ nearby: [EXAMPLE] }] },
 )
 
@@ -94,7 +95,7 @@ export const NearbyChange = t.Object(
 )
 
 export const listNearby = async (db: Executor) => ({
-  nearby: await db.selectFrom('nearby_units').selectAll().orderBy('active', 'desc').orderBy('name').execute(),
+  nearby: (await db.selectFrom('nearby_units').selectAll().execute()).sort((a, b) => b.active - a.active || directoryOrder(a, b)),
 })
 
 export function addNearby(db: Db, caller: Caller, input: typeof NewNearby.static) {

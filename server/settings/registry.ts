@@ -46,7 +46,7 @@ const timeZone = (value: string) => {
 /** A whole-number setting from `min` to `max`. */
 const integer = (label: string, min: number, max: number, fallback: number, description: string): SettingDef => ({
   label,
-  type: `integer ${min}–${max}`,
+  type: `a whole number from ${min} to ${max}`,
   schema: t.Integer({ minimum: min, maximum: max }),
   default: fallback,
   description,
@@ -55,7 +55,7 @@ const integer = (label: string, min: number, max: number, fallback: number, desc
 /** An http(s) URL, or null to turn the feature off. */
 const url = (label: string, description: string): SettingDef => ({
   label,
-  type: 'http(s) URL or null',
+  type: 'an http(s) address, or null for none',
   schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
   default: null,
   description,
@@ -65,7 +65,7 @@ const url = (label: string, description: string): SettingDef => ({
 /** One line of text shown on the public site. */
 const text = (label: string, max: number, fallback: string, description: string): SettingDef => ({
   label,
-  type: `text, 1–${max} characters`,
+  type: `text of 1 to ${max} characters`,
   schema: t.String({ minLength: 1, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }),
   default: fallback,
   description,
@@ -82,7 +82,7 @@ export const SETTINGS = {
   ),
   api_keys_from: {
     label: 'Where API keys work',
-    type: 'enum: lan | anywhere',
+    type: 'lan or anywhere',
     schema: t.Union([t.Literal('lan'), t.Literal('anywhere')]),
     default: 'lan',
     description: 'Whether scripts with API keys may call the site only from the local network, or from anywhere.',
@@ -93,7 +93,7 @@ export const SETTINGS = {
   'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.'),
   'site.timezone': {
     label: 'Time zone',
-    type: 'IANA time zone',
+    type: 'an IANA time zone such as America/Chicago',
     schema: t.String({ minLength: 1, maxLength: 64 }),
     default: 'America/Chicago',
     description: 'The time zone the units meet in (for example America/Chicago): calendar and displayed times use it.',
@@ -142,10 +142,7 @@ export function needsSession(key: SettingKey, value: unknown): boolean {
 /** Returns an error message for a value the setting refuses, or null when it is acceptable. */
 export function settingError(key: SettingKey, value: unknown): string | null {
   const def: SettingDef = SETTINGS[key]
-  if (!Value.Check(def.schema, value)) {
-    const first = Value.Errors(def.schema, value).First()
-    return `must be ${def.type}${first ? ` (${first.message})` : ''}`
-  }
+  if (!Value.Check(def.schema, value)) return `must be ${def.type}`
   return def.check ? def.check(value) : null
 }
 
@@ -166,6 +163,11 @@ export async function getSetting<K extends SettingKey>(db: Executor, key: K): Pr
   return values.has(key) ? values.get(key) : SETTINGS[key].default
 }
 
+const boundsOf = (key: SettingKey) => {
+  const { schema }: SettingDef = SETTINGS[key]
+  return schema.type === 'integer' ? { minimum: schema.minimum as number, maximum: schema.maximum as number } : {}
+}
+
 const choicesOf = (key: SettingKey) => {
   const def: SettingDef = SETTINGS[key]
   return def.choices ? { choices: Object.entries(def.choices).map(([value, label]) => ({ value, label })) } : {}
@@ -178,6 +180,7 @@ export async function listSettings(db: Executor) {
     label: SETTINGS[key].label,
     type: SETTINGS[key].type,
     ...choicesOf(key),
+    ...boundsOf(key),
     value: values.has(key) ? values.get(key) : SETTINGS[key].default,
     default: SETTINGS[key].default,
     description: SETTINGS[key].description,
@@ -187,7 +190,9 @@ export async function listSettings(db: Executor) {
 const SETTING_EXAMPLE = {
   key: 'announcements.live_cap',
   label: 'Announcements shown at once',
-  type: 'integer 1–20',
+  type: 'a whole number from 1 to 20',
+  minimum: 1,
+  maximum: 20,
   value: 3,
   default: 3,
   description: 'How many announcements may be live at the same time.',
@@ -198,6 +203,8 @@ export const SettingView = t.Object(
     key: t.String(),
     label: t.String({ description: 'What the settings page calls it' }),
     type: t.String({ description: 'The values it takes, in words' }),
+    minimum: t.Optional(t.Integer({ description: 'For a whole-number setting: the least it may be' })),
+    maximum: t.Optional(t.Integer({ description: 'For a whole-number setting: the most it may be' })),
     choices: t.Optional(
       t.Array(t.Object({ value: t.String(), label: t.String() }, { additionalProperties: false }), {
         description: 'For a setting with a few values: each value with its words',

@@ -39,10 +39,16 @@ describe('GET /api/docs', () => {
   it('serves the docs page with its UI bundle from this server, not a CDN', async () => {
     const leader = await s.as(ROLES.packLeader)
     const page = await s.req('GET', '/api/docs', { cookie: leader.cookie })
-    expect(page.text).toContain('/api/docs/scalar.js')
-    expect(page.text).not.toContain('cdn.jsdelivr')
-    const bundle = await s.req('GET', '/api/docs/scalar.js', { cookie: leader.cookie })
-    expect(bundle.status).toBe(200)
-    expect(bundle.headers.get('content-type')).toContain('javascript')
+    expect(page.text).toContain('/api/docs/swagger-ui.js')
+    expect(page.text).not.toMatch(/(src|href)="(https?:)?\/\//)
+    for (const [asset, type] of [
+      ['swagger-ui.js', 'javascript'],
+      ['swagger-ui.css', 'css'],
+      ['start.js', 'javascript'],
+    ]) {
+      const res = await s.req('GET', `/api/docs/${asset}`, { cookie: leader.cookie })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toContain(type)
+    }
   })
 })

@@ -81,27 +81,30 @@ describe('admin section in a browser', () => {
 
   it('shows the validation error for a bad setting and saves a good one', async () => {
     await page.goto(`${suite.s.url}/admin/settings/`)
-    const field = page.getByLabel('announcements.live_cap')
+    const field = page.getByLabel('Announcements shown at once')
     await field.fill('99')
     await page.locator('form[data-key="announcements.live_cap"]').getByRole('button', { name: 'Save' }).click()
-    await page
-      .locator('#error-announcements\\.live_cap')
-      .filter({ hasText: /must be integer 1–20/ })
-      .waitFor()
+    await page.locator('.field-error').filter({ hasText: 'Announcements shown at once must be a whole number from 1 to 20.' }).waitFor()
     expect(await field.getAttribute('aria-invalid')).toBe('true')
     await field.fill('5')
     await page.locator('form[data-key="announcements.live_cap"]').getByRole('button', { name: 'Save' }).click()
-    await page.getByRole('status').filter({ hasText: 'Saved announcements.live_cap' }).waitFor()
+    await page.getByRole('status').filter({ hasText: 'Saved “Announcements shown at once”' }).waitFor()
+    expect(await page.locator('.field-error').count()).toBe(0)
+    // Raw setting keys are not what a volunteer reads.
+    expect(await page.locator('#content').innerText()).not.toContain('announcements.live_cap')
   })
 
   it('shows both writes in history', async () => {
     await page.goto(`${suite.s.url}/admin/history/`)
-    await page.getByRole('cell', { name: 'keys.mint' }).first().waitFor()
-    await page.getByRole('cell', { name: 'settings.update' }).first().waitFor()
-    await page.getByLabel('Kind starts with').fill('keys.')
-    await page.getByRole('button', { name: 'Filter' }).click()
-    await page.waitForFunction(() => ![...document.querySelectorAll('#entries td')].some((td) => td.textContent === 'settings.update'))
-    expect(await page.getByRole('cell', { name: 'keys.mint' }).count()).toBe(1)
+    await page.getByRole('cell', { name: 'API key made' }).first().waitFor()
+    await page.getByRole('cell', { name: 'Setting changed' }).first().waitFor()
+    await page.getByLabel('What').selectOption({ label: 'API keys' })
+    await page.getByRole('button', { name: 'Show' }).click()
+    await page.waitForFunction(() => ![...document.querySelectorAll('#entries td')].some((td) => td.textContent === 'Setting changed'))
+    expect(await page.getByRole('cell', { name: 'API key made' }).count()).toBe(1)
+    // Entries read as words: no dotted kinds, no #ids, no ISO times.
+    const text = await page.locator('#entries').innerText()
+    expect(text).not.toMatch(/keys\.mint|#\d|\d{4}-\d{2}-\d{2}T/)
   })
 
   it('changes a unit meeting time in the admin form and the public page shows it after regeneration', async () => {
@@ -176,6 +179,28 @@ describe('admin section in a browser', () => {
     await page.getByLabel('Email').focus()
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('password')
+  })
+})
+
+describe('API docs page', () => {
+  it('renders the document it is served with, offline: nothing is fetched from another host, no script error', async () => {
+    const docs = await context.newPage()
+    const elsewhere: string[] = []
+    const errors: string[] = []
+    await docs.route('**/*', (route) => {
+      const url = new URL(route.request().url())
+      if (url.hostname === '127.0.0.1') return route.continue()
+      elsewhere.push(url.href)
+      return route.abort()
+    })
+    docs.on('pageerror', (error) => errors.push(error.message))
+    docs.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+    await docs.goto(`${suite.s.url}/api/docs`)
+    await docs.getByText('Mint a key').first().waitFor()
+    expect(await docs.getByText(/could not be loaded/).count()).toBe(0)
+    expect(elsewhere).toEqual([])
+    expect(errors).toEqual([])
+    await docs.close()
   })
 })
 

@@ -49,26 +49,60 @@ describe('join form to a leader', () => {
 })
 
 describe('announcements on the public site', () => {
-  it('appears on every public page after publishing, and disappears when revoked', async () => {
+  it('one for both units appears on every public page after publishing, and disappears when taken down', async () => {
     const page = await suite.signedIn(leader.email, '/admin/announcements/')
+    // A pack leader's form starts on the pack: this one is for both units.
+    expect(await page.getByLabel('For').inputValue()).toBe('pack')
+    await page.getByLabel('For').selectOption('both')
     await page.getByLabel('Message').fill('Pinewood derby moved to Saturday')
+    await page.getByText('32 of 280 characters').waitFor()
     await page.getByLabel('Show until').fill('2099-12-31T18:00')
     await page.getByRole('button', { name: 'Publish announcement' }).click()
-    await page.getByRole('status').filter({ hasText: 'Published (live)' }).waitFor()
+    await page.getByRole('status').filter({ hasText: 'Published (showing now)' }).waitFor()
 
     const visitor = await suite.visit('/')
     const banner = () => visitor.getByRole('complementary', { name: 'Announcements' }).getByText('Pinewood derby moved to Saturday')
-    for (const path of ['/', '/units/pack/', '/join/', '/nearby/']) {
+    for (const path of ['/', '/units/pack/', '/units/troop/', '/join/', '/nearby/']) {
       await visitor.goto(`${suite.s.url}${path}`)
-      expect(await banner().count()).toBe(1)
+      expect(await banner().count(), path).toBe(1)
     }
 
-    await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Revoke' }).click()
-    await page.getByRole('status').filter({ hasText: 'Announcement revoked' }).waitFor()
+    await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Take down' }).click()
+    await page.getByRole('status').filter({ hasText: 'Taken down' }).waitFor()
     await suite.s.site!.settled()
     await visitor.goto(`${suite.s.url}/`)
     expect(await banner().count()).toBe(0)
     await visitor.close()
+    await page.close()
+  })
+
+  it("one for the pack shows on the pack's pages and the home page only", async () => {
+    const page = await suite.signedIn(leader.email, '/admin/announcements/')
+    await page.getByLabel('Message').fill('Den meeting moved to the gym')
+    await page.getByLabel('Show until').fill('2099-12-31T18:00')
+    await page.getByRole('button', { name: 'Publish announcement' }).click()
+    await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
+    await page.locator('li.card', { hasText: 'Den meeting moved' }).getByText('for pack', { exact: false }).waitFor()
+    const visitor = await suite.visit('/')
+    const shown = async (path: string) => {
+      await visitor.goto(`${suite.s.url}${path}`)
+      return visitor.getByRole('complementary', { name: 'Announcements' }).getByText('Den meeting moved to the gym').count()
+    }
+    for (const path of ['/', '/units/pack/', '/calendar/pack/']) expect(await shown(path), path).toBe(1)
+    for (const path of ['/units/troop/', '/calendar/troop/', '/join/', '/nearby/']) expect(await shown(path), path).toBe(0)
+    await page.locator('li.card', { hasText: 'Den meeting moved' }).getByRole('button', { name: 'Take down' }).click()
+    await page.getByRole('status').filter({ hasText: 'Taken down' }).waitFor()
+    await visitor.close()
+    await page.close()
+  })
+
+  it('counts characters against the cap as the leader types, and says when there are too many', async () => {
+    const page = await suite.signedIn(leader.email, '/admin/announcements/')
+    await page.getByLabel('Message').fill('x'.repeat(285))
+    await page.getByText('285 of 280 characters: 5 too many').waitFor()
+    await page.getByLabel('Show until').fill('2099-12-31T18:00')
+    await page.getByRole('button', { name: 'Publish announcement' }).click()
+    await page.locator('.field-error').filter({ hasText: 'Message must be at most 280 characters (it has 285).' }).waitFor()
     await page.close()
   })
 

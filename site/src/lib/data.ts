@@ -6,6 +6,7 @@ import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf } from '#server/calendar/service.ts'
 import { getSetting } from '#server/settings/registry.ts'
 import { clockWords } from '#server/words.ts'
+import { directoryOrder } from '#server/nearby/order.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
@@ -65,8 +66,8 @@ export async function liveAnnouncements(page: { unit?: 'pack' | 'troop'; home?: 
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at))
 }
 
-export const activeNearby = () =>
-  db.selectFrom('nearby_units').selectAll().where('active', '=', 1).orderBy('unit_type').orderBy('name').execute()
+export const activeNearby = async () =>
+  (await db.selectFrom('nearby_units').selectAll().where('active', '=', 1).execute()).sort(directoryOrder)
 
 /** Upcoming events from the local copy of the calendar store, in date order. */
 export async function upcomingEvents() {

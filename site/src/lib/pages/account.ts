@@ -2,7 +2,9 @@
 import type { POST as ChangePassword } from '#routes/api/admin/account/password.ts'
 import type { DELETE as EndSession } from '#routes/api/admin/account/sessions/[id].ts'
 import type { GET as ListSessions } from '#routes/api/admin/account/sessions/index.ts'
-import { answered, api, byId, h, onSubmit, report, tell, when } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+
+await signedInFor()
 
 async function load() {
   const body = answered(await api<typeof ListSessions>('GET', '/api/admin/account/sessions'))

@@ -1,63 +1,99 @@
-// Announcements: every one with its state, a create form that names the live ones when the cap is reached, and revoke.
+// Announcements: every one with its state and unit, a create form with a live character count (the cap is a
+// setting) that names the live ones when the live cap is reached, and taking one down.
 import type { DELETE as RevokeAnnouncement } from '#routes/api/admin/announcements/[id].ts'
 import type { GET as ListAnnouncements, POST as CreateAnnouncement } from '#routes/api/admin/announcements/index.ts'
-import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, tell, when } from '../admin.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { UNIT_WORDS } from '#server/words.ts'
+import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
 
 type Announcement = AnswerOf<typeof ListAnnouncements>['announcements'][number]
 
 const LABEL: Record<Announcement['state'], string> = {
-  live: 'live',
+  live: 'showing now',
   scheduled: 'scheduled',
-  expired: 'expired',
-  revoked: 'revoked',
-  over_cap: 'over the cap (not shown)',
+  expired: 'ended',
+  revoked: 'taken down',
+  over_cap: 'waiting: too many showing',
 }
 // datetime-local has no zone: it is the browser's local time, sent as an instant.
 const iso = (local: FormDataEntryValue | null) => (local ? new Date(String(local)).toISOString() : undefined)
 
+const me = await signedInFor('announcements:write')
+const form = byId<HTMLFormElement>('create')
+const message = form.elements.namedItem('message') as HTMLTextAreaElement
+const count = byId('message-count')
+let maxChars = 280
+
+// A leader of one unit writes for that unit by default; a leader of both, or an admin, for both.
+const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
+const unitChoice = form.elements.namedItem('unit') as HTMLSelectElement
+unitChoice.value = led.length === 1 && !me.person?.global_role ? led[0] : 'both'
+const defaultUnit = unitChoice.value
+
+function countChars() {
+  const used = [...message.value.trim()].length
+  count.textContent = `${used} of ${maxChars} characters${used > maxChars ? `: ${used - maxChars} too many` : ''}`
+  count.className = used > maxChars ? 'error' : 'muted'
+}
+message.addEventListener('input', countChars)
+countChars()
+
 async function load() {
   const body = answered(await api<typeof ListAnnouncements>('GET', '/api/admin/announcements'))
   if (!body) return
-  byId('announcements').replaceChildren(
+  maxChars = body.max_chars
+  countChars()
+  const list = byId('announcements')
+  list.replaceChildren(
     ...body.announcements.map((a) =>
       h(
         'li',
         { class: 'card', 'data-announcement': String(a.id) },
-        h('p', {}, h('span', { class: `badge ${a.state === 'live' ? 'active' : a.state}` }, LABEL[a.state])),
+        h(
+          'p',
+          {},
+          h('span', { class: `badge ${a.state === 'live' ? 'active' : a.state}` }, LABEL[a.state]),
+          ` for ${UNIT_WORDS[a.unit].toLowerCase()}`,
+        ),
         h('p', {}, a.message),
         h('p', { class: 'muted' }, `${when(a.starts_at)} to ${when(a.ends_at)} · by ${a.created_by}`),
-        a.state !== 'revoked' && h('button', { type: 'button', class: 'danger', onclick: () => revoke(a) }, 'Revoke'),
+        a.state !== 'revoked' &&
+          a.state !== 'expired' &&
+          h('button', { type: 'button', class: 'danger', onclick: () => revoke(a) }, 'Take down'),
       ),
     ),
   )
+  if (!body.announcements.length) list.append(h('li', {}, 'No announcements yet.'))
 }
 
 async function revoke(a: Announcement) {
   if (!confirm('Take this announcement down now?')) return
   report(
     await api<typeof RevokeAnnouncement>('DELETE', `/api/admin/announcements/${a.id}`),
-    'Announcement revoked; the site updates in a few seconds.',
+    'Taken down; the site updates in a few seconds.',
   )
   await load()
 }
 
 onSubmit(
-  byId<HTMLFormElement>('create'),
+  form,
   (data) =>
     api<typeof CreateAnnouncement>('POST', '/api/admin/announcements', {
       message: String(data.get('message')),
       ends_at: iso(data.get('ends_at')) ?? '',
       starts_at: iso(data.get('starts_at')),
+      unit: String(data.get('unit')) as BodyOf<typeof CreateAnnouncement>['unit'],
     }),
   async (created) => {
+    unitChoice.value = defaultUnit
+    countChars()
     tell(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
     await load()
   },
   {
     refused: (res) => {
       const live = res.body.live as { message: string }[] | undefined
-      return `${detailOf(res)}${live ? ` Live now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : ''}`
+      return `${detailOf(res)}${live ? ` Showing now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : ''}`
     },
   },
 )

@@ -2,7 +2,9 @@
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid].ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, tell } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
+
+await signedInFor('calendar:write')
 
 type CalendarEvent = AnswerOf<typeof ListEvents>['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>

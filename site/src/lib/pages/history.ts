@@ -1,14 +1,24 @@
-// History: the action log, newest first, filtered by kind and actor, paged, downloadable as CSV.
+// History: the action log, newest first, filtered by area and by who, paged, downloadable as CSV.
 import type { GET as ListHistory } from '#routes/api/admin/history/index.ts'
+import { kindWords } from '#server/history/kinds.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, when } from '../admin.ts'
+import { answered, api, byId, formParams, h, signedInFor, when } from '../admin.ts'
 
+const ACTORS: Record<string, string> = {
+  anonymous: 'a visitor',
+  system: 'the site',
+  cli: 'the command line',
+  break_glass: 'the admin token',
+}
+
+await signedInFor('history:read')
 const form = byId<HTMLFormElement>('filter')
 const more = byId('more')
 const rows = byId('entries')
 let next: AnswerOf<typeof ListHistory>['next'] = null
 
 async function page(reset: boolean) {
+  if (!reset && !next) return
   const params = formParams(form)
   byId<HTMLAnchorElement>('csv').href = `/api/admin/history/export?${params}`
   if (!reset && next) {
@@ -19,7 +29,16 @@ async function page(reset: boolean) {
   if (!body) return
   if (reset) rows.replaceChildren()
   for (const e of body.entries)
-    rows.append(h('tr', {}, h('td', {}, when(e.at)), h('td', {}, e.kind), h('td', {}, e.actor), h('td', {}, e.summary)))
+    rows.append(
+      h(
+        'tr',
+        {},
+        h('td', {}, when(e.at)),
+        h('td', { title: e.kind }, kindWords(e.kind)),
+        h('td', {}, ACTORS[e.actor] ?? e.actor),
+        h('td', {}, e.summary),
+      ),
+    )
   if (!rows.children.length) rows.append(h('tr', {}, h('td', { colspan: '4' }, 'Nothing matches.')))
   next = body.next
   more.hidden = !next

@@ -2,16 +2,25 @@
 import type { DELETE as RevokeKey } from '#routes/api/admin/keys/[id].ts'
 import type { GET as ListKeys, POST as MintKey } from '#routes/api/admin/keys/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, tell, text, when } from '../admin.ts'
+import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when } from '../admin.ts'
 
 type Key = AnswerOf<typeof ListKeys>['keys'][number]
+const STATES: Record<Key['state'], string> = { active: 'active', revoked: 'revoked', expired: 'expired' }
+
+await signedInFor('apikeys:own')
+
+/** A permission in words, with the scope name a script writer needs beside it. */
+const permission = (scope: Key['scopes'][number]) => [CAPABILITY_WORDS[scope], ' ', h('code', { class: 'scope' }, scope)]
 
 async function load() {
   const body = answered(await api<typeof ListKeys>('GET', '/api/admin/keys'))
   if (!body) return
   byId('scopes').replaceChildren(
-    h('legend', {}, 'Scopes'),
-    ...body.grantable_scopes.map((s) => h('label', {}, h('input', { type: 'checkbox', name: 'scopes', value: s }), s)),
+    h('legend', {}, 'Permissions'),
+    ...body.grantable_scopes.map((s) =>
+      h('label', {}, h('input', { type: 'checkbox', name: 'scopes', value: s }), h('span', {}, ...permission(s))),
+    ),
   )
   byId('keys').replaceChildren(
     ...body.keys.map((k) =>
@@ -19,8 +28,8 @@ async function load() {
         'tr',
         {},
         h('td', {}, k.label, h('br'), h('span', { class: 'muted' }, `site_${k.hint}…`)),
-        h('td', {}, k.scopes.join(', ')),
-        h('td', {}, h('span', { class: `badge ${k.state}` }, k.state)),
+        h('td', {}, h('ul', { class: 'plain' }, ...k.scopes.map((s) => h('li', {}, ...permission(s))))),
+        h('td', {}, h('span', { class: `badge ${k.state}` }, STATES[k.state])),
         h('td', {}, when(k.last_used_at)),
         h(
           'td',
@@ -53,7 +62,7 @@ onSubmit(
     byId('secret').hidden = false
     await load()
   },
-  { problem: byId('status') },
+  {},
 )
 
 byId('copy').addEventListener('click', async () => {

@@ -1,46 +1,65 @@
-// Leads: search, unclaimed/mine filters, claim and release; failed copies to the spreadsheet with a retry button.
+// Leads: search, unclaimed/mine filters, claim and release, add a claimed lead to the roster in one click; copies
+// to the spreadsheet that failed, with a retry button (or a plain word when no spreadsheet is set up).
 import type { POST as ClaimLead } from '#routes/api/admin/leads/[id]/claim.ts'
 import type { POST as ReleaseLead } from '#routes/api/admin/leads/[id]/release.ts'
 import type { GET as ListLeads } from '#routes/api/admin/leads/index.ts'
 import type { GET as FailedCopies } from '#routes/api/admin/mirrors/failed.ts'
 import type { POST as RetryCopies } from '#routes/api/admin/mirrors/retry.ts'
+import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, report, when, whoami } from '../admin.ts'
+import { answered, api, byId, formParams, h, holds, report, signedInFor, when } from '../admin.ts'
 
 type Lead = AnswerOf<typeof ListLeads>['leads'][number]
 
+const me = await signedInFor('leads:read')
 const form = byId<HTMLFormElement>('search')
 const list = byId('leads')
 const more = byId('more')
 const retry = byId('retry')
-const me = await whoami()
 let next: number | null = null
+
+const interest = (lead: Lead) => (lead.unit === 'unsure' ? 'Not sure which unit' : `Interested in the ${lead.unit}`)
+
+function contact(lead: Lead) {
+  const links = [
+    lead.email && h('a', { href: `mailto:${lead.email}` }, lead.email),
+    lead.phone && h('a', { href: `tel:${lead.phone.replace(/[^\d+]/g, '')}` }, lead.phone),
+  ].filter((l): l is HTMLElement => !!l)
+  return h('p', { class: 'contact' }, ...links.flatMap((l, i) => (i ? [' · ', l] : [l])))
+}
+
+function actions(lead: Lead) {
+  const mine = lead.claimed_by?.id === me.person?.id
+  const buttons = [
+    !lead.claimed_by && h('button', { type: 'button', onclick: () => act(lead, 'claim') }, 'Claim'),
+    lead.claimed_by &&
+      (mine || holds(me, 'people:manage')) &&
+      h('button', { type: 'button', class: 'secondary', onclick: () => act(lead, 'release') }, 'Release'),
+    lead.claimed_by &&
+      !lead.household_id &&
+      holds(me, 'roster:write') &&
+      h('button', { type: 'button', onclick: () => addToRoster(lead) }, 'Add to roster'),
+    lead.household_id !== null && h('a', { href: `/admin/roster/#household-${lead.household_id}` }, 'On the roster'),
+  ]
+  return h('div', { class: 'row' }, ...buttons)
+}
 
 function card(lead: Lead): HTMLElement {
   const mine = lead.claimed_by?.id === me.person?.id
-  const action = !lead.claimed_by
-    ? h('button', { type: 'button', onclick: () => act(lead, 'claim') }, 'Claim')
-    : mine || me.capabilities.includes('people:manage')
-      ? h('button', { type: 'button', class: 'secondary', onclick: () => act(lead, 'release') }, 'Release')
-      : null
-  const interest = lead.unit === 'unsure' ? 'Not sure which unit' : `Interested in the ${lead.unit}`
+  const scout = `${lead.scout_name ? ` · scout ${lead.scout_name}` : ''}${lead.scout_grade ? `, grade ${lead.scout_grade}` : ''}`
   return h(
     'li',
     { class: 'card', 'data-lead': String(lead.id) },
     h('h2', {}, lead.parent_name),
-    h('p', {}, [lead.email, lead.phone].filter(Boolean).join(' · ')),
-    h(
-      'p',
-      {},
-      `${interest}${lead.scout_name ? ` · scout ${lead.scout_name}` : ''}${lead.scout_grade ? `, grade ${lead.scout_grade}` : ''}`,
-    ),
-    lead.message && h('p', { class: 'muted' }, lead.message),
+    contact(lead),
+    h('p', {}, `${interest(lead)}${scout}`),
+    lead.message && h('p', { class: 'message' }, lead.message),
     h(
       'p',
       { class: 'muted' },
       `Sent ${when(lead.created_at)} · ${lead.claimed_by ? `claimed by ${mine ? 'you' : lead.claimed_by.email}` : 'unclaimed'}`,
     ),
-    action,
+    actions(lead),
   )
 }
 
@@ -51,9 +70,16 @@ async function act(lead: Lead, verb: 'claim' | 'release') {
   await load(true)
 }
 
+async function addToRoster(lead: Lead) {
+  const res = await api<typeof AddHousehold>('POST', '/api/admin/roster/households', { lead_id: lead.id })
+  report(res, `Added ${lead.parent_name}'s household to the roster: add their scout there.`)
+  await load(true)
+}
+
 async function load(reset: boolean) {
+  if (!reset && !next) return
   const params = formParams(form)
-  if (!reset && next) params.set('before_id', String(next))
+  if (!reset) params.set('before_id', String(next))
   const body = answered(await api<typeof ListLeads>('GET', `/api/admin/leads?${params}`))
   if (!body) return
   if (reset) list.replaceChildren()
@@ -64,19 +90,34 @@ async function load(reset: boolean) {
 }
 
 async function failed() {
-  const res = await api<typeof FailedCopies>('GET', '/api/admin/mirrors/failed')
-  const items = res.ok ? res.body.failed : []
+  const body = answered(await api<typeof FailedCopies>('GET', '/api/admin/mirrors/failed'))
+  if (!body) return
   const ul = byId('failed')
   ul.replaceChildren(
-    ...items.map((f) => h('li', {}, `${f.parent_name} (lead ${f.lead_id}): ${f.error ?? 'not sent yet'}, ${f.attempts} attempts`)),
+    ...body.failed.map((f) =>
+      h(
+        'li',
+        {},
+        `${f.parent_name}, sent ${when(f.created_at)}: ${f.error ?? 'not copied yet'} (${f.attempts} ${f.attempts === 1 ? 'try' : 'tries'})`,
+      ),
+    ),
   )
-  if (!items.length) ul.append(h('li', {}, 'None: every lead reached the spreadsheet.'))
-  retry.hidden = !items.length
+  if (!body.failed.length)
+    ul.append(
+      h(
+        'li',
+        {},
+        body.configured
+          ? 'None: every lead reached the spreadsheet.'
+          : 'No spreadsheet is set up, so leads are not copied anywhere. An admin can set one in Settings.',
+      ),
+    )
+  retry.hidden = !body.failed.length
 }
 
 retry.addEventListener('click', async () => {
   const res = await api<typeof RetryCopies>('POST', '/api/admin/mirrors/retry', { target: 'spreadsheet' })
-  report(res, (r) => `Retried ${r.attempted}: ${r.ok} copied, ${r.failed} still failing.`)
+  report(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
   await failed()
 })
 form.addEventListener('submit', (event) => {

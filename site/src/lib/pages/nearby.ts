@@ -1,11 +1,23 @@
-// Nearby units: add, edit in place (saving marks them verified today), deactivate and reactivate.
+// Nearby units: add one, edit each in place (saving marks it checked today), take it off the directory or back on.
 import type { DELETE as DeactivateNearby, PATCH as ChangeNearby } from '#routes/api/admin/nearby/[id].ts'
 import type { GET as ListNearby, POST as AddNearby } from '#routes/api/admin/nearby/index.ts'
+import { EMAIL_INPUT_PATTERN } from '#server/formats.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, say, tell } from '../admin.ts'
+import { dayWords, UNIT_TYPE_WORDS } from '#server/words.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
 
 type Nearby = AnswerOf<typeof ListNearby>['nearby'][number]
-const FIELDS = ['name', 'unit_number', 'town', 'meeting_place', 'website', 'contact_email'] as const
+const FIELDS = [
+  ['name', 'Name', { required: true, maxlength: '200' }],
+  ['unit_number', 'Unit number', { maxlength: '20', inputmode: 'numeric' }],
+  ['town', 'Town', { maxlength: '100' }],
+  ['meeting_place', 'Meeting place', { maxlength: '200' }],
+  ['website', 'Website', { type: 'url', maxlength: '500' }],
+  ['contact_email', 'Contact email', { type: 'email', maxlength: '254', pattern: EMAIL_INPUT_PATTERN }],
+  ['notes', 'Notes for families', { maxlength: '500' }],
+] as const
+
+await signedInFor('nearby:write')
 
 /** A form's fields, trimmed; blank ones become null (cleared) or, with `omitBlank`, are left out. */
 function fieldsOf(data: FormData, omitBlank = false): Record<string, string | null> {
@@ -14,27 +26,23 @@ function fieldsOf(data: FormData, omitBlank = false): Record<string, string | nu
 }
 
 function card(n: Nearby): HTMLFormElement {
+  const id = `nearby-${n.id}`
   const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
-  const state = `${n.unit_type}, ${n.active ? 'active' : 'inactive'}`
-  const reactivate = async () => {
-    const res = await api<typeof ChangeNearby>('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 })
-    if (!res.ok) return say(problem, detailOf(res), 'error')
-    tell(`Saved ${n.name}.`)
-    await load()
-  }
+  const state = n.active ? 'listed' : 'not listed'
+  const checked = n.verified_at ? `details checked ${dayWords(n.verified_at, { year: true })}` : 'never checked'
   const form = h(
     'form',
-    { class: 'stack card', 'aria-label': n.name, 'data-nearby': String(n.id) },
-    h('p', {}, h('span', { class: `badge ${n.active ? 'active' : 'revoked'}` }, state), ` checked ${n.verified_at ?? 'never'}`),
+    { class: 'stack card', id, 'aria-label': n.name, 'data-nearby': String(n.id) },
+    h('p', {}, h('span', { class: `badge ${n.active ? 'active' : 'revoked'}` }, state), ` ${UNIT_TYPE_WORDS[n.unit_type]} · ${checked}`),
     problem,
-    ...FIELDS.map((f) => h('label', {}, f.replace('_', ' '), h('input', { name: f, value: n[f] ?? '' }))),
+    ...FIELDS.map(([name, label, attrs]) => h('label', {}, label, h('input', { name, value: n[name] ?? '', ...attrs }))),
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'submit' }, 'Save (marks checked today)'),
+      h('button', { type: 'submit' }, 'Save (marks it checked today)'),
       n.active
-        ? h('button', { type: 'button', class: 'danger', onclick: () => deactivate(n) }, 'Deactivate')
-        : h('button', { type: 'button', class: 'secondary', onclick: reactivate }, 'Reactivate'),
+        ? h('button', { type: 'button', class: 'danger', onclick: () => deactivate(n) }, 'Take off the directory')
+        : h('button', { type: 'button', class: 'secondary', onclick: () => reactivate(n) }, 'List it again'),
     ),
   ) as HTMLFormElement
   onSubmit(
@@ -51,12 +59,20 @@ function card(n: Nearby): HTMLFormElement {
 
 async function load() {
   const body = answered(await api<typeof ListNearby>('GET', '/api/admin/nearby'))
-  if (body) byId('nearby').replaceChildren(...body.nearby.map(card))
+  if (!body) return
+  const list = byId('nearby')
+  list.replaceChildren(...body.nearby.map((n) => h('li', {}, card(n))))
+  if (!body.nearby.length) list.append(h('li', {}, 'No nearby units yet.'))
+}
+
+async function reactivate(n: Nearby) {
+  report(await api<typeof ChangeNearby>('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 }), `${n.name} is listed again.`)
+  await load()
 }
 
 async function deactivate(n: Nearby) {
   if (!confirm(`Take ${n.name} off the public directory?`)) return
-  report(await api<typeof DeactivateNearby>('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is inactive.`)
+  report(await api<typeof DeactivateNearby>('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is off the directory.`)
   await load()
 }
 

@@ -7,14 +7,14 @@ import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
 import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
 import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, tell, text, when, whoami } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when } from '../admin.ts'
 
 type Listing = AnswerOf<typeof ListPeople>
 type Person = Listing['people'][number]
 type OpenInvite = Listing['invites'][number]
 type UnitGrants = NonNullable<BodyOf<typeof Invite>['units']>
 
-const me = await whoami()
+const me = await signedInFor('people:invite_leader')
 const canManage = me.capabilities.includes('people:manage')
 const canReset = me.capabilities.includes('people:invite_admin')
 let grantable: Listing['grantable'] = { global_roles: [], units: [] }

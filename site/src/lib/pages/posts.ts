@@ -2,7 +2,9 @@
 import type { POST as PostAction } from '#routes/api/admin/socialposts/[...path].ts'
 import type { GET as ListPosts } from '#routes/api/admin/socialposts/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, detailOf, h, onSubmit, say, tell } from '../admin.ts'
+import { answered, api, byId, detailOf, h, onSubmit, say, signedInFor, tell } from '../admin.ts'
+
+await signedInFor('socialposts:read')
 
 type Post = AnswerOf<typeof ListPosts>['posts'][number]
 type Actions = (typeof PostAction)['tail']['actions']

@@ -1,18 +1,35 @@
-// Roster: per unit, households with scouts and a one-click checklist grid; import from a lead; CSV export.
+// Roster: households with their scouts and this year's one-tap checklist; one dialog adds or edits a household
+// (and links family accounts), one adds or edits a scout; CSV export.
+import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
 import type { PATCH as ChangeHousehold } from '#routes/api/admin/roster/households/[id]/index.ts'
+import type { PUT as LinkAccounts } from '#routes/api/admin/roster/households/[id]/people.ts'
 import type { POST as AddScout } from '#routes/api/admin/roster/households/[id]/scouts.ts'
 import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
 import type { GET as ListRoster } from '#routes/api/admin/roster/index.ts'
+import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/index.ts'
 import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
-import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, tell, text } from '../admin.ts'
+import type { AnswerOf } from '#server/routes.ts'
+import { answered, api, type ApiResult, byId, h, holds, onSubmit, report, signedInFor, tell, text } from '../admin.ts'
 
 type Roster = AnswerOf<typeof ListRoster>
 type Household = Roster['households'][number]
 type Scout = Household['scouts'][number]
 
+const me = await signedInFor('roster:write')
+const canLink = holds(me, 'people:invite_leader')
 const unitSelect = byId<HTMLSelectElement>('unit')
+const householdDialog = byId<HTMLDialogElement>('household-dialog')
+const householdForm = byId<HTMLFormElement>('household')
+const scoutDialog = byId<HTMLDialogElement>('scout-dialog')
+const scoutForm = byId<HTMLFormElement>('scout')
 let units: Roster['units'] = []
+let accounts: { id: number; email: string }[] | null = null
+let editing: Household | null = null
+let scoutOf: { household: Household; scout: Scout | null } | null = null
+let scrolled = false
+
+const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
+const orNull = (data: FormData, name: string) => text(data, name) || null
 
 async function load() {
   const unit = unitSelect.value ? `?unit=${unitSelect.value}` : ''
@@ -22,7 +39,11 @@ async function load() {
   units = body.units
   byId('year').textContent = `Checklist for program year ${body.year.label}.`
   byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
-  byId('households').replaceChildren(...body.households.map(householdCard))
+  const list = byId('households')
+  list.replaceChildren(...body.households.map(householdCard))
+  if (!body.households.length) list.append(h('p', {}, 'No households yet: add one, or use "Add to roster" on a claimed lead.'))
+  if (!scrolled && location.hash) document.querySelector(location.hash)?.scrollIntoView()
+  scrolled = true
 }
 
 function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
@@ -35,67 +56,61 @@ function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
     const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/${item}`, { done: box.checked })
     if (!report(res, `${label} for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)) box.checked = !box.checked
   })
-  return h('td', {}, h('label', { class: 'inline-check' }, box, label))
+  return h('td', {}, h('label', { class: 'tap' }, box))
 }
 
-function addScoutForm(hh: Household): HTMLFormElement {
-  const form = h(
-    'form',
-    { class: 'row', 'aria-label': `Add a scout to ${hh.parent_name}` },
-    h('label', {}, 'First name', h('input', { name: 'first_name', required: true, maxlength: '100' })),
-    h('label', {}, 'Unit', h('select', { name: 'unit' }, ...units.map((u) => h('option', { value: String(u.id) }, u.slug)))),
-    h('label', {}, 'Den', h('input', { name: 'den', list: 'dens', maxlength: '50' })),
-    h('button', { type: 'submit', class: 'secondary' }, 'Add scout'),
-  ) as HTMLFormElement
-  onSubmit(
-    form,
-    (data) =>
-      api<typeof AddScout>('POST', `/api/admin/roster/households/${hh.id}/scouts`, {
-        first_name: text(data, 'first_name'),
-        unit_id: Number(data.get('unit')),
-        den: text(data, 'den') || null,
-      }),
-    async (scout) => {
-      tell(`Added ${scout.first_name}.`)
-      await load()
-    },
-    { problem: byId('status') },
+function scoutRow(hh: Household, sc: Scout) {
+  const about = [sc.unit_name, sc.den && `${sc.den} den`].filter(Boolean).join(' · ')
+  return h(
+    'tr',
+    { 'data-scout': String(sc.id) },
+    h(
+      'th',
+      { scope: 'row' },
+      `${sc.first_name} ${sc.last_name ?? ''}`.trim(),
+      h('br'),
+      h('span', { class: 'muted' }, about),
+      ' ',
+      h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
+    ),
+    check(sc, 'dues', 'Dues'),
+    check(sc, 'health_form', 'Health form'),
   )
-  return form
 }
 
 function householdCard(hh: Household): HTMLElement {
-  const head = h('tr', {}, ...['Scout', 'Den', 'Dues', 'Health form'].map((c) => h('th', { scope: 'col' }, c)))
-  const rows = hh.scouts.map((sc) =>
-    h(
-      'tr',
-      {},
-      h('td', {}, `${sc.first_name} ${sc.last_name ?? ''}`),
-      h('td', {}, sc.den ?? '—'),
-      check(sc, 'dues', 'Dues'),
-      check(sc, 'health_form', 'Health form'),
-    ),
-  )
+  const contact = [
+    hh.email && h('a', { href: `mailto:${hh.email}` }, hh.email),
+    hh.phone && h('a', { href: `tel:${hh.phone.replace(/[^\d+]/g, '')}` }, hh.phone),
+    hh.second_parent && `with ${hh.second_parent}`,
+  ].filter((c): c is HTMLElement | string => !!c)
+  const linked = hh.people.length ? `Family account: ${hh.people.map((p) => p.name ?? p.email).join(', ')}` : 'No family account linked yet'
+  const head = h('tr', {}, ...['Scout', 'Dues', 'Health form'].map((c) => h('th', { scope: 'col' }, c)))
   return h(
     'section',
-    { class: 'card', 'data-household': String(hh.id) },
-    h('h2', {}, `${hh.parent_name}${hh.active ? '' : ' (inactive)'}`),
-    h('p', {}, [hh.email, hh.phone, hh.second_parent].filter(Boolean).join(' · ')),
+    { class: 'card household', id: `household-${hh.id}`, 'data-household': String(hh.id), 'aria-labelledby': `household-${hh.id}-name` },
+    h('h2', { id: `household-${hh.id}-name` }, `${hh.parent_name}${hh.active ? '' : ' (inactive)'}`),
+    contact.length > 0 && h('p', {}, ...contact.flatMap((c, i) => (i ? [' · ', c] : [c]))),
+    h('p', { class: 'muted' }, linked),
+    hh.scouts.length
+      ? h('table', { class: 'checklist' }, h('thead', {}, head), h('tbody', {}, ...hh.scouts.map((sc) => scoutRow(hh, sc))))
+      : h('p', {}, 'No scouts yet.'),
     h(
       'div',
-      { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `Scouts of ${hh.parent_name}` },
-      h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)),
-    ),
-    addScoutForm(hh),
-    h(
-      'button',
-      { type: 'button', class: 'secondary', onclick: () => setActive(hh, !hh.active) },
-      hh.active ? 'Deactivate household' : 'Reactivate household',
+      { class: 'row' },
+      h('button', { type: 'button', onclick: () => openScout(hh, null) }, 'Add a scout'),
+      h('button', { type: 'button', class: 'secondary', onclick: () => openHousehold(hh) }, 'Edit household'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', onclick: () => setActive(hh, !hh.active) },
+        hh.active ? 'Deactivate' : 'Reactivate',
+      ),
     ),
   )
 }
 
 async function setActive(hh: Household, active: boolean) {
+  if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
   report(
     await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active }),
     `${hh.parent_name} is ${active ? 'active' : 'inactive'}.`,
@@ -103,17 +118,108 @@ async function setActive(hh: Household, active: boolean) {
   await load()
 }
 
+async function openHousehold(hh: Household | null) {
+  editing = hh
+  householdForm.reset()
+  for (const name of ['parent_name', 'email', 'phone', 'second_parent', 'notes'] as const)
+    field(householdForm, name).value = hh?.[name] ?? ''
+  byId('household-title').textContent = hh ? `Edit ${hh.parent_name}'s household` : 'Add a household'
+  const linking = !!hh && canLink
+  byId('household-accounts').hidden = !linking
+  if (linking) {
+    byId('linked').replaceChildren(
+      ...hh.people.map((p) =>
+        h(
+          'label',
+          {},
+          h('input', { type: 'checkbox', name: 'keep', value: String(p.id), checked: true }),
+          p.name ? `${p.name} (${p.email})` : p.email,
+        ),
+      ),
+    )
+    accounts ??= (answered(await api<typeof ListPeople>('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
+    byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
+  }
+  householdDialog.showModal()
+}
+
+/** The accounts the form links: those kept, and the one named by email; a refusal when that email has no account. */
+function linkedIds(data: FormData): number[] | ApiResult<never> {
+  const ids = data.getAll('keep').map(Number)
+  const email = text(data, 'link_email').toLowerCase()
+  if (!email) return ids
+  const found = accounts?.find((a) => a.email === email)
+  if (!found)
+    return {
+      ok: false,
+      status: 422,
+      body: { detail: 'link_email: is not the email of an account here; invite them on the People page first' },
+    }
+  return [...new Set([...ids, found.id])]
+}
+
 onSubmit(
-  byId<HTMLFormElement>('add'),
-  (data) => {
-    const filled = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v))
-    const body = (filled.lead_id ? { lead_id: Number(filled.lead_id) } : filled) as BodyOf<typeof AddHousehold>
-    return api<typeof AddHousehold>('POST', '/api/admin/roster/households', body)
+  householdForm,
+  async (data) => {
+    const fields = {
+      parent_name: text(data, 'parent_name'),
+      email: orNull(data, 'email'),
+      phone: orNull(data, 'phone'),
+      second_parent: orNull(data, 'second_parent'),
+      notes: orNull(data, 'notes'),
+    }
+    if (!editing) return api<typeof AddHousehold>('POST', '/api/admin/roster/households', fields)
+    const ids = canLink ? linkedIds(data) : null
+    if (ids && !Array.isArray(ids)) return ids
+    const saved = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${editing.id}`, fields)
+    const before = editing.people.map((p) => p.id).sort()
+    if (!saved.ok || !ids || JSON.stringify([...ids].sort()) === JSON.stringify(before)) return saved
+    return api<typeof LinkAccounts>('PUT', `/api/admin/roster/households/${editing.id}/people`, { person_ids: ids })
   },
   async (household) => {
-    tell(`Added the household of ${household.parent_name}.`)
+    householdDialog.close()
+    tell(editing ? `Saved ${household.parent_name}'s household.` : `Added ${household.parent_name}'s household: now add their scouts.`)
     await load()
   },
 )
+
+function openScout(household: Household, scout: Scout | null) {
+  scoutOf = { household, scout }
+  scoutForm.reset()
+  const unitChoice = byId<HTMLSelectElement>('scout-unit')
+  unitChoice.replaceChildren(...units.map((u) => h('option', { value: String(u.id) }, u.name)))
+  const preferred = scout?.unit_id ?? units.find((u) => u.slug === unitSelect.value)?.id ?? household.scouts[0]?.unit_id
+  if (preferred) unitChoice.value = String(preferred)
+  field(scoutForm, 'first_name').value = scout?.first_name ?? ''
+  field(scoutForm, 'last_name').value = scout?.last_name ?? ''
+  field(scoutForm, 'den').value = scout?.den ?? ''
+  byId('scout-title').textContent = scout ? `Edit ${scout.first_name}` : `Add a scout to ${household.parent_name}'s household`
+  scoutDialog.showModal()
+}
+
+onSubmit(
+  scoutForm,
+  (data) => {
+    const fields = {
+      first_name: text(data, 'first_name'),
+      last_name: orNull(data, 'last_name'),
+      unit_id: Number(data.get('unit_id')),
+      den: orNull(data, 'den'),
+    }
+    const { household, scout } = scoutOf!
+    return scout
+      ? api<typeof ChangeScout>('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
+      : api<typeof AddScout>('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
+  },
+  async (saved) => {
+    scoutDialog.close()
+    tell(`${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`)
+    await load()
+  },
+)
+
+for (const close of document.querySelectorAll<HTMLButtonElement>('dialog [data-close]'))
+  close.addEventListener('click', () => close.closest('dialog')!.close())
+byId('new-household').addEventListener('click', () => openHousehold(null))
 unitSelect.addEventListener('change', load)
 await load()

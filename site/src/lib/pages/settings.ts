@@ -1,56 +1,64 @@
-// Settings: a form per setting generated from the typed registry, its 422 message shown beside the field; site builds.
+// Settings: one small form per setting, named in words, with its description and default; a refusal shows
+// beside the field. Then the site's last builds, and a rebuild button.
 import type { PUT as SaveSetting } from '#routes/api/admin/settings/[key].ts'
 import type { GET as ListSettings } from '#routes/api/admin/settings/index.ts'
 import type { GET as SiteBuilds } from '#routes/api/admin/site/index.ts'
 import type { POST as Rebuild } from '#routes/api/admin/site/rebuild.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, detailOf, h, report, tell, when } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
 
 type Setting = AnswerOf<typeof ListSettings>['settings'][number]
 
+await signedInFor('settings:write')
+
+const shown = (s: Setting, value: unknown) =>
+  value === null
+    ? 'none'
+    : (s.choices?.find((c) => c.value === value)?.label ?? (typeof value === 'string' ? value : JSON.stringify(value)))
+
 function input(s: Setting): HTMLInputElement | HTMLSelectElement {
-  const id = `setting-${s.key}`
-  if (s.type.startsWith('enum: ')) {
-    const choices = s.type.slice('enum: '.length).split(' | ')
+  const common = { id: `setting-${s.key}`, name: 'value', 'aria-describedby': `about-${s.key}` }
+  if (s.choices)
     return h(
       'select',
-      { id, name: 'value' },
-      ...choices.map((c) => h('option', { value: c, selected: c === s.value }, c)),
+      common,
+      ...s.choices.map((c) => h('option', { value: c.value, selected: c.value === s.value }, c.label)),
     ) as HTMLSelectElement
-  }
-  const numeric = s.type.startsWith('integer')
   const value = s.value === null ? '' : String(s.value)
-  return h('input', {
-    id,
-    name: 'value',
-    type: numeric ? 'number' : 'text',
-    inputmode: numeric ? 'numeric' : 'text',
-    value,
-  }) as HTMLInputElement
+  if (s.minimum !== undefined)
+    return h('input', {
+      ...common,
+      type: 'number',
+      inputmode: 'numeric',
+      min: String(s.minimum),
+      max: String(s.maximum),
+      value,
+    }) as HTMLInputElement
+  return h('input', { ...common, type: s.type.includes('address') ? 'url' : 'text', value }) as HTMLInputElement
 }
 
 function settingCard(s: Setting): HTMLElement {
   const field = input(s)
-  const problem = h('span', { class: 'field-error', id: `error-${s.key}`, role: 'alert' })
-  field.setAttribute('aria-describedby', `error-${s.key} about-${s.key}`)
   const form = h(
     'form',
-    { class: 'row', 'data-key': s.key },
-    h('label', { for: field.id }, s.key, field, problem),
+    { class: 'row', id: `form-${s.key.replaceAll('.', '-')}`, 'data-key': s.key, novalidate: true },
+    h('label', { for: field.id }, s.label, field),
     h('button', { type: 'submit' }, 'Save'),
   ) as HTMLFormElement
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault()
-    const raw = field.value.trim()
-    const value = raw === '' ? null : s.type.startsWith('integer') && /^-?\d+$/.test(raw) ? Number(raw) : raw
-    const saved = await api<typeof SaveSetting>('PUT', `/api/admin/settings/${encodeURIComponent(s.key)}`, { value })
-    problem.textContent = saved.ok ? '' : detailOf(saved)
-    if (!saved.ok) return field.setAttribute('aria-invalid', 'true')
-    field.removeAttribute('aria-invalid')
-    field.value = saved.body.setting.value === null ? '' : String(saved.body.setting.value)
-    tell(`Saved ${s.key}.`)
-  })
-  const about = `${s.description} Type: ${s.type}. Default: ${JSON.stringify(s.default)}.`
+  onSubmit(
+    form,
+    () => {
+      const raw = field.value.trim()
+      const value = raw === '' ? null : s.minimum !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : raw
+      return api<typeof SaveSetting>('PUT', `/api/admin/settings/${encodeURIComponent(s.key)}`, { value })
+    },
+    ({ setting }) => {
+      field.value = setting.value === null ? '' : String(setting.value)
+      tell(`Saved “${s.label}”.`)
+    },
+    { problem: byId('status'), reset: false },
+  )
+  const about = `${s.description} Default: ${shown(s, s.default)}.${s.default === null ? ' Leave it empty for none.' : ' Empty it and save to go back to the default.'}`
   return h('section', { class: 'card' }, form, h('p', { class: 'muted', id: `about-${s.key}` }, about))
 }
 
@@ -63,15 +71,15 @@ async function build() {
   const res = await api<typeof SiteBuilds>('GET', '/api/admin/site')
   const last = res.ok ? res.body.last : null
   byId('build').textContent = !res.ok
-    ? detailOf(res)
+    ? 'The build history could not be read.'
     : !last
       ? 'No build yet.'
-      : `Last build ${when(last.finished_at)}: ${last.ok ? 'succeeded' : 'FAILED'} in ${(last.duration_ms / 1000).toFixed(1)} s` +
-        `${last.error ? ` — ${last.error}` : ''}${res.body.building ? ' (a build is under way)' : ''}.`
+      : `Last build ${when(last.finished_at)}: ${last.ok ? 'it worked' : 'it FAILED'}, in ${(last.duration_ms / 1000).toFixed(1)} seconds` +
+        `${last.error ? ` — ${last.error}` : ''}${res.body.building ? '. A build is under way.' : '.'}`
 }
 
 byId('rebuild').addEventListener('click', async () => {
-  report(await api<typeof Rebuild>('POST', '/api/admin/site/rebuild'), 'Rebuild queued.')
+  report(await api<typeof Rebuild>('POST', '/api/admin/site/rebuild'), 'Rebuild asked for: the site updates in a few seconds.')
   setTimeout(build, 3000)
 })
 await Promise.all([load(), build()])

@@ -2,7 +2,9 @@
 import type { PATCH as ChangeUnit } from '#routes/api/admin/units/[slug_or_id].ts'
 import type { GET as ListUnits } from '#routes/api/admin/units/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, tell } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, signedInFor, tell } from '../admin.ts'
+
+await signedInFor('unit:write_own')
 
 type Unit = AnswerOf<typeof ListUnits>['units'][number]
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
