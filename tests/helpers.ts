@@ -1,4 +1,5 @@
 // Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
+import { expect } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -226,4 +227,11 @@ export function rawHttp(url: string, request: string): Promise<{ status: number;
     )
     socket.on('error', () => {})
   })
+}
+
+/** A refusal: the status, and a `{detail}` in words with no stack in it. */
+export function expectDetail(res: { status: number; body: any; text: string }, status: number) {
+  expect(res.status).toBe(status)
+  expect(typeof res.body.detail).toBe('string')
+  expect(res.text).not.toMatch(/at .*\.ts:\d+/)
 }

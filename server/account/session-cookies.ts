@@ -13,7 +13,7 @@ const attributes = (publicBaseUrl: string, maxAge: number) =>
 export async function sessionCookies(db: Executor, token: string, personId: number, publicBaseUrl: string) {
   const person = (await loadPerson(db, personId))!
   const start = startPage(personCapabilities(person))
-  const hint = encodeURIComponent(JSON.stringify({ name: person.name ?? person.email, start } satisfies SignedInHint))
+  const hint = encodeURIComponent(JSON.stringify({ name: person.name ?? person.email.split('@')[0], start } satisfies SignedInHint))
   const maxAge = SESSION_IDLE_DAYS * 86_400
   return {
     start,

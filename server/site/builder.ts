@@ -172,7 +172,13 @@ export class SiteBuilder {
     const outDir = path.join(this.dir, name)
     const child = Bun.spawn(this.command, {
       cwd: SITE_ROOT,
-      env: { ...process.env, DATABASE_PATH: path.resolve(this.env.databasePath), SITE_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: {
+        ...process.env,
+        DATABASE_PATH: path.resolve(this.env.databasePath),
+        PUBLIC_BASE_URL: this.env.publicBaseUrl,
+        SITE_OUT_DIR: outDir,
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
       stdout: 'pipe',
       stderr: 'pipe',
     })

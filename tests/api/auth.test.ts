@@ -57,7 +57,7 @@ describe('POST /login', () => {
     expect(cookies).toHaveLength(2)
     const hint = cookies.find((c) => c.startsWith('site_signed_in='))!
     expect(hint).not.toContain('HttpOnly')
-    expect(JSON.parse(decodeURIComponent(hint.split(';')[0].split('=')[1]))).toEqual({ name: p.email, start: '/family/' })
+    expect(JSON.parse(decodeURIComponent(hint.split(';')[0].split('=')[1]))).toEqual({ name: 'hint.reader', start: '/family/' })
     const session = cookies.find((c) => c.startsWith('site_session='))!.split(';')[0]
     const out = await s.req('POST', '/logout', { form: {}, cookie: session })
     expect(out.status).toBe(303)

@@ -1,6 +1,6 @@
 // The one error shape: bad input is a 4xx with {detail} naming the field, never a 500 or a leaked stack.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ROLES, startServer, type TestServer } from '../helpers.ts'
+import { expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { cookie: string }
@@ -9,12 +9,6 @@ beforeAll(async () => {
   owner = await s.as(ROLES.owner)
 })
 afterAll(() => s.stop())
-
-const expectDetail = (res: { status: number; body: any; text: string }, status: number) => {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-  expect(res.text).not.toMatch(/at .*\.ts:\d+/)
-}
 
 describe('errors', () => {
   it('answers 400 to malformed JSON', async () => {

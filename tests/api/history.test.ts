@@ -1,6 +1,6 @@
 // History API: the action log newest first, kind/actor filters, tie-safe paging, CSV export, credentials and sign-in logging.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, PASSWORD, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, PASSWORD, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }
@@ -45,11 +45,6 @@ beforeAll(async () => {
 afterAll(() => s.stop())
 
 const history = (query = '', cookie = owner.cookie) => s.req('GET', `/api/admin/history${query}`, { cookie })
-
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
 
 /** Walks every page of a query with the `next` cursor; returns the ids in order. */
 async function walk(filter: string, limit: number): Promise<number[]> {

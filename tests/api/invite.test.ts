@@ -1,6 +1,6 @@
 // Invites and first-owner setup: issuing invite links within the caller's grants, accepting them once, and the setup link.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
 import { newSetupLink } from '../../server/people/setup.ts'
 
 const BASE = 'http://127.0.0.1:1'
@@ -16,11 +16,6 @@ beforeAll(async () => {
   troop = (await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()).id
 })
 afterAll(() => s.stop())
-
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
 
 const tokenOf = (url: string) => url.slice(`${BASE}/invite/`.length)
 const cookieOf = (res: { headers: Headers }) => {

@@ -1,6 +1,6 @@
 // API keys over a real port: minting, listing, revoking, scopes, expiry, dead owners, bookkeeping and the action log.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => (s = await startServer()))
@@ -13,11 +13,6 @@ const listKeys = (cookie: string) => s.req('GET', '/api/admin/keys', { cookie })
 const mint = (o: { cookie?: string; key?: string; token?: string }, json: Record<string, unknown>) =>
   s.req('POST', '/api/admin/keys', { ...o, json: { label: 'script', ...json } })
 const keyRow = (id: number) => s.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
 
 describe('GET /api/admin/keys', () => {
   it('answers each credential with the documented status', async () => {

@@ -1,15 +1,10 @@
 // Address rules over a real port: LAN-only keys and break-glass token, ADMIN_TOKEN unset, and X-Forwarded-For trust.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 type Credential = { cookie?: string; key?: string; token?: string; headers?: Record<string, string> }
 
 const whoami = (s: TestServer, o: Credential) => s.req('GET', '/api/admin/whoami', o)
-
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
 
 describe('GET /api/admin/whoami from the LAN (default LAN_CIDRS, loopback peer)', () => {
   let s: TestServer

@@ -1,6 +1,6 @@
 // Settings API: the typed registry, validation of every key, null restores the default, credentials, and the action log.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }
@@ -58,11 +58,6 @@ const logCount = async () => Number((await s.db.selectFrom('action_log').select(
 const lastUpdate = () =>
   s.db.selectFrom('action_log').selectAll().where('kind', '=', 'settings.update').orderBy('id', 'desc').executeTakeFirst()
 
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
-
 describe('GET /api/admin/settings', () => {
   it('lists every setting named in the decisions with key, type, value, default and description', async () => {
     const res = await s.req('GET', '/api/admin/settings', { cookie: owner.cookie })
@@ -72,11 +67,14 @@ describe('GET /api/admin/settings', () => {
     for (const k of KEYS) expect(keys).toContain(k)
     expect(new Set(keys).size).toBe(keys.length)
     for (const x of res.body.settings) {
+      // The named fields, and for some settings the words the page shows: choices, or a whole number's bounds.
+      const optional = ['choices', 'minimum', 'maximum']
       expect(
         Object.keys(x)
-          .filter((k) => k !== 'choices')
+          .filter((k) => !optional.includes(k))
           .sort(),
       ).toEqual(['default', 'description', 'key', 'label', 'type', 'value'])
+      if (Number.isInteger(x.default)) expect([x.minimum, x.maximum].every(Number.isInteger)).toBe(true)
       expect(typeof x.label).toBe('string')
       expect(typeof x.type).toBe('string')
       expect(typeof x.description).toBe('string')

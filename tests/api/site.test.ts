@@ -5,7 +5,7 @@ import path from 'node:path'
 import { openMigrated } from '../../server/db/client.ts'
 import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
-import { ADMIN_TOKEN, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => {
@@ -131,6 +131,68 @@ describe('site regeneration', () => {
     expect((await s.site!.settled())?.ok).toBe(true)
     expect(s.site!.currentDir()).not.toBe(served)
     expect((await s.req('GET', '/units/pack/')).status).toBe(200)
+  })
+})
+
+describe('what search engines and link previews read', () => {
+  const PUBLIC = [
+    '/',
+    '/units/pack/',
+    '/units/troop/',
+    '/calendar/',
+    '/calendar/pack/',
+    '/join/',
+    '/join/thanks/',
+    '/nearby/',
+    '/catalog/',
+    '/login/',
+  ]
+  const meta = (html: string, attr: string, name: string) =>
+    new RegExp(`<meta ${attr}="${name.replace('.', '\\.')}" content="([^"]*)"`).exec(html)?.[1]
+
+  it('gives every public page a title, a meta description, Open Graph title and description, and a favicon', async () => {
+    for (const path of PUBLIC) {
+      const html = (await s.req('GET', path)).text
+      expect(meta(html, 'name', 'description')?.length, path).toBeGreaterThan(20)
+      expect(meta(html, 'property', 'og:title')?.length, path).toBeGreaterThan(2)
+      expect(meta(html, 'property', 'og:description')?.length, path).toBeGreaterThan(20)
+      expect(html, path).toContain('<link rel="icon" href="/favicon.svg"')
+      expect(html, path).not.toContain('noindex')
+    }
+    const icon = await s.req('GET', '/favicon.svg')
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml')
+    expect((await s.req('GET', '/admin/')).text).toContain('<meta name="robots" content="noindex"')
+  })
+
+  it('serves robots.txt keeping crawlers out of the private paths, and a sitemap of the public pages', async () => {
+    const robots = await s.req('GET', '/robots.txt')
+    expect(robots.headers.get('content-type')).toContain('text/plain')
+    for (const path of ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/'])
+      expect(robots.text).toContain(`Disallow: ${path}`)
+    expect(robots.text).toContain('Sitemap: http://127.0.0.1:1/sitemap.xml')
+    const sitemap = await s.req('GET', '/sitemap.xml')
+    expect(sitemap.headers.get('content-type')).toContain('xml')
+    const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
+    expect(locs).toContain('http://127.0.0.1:1/')
+    expect(locs).toContain('http://127.0.0.1:1/units/pack/')
+    expect(locs.some((l) => l.includes('/admin'))).toBe(false)
+  })
+
+  it('names the site and describes it from the settings, in the header, titles and previews', async () => {
+    const admin = await s.as(ROLES.admin)
+    for (const [key, value] of [
+      ['site.name', 'Pack 12 & Troop 34'],
+      ['site.description', 'Scouting in Maple Grove: a pack for young kids and a troop for older ones.'],
+    ])
+      expect((await s.req('PUT', `/api/admin/settings/${key}`, { cookie: admin.cookie, json: { value } })).status).toBe(200)
+    expect((await s.site!.settled())?.ok).toBe(true)
+    const home = (await s.req('GET', '/')).text
+    expect(home).toContain('<title>Pack 12 &amp; Troop 34</title>')
+    expect(home).toContain('<a class="brand" href="/">Pack 12 &amp; Troop 34</a>')
+    expect(meta(home, 'name', 'description')).toBe('Scouting in Maple Grove: a pack for young kids and a troop for older ones.')
+    expect((await s.req('GET', '/nearby/')).text).toContain('<title>Nearby units · Pack 12 &amp; Troop 34</title>')
+    expectDetail(await s.req('PUT', '/api/admin/settings/site.name', { cookie: admin.cookie, json: { value: '   ' } }), 422)
   })
 })
 

@@ -1,6 +1,6 @@
 // Own units list: each caller sees only the units they may edit (leaders theirs, global roles and break-glass both).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => (s = await startServer()))
@@ -8,11 +8,6 @@ afterAll(() => s.stop())
 
 const list = (o: Parameters<TestServer['req']>[2]) => s.req('GET', '/api/admin/units', o)
 const slugs = (res: { body: any }) => res.body.units.map((u: any) => u.slug)
-
-function expectDetail(res: { status: number; body: any }, status: number) {
-  expect(res.status).toBe(status)
-  expect(typeof res.body.detail).toBe('string')
-}
 
 describe('GET /api/admin/units', () => {
   it('answers the pack only to a pack leader', async () => {

@@ -42,9 +42,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`)
 }
 
-export async function screenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  const file = path.join(SCREENSHOTS, `${name}.png`)
+  mkdirSync(path.dirname(file), { recursive: true })
+  await page.screenshot({ path: file, fullPage })
 }
 
 export const PHONE = { width: 375, height: 800 }

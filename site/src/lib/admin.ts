@@ -142,7 +142,8 @@ export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof W
 export const holds = (me: AnswerOf<typeof Whoami>, capability: string | undefined) =>
   (me.capabilities as readonly string[]).includes(capability ?? '')
 
-export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—')
+/** An instant in the browser's time zone, as the site writes times: "Nov 23, 2026, 7:20 PM". */
+export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—')
 
 /** A form's filled fields as query parameters (blank ones left out). */
 export function formParams(form: HTMLFormElement): URLSearchParams {

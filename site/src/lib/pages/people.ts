@@ -51,6 +51,7 @@ async function load() {
   const body = answered(await api<typeof ListPeople>('GET', '/api/admin/people'))
   if (!body) return
   grantable = body.grantable
+  byId('invite-global-label').hidden = !grantable.global_roles.length
   byId('invite-global').replaceChildren(
     h('option', { value: '' }, 'None'),
     ...grantable.global_roles.map((r) => h('option', { value: r }, r)),

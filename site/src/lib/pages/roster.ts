@@ -131,7 +131,7 @@ async function openHousehold(hh: Household | null) {
       ...hh.people.map((p) =>
         h(
           'label',
-          {},
+          { class: 'inline-check' },
           h('input', { type: 'checkbox', name: 'keep', value: String(p.id), checked: true }),
           p.name ? `${p.name} (${p.email})` : p.email,
         ),
