@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createApp, SERVE_OPTIONS } from '../server/app.ts'
 import { contract } from './contract.ts'
+import { INDEXED_PAGES } from '../site/src/lib/public-pages.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
@@ -235,3 +236,6 @@ export function expectDetail(res: { status: number; body: any; text: string }, s
   expect(typeof res.body.detail).toBe('string')
   expect(res.text).not.toMatch(/at .*\.ts:\d+/)
 }
+
+/** The public pages the site checks walk (meta tags, Lighthouse, axe): the indexed ones, and the others a visitor may land on. */
+export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/']

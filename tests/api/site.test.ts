@@ -5,7 +5,7 @@ import path from 'node:path'
 import { openMigrated } from '../../server/db/client.ts'
 import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
-import { ADMIN_TOKEN, expectDetail, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, PUBLIC_PAGES, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 beforeAll(async () => {
@@ -135,23 +135,11 @@ describe('site regeneration', () => {
 })
 
 describe('what search engines and link previews read', () => {
-  const PUBLIC = [
-    '/',
-    '/units/pack/',
-    '/units/troop/',
-    '/calendar/',
-    '/calendar/pack/',
-    '/join/',
-    '/join/thanks/',
-    '/nearby/',
-    '/catalog/',
-    '/login/',
-  ]
   const meta = (html: string, attr: string, name: string) =>
     new RegExp(`<meta ${attr}="${name.replace('.', '\\.')}" content="([^"]*)"`).exec(html)?.[1]
 
   it('gives every public page a title, a meta description, Open Graph title and description, and a favicon', async () => {
-    for (const path of PUBLIC) {
+    for (const path of PUBLIC_PAGES) {
       const html = (await s.req('GET', path)).text
       expect(meta(html, 'name', 'description')?.length, path).toBeGreaterThan(20)
       expect(meta(html, 'property', 'og:title')?.length, path).toBeGreaterThan(2)

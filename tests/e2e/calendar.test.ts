@@ -22,6 +22,12 @@ describe('calendar in a browser', () => {
     await page.getByLabel('All day').uncheck()
     await page.getByLabel('Starts').fill('10:00')
     await page.getByLabel('Where').fill('School gym')
+    // A last day before the first shows beside its field, in the page's words.
+    await page.getByLabel('Last day').fill(`${year}-02-13`)
+    await page.getByRole('button', { name: 'Add event' }).click()
+    await page.locator('.field-error').filter({ hasText: 'Last day must not be before “Date”.' }).waitFor()
+    expect(await page.getByLabel('Last day').getAttribute('aria-invalid')).toBe('true')
+    await page.getByLabel('Last day').fill('')
     await page.getByRole('button', { name: 'Add event' }).click()
     await page.getByRole('status').filter({ hasText: 'Added “Pinewood derby”' }).waitFor()
     await page.locator('li.card', { hasText: 'Pinewood derby' }).getByRole('button', { name: 'Edit' }).waitFor()

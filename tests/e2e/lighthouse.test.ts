@@ -3,21 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { startServerWithSite, type TestServer } from '../helpers.ts'
+import { PUBLIC_PAGES, startServerWithSite, type TestServer } from '../helpers.ts'
 
-const PAGES = [
-  '/',
-  '/units/pack/',
-  '/units/troop/',
-  '/calendar/',
-  '/calendar/pack/',
-  '/join/',
-  '/join/thanks/',
-  '/nearby/',
-  '/catalog/',
-  '/login/',
-  '/login/forgot/',
-]
 const CATEGORIES = ['accessibility', 'best-practices', 'seo']
 
 let s: TestServer
@@ -39,7 +26,7 @@ describe('Lighthouse on the public pages', () => {
     `scores every public page at least 95 in ${CATEGORIES.join(', ')}`,
     async () => {
       const below: string[] = []
-      for (const path of PAGES) {
+      for (const path of PUBLIC_PAGES) {
         const result = await lighthouse(`${s.url}${path}`, {
           port: chrome.port,
           onlyCategories: CATEGORIES,

@@ -6,9 +6,8 @@ const FIELD_DETAIL = /^([a-z][a-z0-9_]*)(?:\.[\w.]+)?: (.+)$/s
 
 /** The control (or group of checkboxes) named `name` in the form. */
 function controlOf(form: HTMLFormElement, name: string): HTMLElement | null {
-  const found = form.elements.namedItem(name)
-  if (found instanceof RadioNodeList) return (found[0] as HTMLElement | undefined) ?? null
-  return found instanceof HTMLElement && !(found instanceof HTMLInputElement && found.type === 'hidden') ? found : null
+  const named = [...form.elements].find((el) => (el as HTMLInputElement).name === name) as HTMLElement | undefined
+  return named && !(named instanceof HTMLInputElement && named.type === 'hidden') ? named : null
 }
 
 /** Where a control's words live: its fieldset for a group of checkboxes, else its label. */

@@ -2,6 +2,7 @@
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid].ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
 import { answered, api, byId, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
 
 await signedInFor('calendar:write')
@@ -31,7 +32,8 @@ function edit(e: CalendarEvent | null) {
 }
 
 const whenOf = (e: CalendarEvent) =>
-  `${e.date}${e.end ? ` to ${e.end}` : ''}${e.time ? `, ${e.time}${e.end_time ? `–${e.end_time}` : ''}` : ', all day'} · ${e.unit}`
+  `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
+  `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}`
 
 async function load() {
   const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))

@@ -51,11 +51,13 @@ async function revoke(k: Key) {
 onSubmit(
   byId<HTMLFormElement>('mint'),
   (data) =>
-    api<typeof MintKey>('POST', '/api/admin/keys', {
-      label: text(data, 'label'),
-      scopes: data.getAll('scopes').map(String) as AnswerOf<typeof ListKeys>['grantable_scopes'],
-      expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
-    }),
+    !data.getAll('scopes').length
+      ? Promise.resolve({ ok: false as const, status: 422, body: { detail: 'scopes: need at least one box ticked' } })
+      : api<typeof MintKey>('POST', '/api/admin/keys', {
+          label: text(data, 'label'),
+          scopes: data.getAll('scopes').map(String) as AnswerOf<typeof ListKeys>['grantable_scopes'],
+          expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
+        }),
   async (minted) => {
     tell(`Created "${minted.label}".`)
     byId('secret-value').textContent = minted.key

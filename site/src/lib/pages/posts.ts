@@ -2,6 +2,7 @@
 import type { POST as PostAction } from '#routes/api/admin/socialposts/[...path].ts'
 import type { GET as ListPosts } from '#routes/api/admin/socialposts/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
+import { UNIT_WORDS } from '#server/words.ts'
 import { answered, api, byId, detailOf, h, onSubmit, say, signedInFor, tell } from '../admin.ts'
 
 await signedInFor('socialposts:read')
@@ -12,6 +13,14 @@ type Actions = (typeof PostAction)['tail']['actions']
 const all = byId<HTMLInputElement>('all')
 const list = byId('posts')
 const OPEN = ['drafted', 'scheduled', 'handed_off']
+const STATUS: Record<Post['status'], string> = {
+  drafted: 'waiting for the publisher',
+  scheduled: 'scheduled',
+  handed_off: 'being published',
+  published: 'published',
+  cancelled: 'cancelled',
+  failed: 'failed',
+}
 const shown = (iso: string, timeZone: string) =>
   new Date(iso).toLocaleString('en-US', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
 // datetime-local shows and gives the browser's local time; toISOString carries it as an instant.
@@ -59,7 +68,12 @@ function card(p: Post, zone: string): HTMLElement {
     'li',
     { class: 'card', 'data-post': p.id },
     p.image && h('img', { src: p.image.url, alt: `Image of post ${p.id}`, class: 'thumb', loading: 'lazy' }),
-    h('p', {}, h('span', { class: `badge ${open ? 'active' : 'expired'}` }, p.status), ` ${shown(p.scheduled_for, zone)} · ${p.unit}`),
+    h(
+      'p',
+      {},
+      h('span', { class: `badge ${open ? 'active' : 'expired'}` }, STATUS[p.status]),
+      ` ${shown(p.scheduled_for, zone)} · ${UNIT_WORDS[p.unit] ?? p.unit}`,
+    ),
     h('p', {}, p.message),
     problem,
     open &&
