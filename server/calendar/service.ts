@@ -144,11 +144,11 @@ export async function createEvent(db: Db, calendar: CalendarStore | null, caller
   return { uid, ...event, mine: true }
 }
 
-/** 403 before anything reaches the store when the site did not create the uid. */
 /** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM. */
 const eventWords = (e: { title: string; date: string; time?: string }) =>
   `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}`
 
+/** 403 before anything reaches the store when the site did not create the uid. */
 async function assertMine(db: Executor, uid: string) {
   if (!(await db.selectFrom('calendar_uids').select('uid').where('uid', '=', uid).executeTakeFirst()))
     throw forbidden('This event was not created by the site; edit it in the calendar app that made it')
