@@ -9,6 +9,8 @@ export interface Env {
   trustProxy: string[]
   lanCidrs: string[]
   caldav: { url: string; username: string; password: string } | null
+  /** How often the calendar store is asked whether anything changed (CALDAV_POLL_SECONDS, default 60). */
+  caldavPollSeconds: number
   /** Where this database's site builds are written; `current` links to the one being served. */
   siteBuildsDir: string
   /** The season catalog files (catalog/ in the repository by default). */
@@ -34,6 +36,9 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     vars.CALDAV_URL && vars.CALDAV_USERNAME && vars.CALDAV_PASSWORD
       ? { url: vars.CALDAV_URL, username: vars.CALDAV_USERNAME, password: vars.CALDAV_PASSWORD }
       : null
+  const caldavPollSeconds = Number(vars.CALDAV_POLL_SECONDS ?? 60)
+  if (!Number.isInteger(caldavPollSeconds) || caldavPollSeconds < 1 || caldavPollSeconds > 3600)
+    throw new Error(`CALDAV_POLL_SECONDS must be 1-3600, got ${vars.CALDAV_POLL_SECONDS}`)
   return Object.freeze({
     port,
     databasePath,
@@ -42,6 +47,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
     caldav,
+    caldavPollSeconds,
     catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),
     // One folder per database file (two services in one folder never prune each other's site);
     // absolute, because the site build runs in another working directory.

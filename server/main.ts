@@ -6,19 +6,19 @@ import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
 import { type BuildOutcome, SiteBuilder } from './site/builder.ts'
 import { nextAnnouncementChange } from './announcements/state.ts'
-import { refreshCopy } from './calendar/service.ts'
 import { calendarStoreFor } from './calendar/store.ts'
+import { CalendarWatch } from './calendar/watch.ts'
 import { CatalogLoader } from './catalog/loader.ts'
 
 const env = readEnv()
 const db = await openMigrated(env.databasePath)
 const calendar = calendarStoreFor(env)
+// The calendar is kept elsewhere: each build refreshes the local copy the pages are built from, and a
+// change made in the store (from a phone) asks for a build within about a minute.
+const watch = calendar && new CalendarWatch(db, calendar, (reason) => site.request(reason))
 const site = new SiteBuilder(db, env, {
   nextChange: () => nextAnnouncementChange(db),
-  // The calendar is kept elsewhere: refresh the local copy the pages are built from.
-  prepare: async () => {
-    if (calendar) await refreshCopy(db, calendar)
-  },
+  prepare: async () => watch?.refreshForBuild(),
 })
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
@@ -30,6 +30,7 @@ const built = (b: BuildOutcome) => console.log(b.ok ? `Site built in ${b.duratio
 if (!site.currentDir()) built(await site.build('first start'))
 else site.build('start').then(built)
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
+watch?.start(env.caldavPollSeconds)
 app.listen({ ...SERVE_OPTIONS, port: env.port })
 console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
 const setup = await newSetupLink(db, env.publicBaseUrl)
@@ -38,6 +39,7 @@ if (setup) console.log(`No owner yet. Create the first owner here (one-time link
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, async () => {
     catalog.stop()
+    watch?.stop()
     await site.stop()
     await app.stop()
     await db.destroy()

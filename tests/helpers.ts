@@ -239,3 +239,16 @@ export function expectDetail(res: { status: number; body: any; text: string }, s
 
 /** The public pages the site checks walk (meta tags, Lighthouse, axe): the indexed ones, and the others a visitor may land on. */
 export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/']
+
+/** RFC 5545 §3.1: every physical line of an iCalendar text is at most 75 octets and whole UTF-8 on its own. */
+export function expectFoldedWithin75Octets(ics: Uint8Array) {
+  const strict = new TextDecoder('utf-8', { fatal: true })
+  let start = 0
+  for (let i = 0; i <= ics.length; i++) {
+    if (i < ics.length && !(ics[i] === 13 && ics[i + 1] === 10)) continue
+    const line = ics.subarray(start, i)
+    if (line.length > 75) throw new Error(`a line of ${line.length} octets: ${strict.decode(line)}`)
+    strict.decode(line) // throws when a fold split a character
+    start = i + 2
+  }
+}

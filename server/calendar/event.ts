@@ -1,6 +1,6 @@
 // A calendar event as the API and the pages see it, and its iCalendar form (one VEVENT per resource).
 // Standard properties carry what they can; `X-SITE-UNIT` (pack, troop, both) and `X-SITE-BADGE` carry the rest.
-import ICAL from 'ical.js'
+import ICAL from './ical.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 
 export interface CalendarEvent {

@@ -107,11 +107,12 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
 const notConfigured = () => conflict('The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
 
 /**
- * Reads the store and replaces the local copy with it (one transaction); returns what the store holds. The copy
- * mirrors outside data rather than recording anyone's change, so it has no action-log entry.
+ * Reads the store and replaces the local copy with it (one transaction); returns what the store holds and its
+ * change tag. The copy mirrors outside data rather than recording anyone's change, so it has no action-log entry.
  */
-export async function refreshCopy(db: Db, calendar: CalendarStore): Promise<StoredObject[]> {
-  const objects = await calendar.list()
+export async function refreshCopy(db: Db, calendar: CalendarStore) {
+  const snapshot = await calendar.snapshot()
+  const { objects } = snapshot
   const now = nowIso()
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('calendar_objects').execute()
@@ -122,12 +123,12 @@ export async function refreshCopy(db: Db, calendar: CalendarStore): Promise<Stor
         .onConflict((oc) => oc.column('uid').doNothing())
         .execute()
   })
-  return objects
+  return snapshot
 }
 
 export async function listEvents(db: Db, calendar: CalendarStore | null) {
   if (!calendar) return { configured: false, events: [] }
-  return { configured: true, events: await eventsOf(db, await refreshCopy(db, calendar)) }
+  return { configured: true, events: await eventsOf(db, (await refreshCopy(db, calendar)).objects) }
 }
 
 export async function createEvent(db: Db, calendar: CalendarStore | null, caller: Caller, body: typeof EventBody.static) {

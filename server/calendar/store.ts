@@ -1,5 +1,5 @@
 // The CalDAV collection through tsdav: list, create, update and delete one-VEVENT resources, with timeouts and ETags.
-import { createCalendarObject, deleteCalendarObject, fetchCalendarObjects, updateCalendarObject } from 'tsdav'
+import { createCalendarObject, deleteCalendarObject, fetchCalendarObjects, propfind, updateCalendarObject } from 'tsdav'
 import type { Env } from '../env.ts'
 import { conflict, HttpError } from '../errors.ts'
 import { uidOf } from './event.ts'
@@ -16,6 +16,16 @@ export interface StoredObject {
 const badGateway = (what: string, error: unknown) =>
   new HttpError(502, `The calendar store ${what}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
 
+/** For a store without change tags: the resources and their ETags (or their text), in one string. */
+const fingerprint = (objects: StoredObject[]) =>
+  'objects:' +
+  Bun.hash(
+    objects
+      .map((o) => `${o.url} ${o.etag ?? o.ics}`)
+      .sort()
+      .join('\n'),
+  ).toString(36)
+
 export class CalendarStore {
   private headers: Record<string, string>
   private collection: { url: string }
@@ -26,6 +36,38 @@ export class CalendarStore {
   }
 
   private options = () => ({ headers: this.headers, fetchOptions: { signal: AbortSignal.timeout(TIMEOUT_MS) } })
+
+  /**
+   * The collection's change tag: CalendarServer's `getctag`, else the WebDAV `sync-token`, in one small
+   * PROPFIND. Null when the store offers neither (then only a full read tells whether anything changed).
+   */
+  async changeTag(): Promise<string | null> {
+    let answers
+    try {
+      answers = await propfind({ url: this.collection.url, props: { 'cs:getctag': {}, 'd:sync-token': {} }, depth: '0', ...this.options() })
+    } catch (error) {
+      throw badGateway('could not be reached', error)
+    }
+    const own = answers.find((a) => a.ok)
+    if (!own) throw new HttpError(502, `The calendar store refused to describe the collection (HTTP ${answers[0]?.status ?? 'no answer'})`)
+    const tag = own.props?.getctag ?? own.props?.syncToken
+    return tag == null || tag === '' ? null : String(tag)
+  }
+
+  /**
+   * Every resource in the collection, with a tag that changes whenever they do (the change tag read
+   * first, so a change made meanwhile shows as a new tag next time). 502 when the store refuses or cannot be reached.
+   */
+  async snapshot(): Promise<{ tag: string; objects: StoredObject[] }> {
+    const changeTag = await this.changeTag()
+    const objects = await this.list()
+    return { tag: changeTag ?? fingerprint(objects), objects }
+  }
+
+  /** The tag `snapshot` would give now, as cheaply as the store allows. */
+  async currentTag(): Promise<string> {
+    return (await this.changeTag()) ?? fingerprint(await this.list())
+  }
 
   /** Every resource in the collection. 502 when the store refuses or cannot be reached. */
   async list(): Promise<StoredObject[]> {

@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
 import { updateCalendarObject } from 'tsdav'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectFoldedWithin75Octets, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
+import { toICalendar } from '../../server/calendar/event.ts'
 
 let dav: Radicale
 let s: TestServer
@@ -29,6 +30,24 @@ async function stored(uid: string): Promise<{ text: string; event: ICAL.Componen
 }
 
 describe('POST /api/admin/calendar', () => {
+  it('folds long lines at 75 octets at most, never inside a character (RFC 5545 §3.1), and they unfold to the same text', async () => {
+    const ascii = 'Spring camporee at Camp Oak: ' + 'bring tents, stoves, water, rain gear; '.repeat(8)
+    const japanese = '春のキャンポリー、オーク野営場にて。テント・コンロ・水・雨具を持参してください。'.repeat(4)
+    for (const title of [ascii.slice(0, 200), japanese.slice(0, 200)]) {
+      const res = await create({ title, date: day('04-10'), description: title + ' ' + title })
+      expect(res.status).toBe(201)
+      // What the site sends (the store may fold again on its own), and what the store then holds.
+      const sent = toICalendar(res.body.uid, { title, date: day('04-10'), unit: 'both', description: title }, 'America/Chicago')
+      expect(sent).toContain('\r\n ') // it was folded at all
+      expectFoldedWithin75Octets(new TextEncoder().encode(sent))
+      const raw = await fetch(`${dav.url}${encodeURIComponent(res.body.uid)}.ics`, { headers: dav.auth })
+      expectFoldedWithin75Octets(new Uint8Array(await raw.arrayBuffer()))
+      const { event } = await stored(res.body.uid)
+      expect(event.getFirstPropertyValue('summary')).toBe(title)
+      expect(event.getFirstPropertyValue('description')).toBe(title + ' ' + title)
+    }
+  })
+
   it('writes an all-day event as DATE values with an exclusive DTEND (end inclusive in the API)', async () => {
     const res = await create({
       title: 'Winter camp',

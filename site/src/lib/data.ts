@@ -1,7 +1,7 @@
 // Build-time data: the pages read the same SQLite database through the server's Kysely module.
 import { openDatabase } from '#server/db/client.ts'
 import { readEnv } from '#server/env.ts'
-import ICAL from 'ical.js'
+import ICAL from '#server/calendar/ical.ts'
 import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf } from '#server/calendar/service.ts'
 import { getSetting } from '#server/settings/registry.ts'
