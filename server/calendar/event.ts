@@ -1,7 +1,13 @@
 // A calendar event as the API and the pages see it, and its iCalendar form (one VEVENT per resource).
 // Standard properties carry what they can; `X-SITE-UNIT` (pack, troop, both) and `X-SITE-BADGE` carry the rest.
+// A repeating event is one VEVENT with an RRULE and EXDATEs; its times are wall-clock times in the site's
+// time zone (TZID with its VTIMEZONE), so a 7 PM meeting stays at 7 PM across daylight-saving changes.
+import { tzlib_get_ical_block } from 'timezones-ical-library'
 import ICAL from './ical.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
+
+export const REPEATS = ['weekly', 'monthly_date', 'monthly_weekday'] as const
+export type Repeat = (typeof REPEATS)[number]
 
 export interface CalendarEvent {
   title: string
@@ -13,6 +19,19 @@ export interface CalendarEvent {
   location?: string
   badge?: string
   description?: string
+  repeat?: Repeat
+  /** The last day a repeat may fall on (inclusive). */
+  repeat_until?: string
+  /** Days a repeat does not happen. */
+  skip_dates?: string[]
+}
+
+/** A repeating event the site can describe: its rule in the API's words and the day the series starts. */
+export interface Series {
+  first_date: string
+  repeat: Repeat
+  repeat_until: string
+  skip_dates: string[]
 }
 
 export interface Occurrence extends CalendarEvent {
@@ -20,6 +39,8 @@ export interface Occurrence extends CalendarEvent {
   /** Start instant (UTC ms) for ordering. */
   start: number
   recurring: boolean
+  /** The rule of a repeating event, when it is one the site's own form can describe. */
+  series?: Series
 }
 
 export const DEFAULT_MINUTES = 90
@@ -28,7 +49,34 @@ const UNITS = ['pack', 'troop', 'both'] as const
 const utcTime = (ms: number) => ICAL.Time.fromJSDate(new Date(ms), true)
 const dateValue = (date: string) => ICAL.Time.fromDateString(date)
 
-/** The VCALENDAR text for an event owned by the site. Timed events are written in UTC, which round-trips exactly. */
+const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA']
+const compact = (date: string) => date.replaceAll('-', '')
+const weekdayOf = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay()
+
+/** The RRULE of a repeat starting on `date`: weekly, on the same day of the month, or on the same weekday of the month. */
+function rruleOf(repeat: Repeat, date: string, until: string): string {
+  const day = Number(date.slice(8, 10))
+  const nth = Math.ceil(day / 7)
+  const rule = {
+    weekly: 'FREQ=WEEKLY',
+    monthly_date: 'FREQ=MONTHLY',
+    // The fifth weekday of a month is its last one (-1), which every month has.
+    monthly_weekday: `FREQ=MONTHLY;BYDAY=${nth === 5 ? -1 : nth}${WEEKDAYS[weekdayOf(date)]}`,
+  }[repeat]
+  return `${rule};UNTIL=${until}`
+}
+
+/** The VTIMEZONE of an IANA zone (from timezones-ical-library) and the TZID it goes by; null for a zone it lacks. */
+function vtimezoneOf(timeZone: string): { component: ICAL.Component; tzid: string } | null {
+  const block = tzlib_get_ical_block(timeZone)
+  if (!Array.isArray(block)) return null
+  return { component: ICAL.Component.fromString(block[0]), tzid: block[1].replace(/^TZID=/, '') }
+}
+
+/**
+ * The VCALENDAR text for an event owned by the site. A one-time timed event is written in UTC, which
+ * round-trips exactly; a repeating one in the site's time zone with its VTIMEZONE.
+ */
 export function toICalendar(uid: string, e: CalendarEvent, timeZone: string): string {
   const cal = new ICAL.Component(['vcalendar', [], []])
   cal.addPropertyWithValue('prodid', '-//Scouting units site//Calendar//EN')
@@ -37,6 +85,7 @@ export function toICalendar(uid: string, e: CalendarEvent, timeZone: string): st
   ev.addPropertyWithValue('uid', uid)
   ev.addPropertyWithValue('dtstamp', utcTime(Date.now()))
   ev.addPropertyWithValue('summary', e.title)
+  const lines: string[] = [] // properties ical.js would not write in the form RFC 5545 wants (TZID, UNTIL)
   if (e.time) {
     const start = zonedToUtc(e.date, e.time, timeZone)
     const end = e.end_time
@@ -44,13 +93,32 @@ export function toICalendar(uid: string, e: CalendarEvent, timeZone: string): st
       : e.end
         ? zonedToUtc(e.end, e.time, timeZone)
         : start + DEFAULT_MINUTES * 60_000
-    ev.addPropertyWithValue('dtstart', utcTime(start))
-    ev.addPropertyWithValue('dtend', utcTime(end))
+    if (e.repeat) {
+      // UNTIL is in UTC when DTSTART has a time: the end of the last day in the site's time zone.
+      const until = utcTime(zonedToUtc(addDays(e.repeat_until!, 1), '00:00', timeZone) - 1000).toICALString()
+      const zone = vtimezoneOf(timeZone)
+      const wall = (ms: number) => utcToZoned(ms, timeZone)
+      // Wall-clock times with the zone's TZID; in UTC only for a zone the library lacks (DST then shifts them).
+      const at = zone
+        ? ({ date, time }: { date: string; time: string }) => `;TZID=${zone.tzid}:${compact(date)}T${time.replace(':', '')}00`
+        : ({ date, time }: { date: string; time: string }) => `:${utcTime(zonedToUtc(date, time, timeZone)).toICALString()}`
+      if (zone) cal.addSubcomponent(zone.component)
+      lines.push(`DTSTART${at(wall(start))}`, `DTEND${at(wall(end))}`, `RRULE:${rruleOf(e.repeat, e.date, until)}`)
+      for (const skip of e.skip_dates ?? []) lines.push(`EXDATE${at({ date: skip, time: e.time })}`)
+    } else {
+      ev.addPropertyWithValue('dtstart', utcTime(start))
+      ev.addPropertyWithValue('dtend', utcTime(end))
+    }
   } else {
     // All-day: DATE values, with an exclusive end (the API's `end` is inclusive).
     ev.addPropertyWithValue('dtstart', dateValue(e.date))
     ev.addPropertyWithValue('dtend', dateValue(addDays(e.end ?? e.date, 1)))
+    if (e.repeat) {
+      lines.push(`RRULE:${rruleOf(e.repeat, e.date, compact(e.repeat_until!))}`)
+      for (const skip of e.skip_dates ?? []) lines.push(`EXDATE;VALUE=DATE:${compact(skip)}`)
+    }
   }
+  for (const line of lines) ev.addProperty(ICAL.Property.fromString(line))
   if (e.location) ev.addPropertyWithValue('location', e.location)
   if (e.description) ev.addPropertyWithValue('description', e.description)
   ev.addPropertyWithValue('x-site-unit', e.unit)
@@ -87,6 +155,28 @@ function fields(ev: ICAL.Event, start: ICAL.Time, end: ICAL.Time, timeZone: stri
   return { ...base, date: s.date, time: s.time, end_time: f.time, ...(f.date !== s.date ? { end: f.date } : {}) }
 }
 
+/** The rule of a repeating event in the API's words, when it is one the site's form can describe. */
+function seriesOf(ev: ICAL.Event, timeZone: string): Series | undefined {
+  const comp = ev.component
+  const rules = comp.getAllProperties('rrule')
+  if (rules.length !== 1 || comp.hasProperty('rdate')) return undefined
+  const rule = rules[0].getFirstValue() as ICAL.Recur
+  const parts = Object.keys(rule.parts)
+  const byday = (rule.parts.BYDAY ?? []) as string[]
+  const repeat: Repeat | null =
+    rule.freq === 'WEEKLY' && parts.length === 0
+      ? 'weekly'
+      : rule.freq === 'MONTHLY' && parts.length === 0
+        ? 'monthly_date'
+        : rule.freq === 'MONTHLY' && parts.length === 1 && byday.length === 1 && /^-?\d/.test(byday[0])
+          ? 'monthly_weekday'
+          : null
+  if (!repeat || !rule.until || (rule.interval ?? 1) !== 1) return undefined
+  const day = (t: ICAL.Time) => (t.isDate ? t.toString().slice(0, 10) : utcToZoned(t.toJSDate().getTime(), timeZone).date)
+  const skip_dates = comp.getAllProperties('exdate').flatMap((p) => p.getValues() as ICAL.Time[])
+  return { first_date: day(ev.startDate), repeat, repeat_until: day(rule.until), skip_dates: skip_dates.map(day).sort() }
+}
+
 /** Every occurrence of the events in one iCalendar resource that starts within [from, to), recurring ones expanded. */
 export function occurrences(ics: string, from: number, to: number, timeZone: string): Occurrence[] {
   const cal = new ICAL.Component(ICAL.parse(ics))
@@ -102,11 +192,18 @@ export function occurrences(ics: string, from: number, to: number, timeZone: str
     // An all-day date is a day in the site's time zone, not midnight UTC: otherwise it sorts before
     // the previous evening's events.
     const instant = (t: ICAL.Time) => (t.isDate ? zonedToUtc(t.toString().slice(0, 10), '00:00', timeZone) : t.toJSDate().getTime())
+    const series = ev.isRecurring() ? seriesOf(ev, timeZone) : undefined
     const push = (start: ICAL.Time, end: ICAL.Time, detail: ICAL.Event) => {
       const ms = instant(start)
       const endMs = instant(end)
       if (endMs > from && ms < to)
-        out.push({ uid: ev.uid, start: ms, recurring: ev.isRecurring(), ...fields(detail, start, end, timeZone) })
+        out.push({
+          uid: ev.uid,
+          start: ms,
+          recurring: ev.isRecurring(),
+          ...(series ? { series } : {}),
+          ...fields(detail, start, end, timeZone),
+        })
     }
     if (!ev.isRecurring()) {
       push(ev.startDate, ev.endDate ?? ev.startDate, ev)
@@ -130,4 +227,10 @@ export function uidOf(ics: string): string | null {
   } catch {
     return null
   }
+}
+
+/** The days a repeat falls on, from `date` to `until` (before any are skipped). */
+export function repeatDates(date: string, repeat: Repeat, until: string): string[] {
+  const ics = toICalendar('repeat-dates', { title: 'repeat', date, unit: 'both', repeat, repeat_until: until }, 'UTC')
+  return occurrences(ics, -8.64e15, 8.64e15, 'UTC').map((o) => o.date)
 }

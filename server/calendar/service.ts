@@ -8,9 +8,9 @@ import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
-import { type CalendarEvent, occurrences, toICalendar } from './event.ts'
+import { type CalendarEvent, occurrences, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
-import { utcToZoned, zonedToUtc } from './zone.ts'
+import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 import { clockWords, dayWords } from '../words.ts'
 
 /** The calendar shows from the start of today (site time zone) to a year ahead. */
@@ -26,11 +26,32 @@ const eventFields = {
   location: t.Optional(Line(300)),
   badge: t.Optional(Line(100)),
   description: t.Optional(Lines(5000)),
+  repeat: t.Optional(
+    OneOf(REPEATS, {
+      description:
+        'Repeats every week on the same weekday, monthly on the same date, or monthly on the same weekday (the 2nd Tuesday; a 5th weekday means the last one). Needs repeat_until.',
+    }),
+  ),
+  repeat_until: t.Optional({ ...DateString, description: 'The last day a repeat may fall on, at most three years after date' }),
+  skip_dates: t.Optional(
+    t.Array(DateString, { maxItems: 200, description: 'Days the repeat does not happen; each must be one of its days' }),
+  ),
 }
 
 export const EventBody = t.Object(eventFields, {
   additionalProperties: false,
-  examples: [{ title: 'Pinewood derby', date: '2026-12-05', unit: 'pack', time: '10:00', location: 'School gym' }],
+  examples: [
+    { title: 'Pinewood derby', date: '2026-12-05', unit: 'pack', time: '10:00', location: 'School gym' },
+    {
+      title: 'Troop meeting',
+      date: '2027-01-05',
+      unit: 'troop',
+      time: '19:00',
+      repeat: 'weekly',
+      repeat_until: '2027-05-25',
+      skip_dates: ['2027-03-16'],
+    },
+  ],
 })
 
 const EVENT_EXAMPLE = {
@@ -51,6 +72,10 @@ export const EventView = t.Object(
     title: t.String(),
     unit: OneOf(['pack', 'troop', 'both'] as const),
     recurring: t.Optional(t.Boolean({ description: 'One occurrence of a repeating event' })),
+    first_date: t.Optional({
+      ...DateString,
+      description: 'The day a repeating event the site can describe starts (date is this occurrence); a PUT sends it as date',
+    }),
     mine: t.Boolean({ description: 'The site created it and may change or delete it' }),
   },
   { $id: 'Event', additionalProperties: false, examples: [EVENT_EXAMPLE] },
@@ -78,7 +103,29 @@ export function eventFrom(body: typeof EventBody.static): CalendarEvent {
   if (body.time && body.end_time && (!body.end || body.end === body.date) && body.end_time <= body.time)
     throw unprocessable('end_time: must be after time on a one-day event')
   if (!body.title.trim()) throw unprocessable('title: must not be empty')
-  return { ...body, title: body.title.trim(), unit: body.unit ?? 'both' }
+  if (!body.repeat) {
+    if (body.repeat_until || body.skip_dates?.length) throw unprocessable('repeat: is needed with repeat_until and skip_dates')
+    return { ...body, title: body.title.trim(), unit: body.unit ?? 'both' }
+  }
+  return { ...body, title: body.title.trim(), unit: body.unit ?? 'both', ...repeatFrom(body, body.repeat) }
+}
+
+/** The repeat of an event, checked: an end, a length that fits between repeats, and skipped days that are repeat days. */
+function repeatFrom(body: typeof EventBody.static, repeat: Repeat) {
+  const until = body.repeat_until
+  if (!until) throw unprocessable('repeat_until: is needed with repeat')
+  if (until < body.date) throw unprocessable('repeat_until: must not be before date')
+  if (until > addDays(body.date, 3 * 366)) throw unprocessable('repeat_until: must be at most three years after date')
+  const day = Number(body.date.slice(8, 10))
+  if (repeat === 'monthly_date' && day > 28)
+    throw unprocessable(`repeat: some months have no ${day}th; repeat on the same weekday of the month, or start on the 28th or before`)
+  if (body.end && body.end >= addDays(body.date, repeat === 'weekly' ? 7 : 28))
+    throw unprocessable('end: a repeating event must end before it repeats')
+  const days = new Set(repeatDates(body.date, repeat, until))
+  const skip_dates = [...new Set(body.skip_dates ?? [])].sort()
+  const stray = skip_dates.find((d) => !days.has(d))
+  if (stray) throw unprocessable(`skip_dates: ${stray} is not one of the days this event repeats on`)
+  return { repeat, repeat_until: until, skip_dates }
 }
 
 export async function shownWindow(db: Executor, now = Date.now()) {
@@ -100,7 +147,7 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
       }
     })
     .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
-    .map(({ start, ...e }) => ({ ...e, mine: mine.has(e.uid) }))
+    .map(({ start, series, ...e }) => ({ ...e, ...series, mine: mine.has(e.uid) }))
 }
 
 /** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
@@ -145,9 +192,16 @@ export async function createEvent(db: Db, calendar: CalendarStore | null, caller
   return { uid, ...event, mine: true }
 }
 
-/** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM. */
-const eventWords = (e: { title: string; date: string; time?: string }) =>
-  `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}`
+const REPEAT_WORDS: Record<Repeat, string> = {
+  weekly: 'weekly',
+  monthly_date: 'monthly on the same date',
+  monthly_weekday: 'monthly on the same weekday',
+}
+
+/** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM (, weekly until Tue, May 25, 2027). */
+const eventWords = (e: { title: string; date: string; time?: string; repeat?: Repeat; repeat_until?: string }) =>
+  `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}` +
+  (e.repeat && e.repeat_until ? `, ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}` : '')
 
 /** 403 before anything reaches the store when the site did not create the uid. */
 async function assertMine(db: Executor, uid: string) {
@@ -182,11 +236,16 @@ export async function deleteEvent(db: Db, calendar: CalendarStore | null, caller
   await assertMine(db, uid)
   if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
-  // The site's own events never repeat: the first occurrence is the event.
+  // The first occurrence names the event (a repeating one by its first day).
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
-  const stored = copy && occurrences(copy.ics, 0, 8.64e15, await getSetting(db, 'site.timezone'))[0]
+  const stored = copy && occurrences(copy.ics, -8.64e15, 8.64e15, await getSetting(db, 'site.timezone'))[0]
   await calendar.remove(url, etag)
-  await record(db, caller.actor, 'calendar.delete', stored ? eventWords(stored) : 'An event that was no longer in the local copy')
+  await record(
+    db,
+    caller.actor,
+    'calendar.delete',
+    stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
+  )
   await refreshCopy(db, calendar)
   return { uid, deleted: true as const }
 }

@@ -115,6 +115,155 @@ describe('POST /api/admin/calendar', () => {
   })
 })
 
+describe('repeating events', () => {
+  const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+  const today = new Date().toISOString().slice(0, 10)
+  const chicagoOffset = (date: string) =>
+    new Date(`${date}T18:00:00Z`).toLocaleString('en-US', { timeZone: 'America/Chicago', hour: 'numeric', hour12: false })
+  /** A Tuesday two weeks before Chicago's next clock change, so five weekly repeats cross it. */
+  function tuesdayBeforeClockChange(): string {
+    let d = addDays(today, 21)
+    while (chicagoOffset(d) === chicagoOffset(addDays(d, 1))) d = addDays(d, 1)
+    d = addDays(d, -14)
+    while (new Date(`${d}T12:00:00Z`).getUTCDay() !== 2) d = addDays(d, -1)
+    return d
+  }
+  const listed = async (uid: string) =>
+    (await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })).body.events.filter((e: any) => e.uid === uid)
+
+  it('writes a weekly evening meeting in the site time zone (TZID with its VTIMEZONE), so it stays at 7 PM across the clock change; skipped days are EXDATEs', async () => {
+    const first = tuesdayBeforeClockChange()
+    const until = addDays(first, 28)
+    const skip = addDays(first, 7)
+    const res = await create({
+      title: 'Troop meeting',
+      date: first,
+      time: '19:00',
+      end_time: '20:30',
+      unit: 'troop',
+      repeat: 'weekly',
+      repeat_until: until,
+      skip_dates: [skip],
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ repeat: 'weekly', repeat_until: until, skip_dates: [skip] })
+    const { text, event } = await stored(res.body.uid)
+    expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:America/Chicago')
+    expect(event.getFirstProperty('dtstart')!.getParameter('tzid')).toBe('America/Chicago')
+    expect(String(event.getFirstPropertyValue('rrule'))).toMatch(/^FREQ=WEEKLY;UNTIL=\d{8}T\d{6}Z$/)
+    expect(event.getFirstProperty('exdate')!.getParameter('tzid')).toBe('America/Chicago')
+    const shown = await listed(res.body.uid)
+    expect(shown.map((e: any) => `${e.date} ${e.time}-${e.end_time}`)).toEqual(
+      [0, 14, 21, 28].map((n) => `${addDays(first, n)} 19:00-20:30`),
+    )
+    expect(shown.every((e: any) => e.recurring && e.mine && e.first_date === first && e.repeat === 'weekly')).toBe(true)
+    expect(shown[0].skip_dates).toEqual([skip])
+    expect((await s.lastLog('calendar.create')).summary).toContain('weekly')
+  })
+
+  it('repeats monthly on the same weekday (2nd Tuesday; a 5th weekday is the last one) or on the same date, all-day ones as DATE values', async () => {
+    const months = (first: string, n: number) => {
+      const [y, m] = first.split('-').map(Number)
+      return new Date(Date.UTC(y, m - 1 + n, 1)).toISOString().slice(0, 10)
+    }
+    const nthWeekday = (monthStart: string, weekday: number, nth: number) => {
+      let d = monthStart
+      while (new Date(`${d}T12:00:00Z`).getUTCDay() !== weekday) d = addDays(d, 1)
+      return addDays(d, 7 * (nth - 1))
+    }
+    const next = months(today, 1)
+    const second = nthWeekday(next, 2, 2)
+    const res = await create({
+      title: 'Committee',
+      date: second,
+      time: '19:30',
+      repeat: 'monthly_weekday',
+      repeat_until: addDays(second, 100),
+    })
+    expect(res.status).toBe(201)
+    expect(String((await stored(res.body.uid)).event.getFirstPropertyValue('rrule'))).toContain('BYDAY=2TU')
+    expect((await listed(res.body.uid)).map((e: any) => e.date)).toEqual(
+      [0, 1, 2, 3].map((n) => nthWeekday(months(next, n), 2, 2)).filter((d) => d <= addDays(second, 100)),
+    )
+
+    // A month whose 5th Wednesday exists starts a "last Wednesday" series.
+    let m = next
+    while (addDays(nthWeekday(m, 3, 5), 0).slice(0, 7) !== m.slice(0, 7)) m = months(m, 1)
+    const last = await create({
+      title: 'Court of honor',
+      date: nthWeekday(m, 3, 5),
+      repeat: 'monthly_weekday',
+      repeat_until: addDays(m, 75),
+    })
+    expect(last.status).toBe(201)
+    expect(String((await stored(last.body.uid)).event.getFirstPropertyValue('rrule'))).toContain('BYDAY=-1WE')
+    for (const e of await listed(last.body.uid)) expect(addDays(e.date, 7).slice(0, 7)).not.toBe(e.date.slice(0, 7))
+
+    const dated = await create({
+      title: 'Dues day',
+      date: addDays(next, 4),
+      repeat: 'monthly_date',
+      repeat_until: addDays(next, 70),
+      skip_dates: [months(next, 1).slice(0, 8) + '05'],
+    })
+    expect(dated.status).toBe(201)
+    const { event } = await stored(dated.body.uid)
+    expect(event.getFirstProperty('dtstart')!.type).toBe('date')
+    expect(String(event.getFirstPropertyValue('rrule'))).toBe(`FREQ=MONTHLY;UNTIL=${addDays(next, 70).replaceAll('-', '')}`)
+    expect((await listed(dated.body.uid)).map((e: any) => e.date)).toEqual([addDays(next, 4), months(next, 2).slice(0, 8) + '05'])
+  })
+
+  it('changes a series by PUT with its first day as date, and makes it one-time again without repeat', async () => {
+    const first = addDays(today, 10)
+    const res = await create({
+      title: 'Den meeting',
+      date: first,
+      time: '18:00',
+      unit: 'pack',
+      repeat: 'weekly',
+      repeat_until: addDays(first, 21),
+    })
+    const path = `/api/admin/calendar/${encodeURIComponent(res.body.uid)}`
+    const [, second] = await listed(res.body.uid)
+    const { uid, mine, recurring, first_date, ...body } = second
+    const skipped = await s.req('PUT', path, { cookie: leader.cookie, json: { ...body, date: first_date, skip_dates: [second.date] } })
+    expect(skipped.status).toBe(200)
+    expect((await listed(res.body.uid)).map((e: any) => e.date)).toEqual([0, 14, 21].map((n) => addDays(first, n)))
+    const once = await s.req('PUT', path, {
+      cookie: leader.cookie,
+      json: { title: 'Den meeting', date: first, time: '18:00', unit: 'pack' },
+    })
+    expect(once.status).toBe(200)
+    const single = await listed(res.body.uid)
+    expect(single.length).toBe(1)
+    expect(single[0].recurring).toBe(false)
+  })
+
+  it('answers 422 naming the field for a repeat it cannot keep', async () => {
+    const d = addDays(today, 5)
+    const cases: [Record<string, unknown>, string][] = [
+      [{ repeat: 'weekly' }, 'repeat_until'],
+      [{ repeat: 'weekly', repeat_until: addDays(d, -1) }, 'repeat_until'],
+      [{ repeat: 'weekly', repeat_until: addDays(d, 3 * 366 + 1) }, 'repeat_until'],
+      [{ repeat: 'fortnightly', repeat_until: addDays(d, 30) }, 'repeat'],
+      [{ repeat_until: addDays(d, 30) }, 'repeat'],
+      [{ skip_dates: [addDays(d, 7)] }, 'repeat'],
+      [{ repeat: 'weekly', repeat_until: addDays(d, 30), skip_dates: [addDays(d, 3)] }, 'skip_dates'],
+      [{ repeat: 'weekly', repeat_until: addDays(d, 30), end: addDays(d, 7) }, 'end'],
+    ]
+    for (const [extra, field] of cases) {
+      const res = await create({ title: 'Bad repeat', date: d, ...extra })
+      expect(res.status, JSON.stringify(extra)).toBe(422)
+      expect(res.body.detail, JSON.stringify(extra)).toStartWith(`${field}:`)
+    }
+    let the30th = addDays(today, 1)
+    while (!the30th.endsWith('-30')) the30th = addDays(the30th, 1)
+    const monthly = await create({ title: 'Bad repeat', date: the30th, repeat: 'monthly_date', repeat_until: addDays(the30th, 90) })
+    expect(monthly.status).toBe(422)
+    expect(monthly.body.detail).toContain('some months have no 30th')
+  })
+})
+
 describe('GET /api/admin/calendar', () => {
   it('lists events from other CalDAV clients with mine: false, recurring ones expanded, in date order', async () => {
     const status = await dav.putForeign('committee.ics', [
