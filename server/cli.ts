@@ -1,4 +1,4 @@
-// Command line: create-owner, seed-demo, backup PATH, migrate.
+// Command line: create-owner, seed-demo, backup PATH, migrate, catalog-check, catalog-schema, caldav-check.
 import { parseArgs } from 'node:util'
 import { existsSync } from 'node:fs'
 import { sql } from 'kysely'
@@ -9,6 +9,7 @@ import { createAccount } from './people/accounts.ts'
 import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
 import { checkCatalog } from './catalog/check.ts'
+import { checkCalendarStore } from './calendar/check.ts'
 import { schemaFileText } from './catalog/schema.ts'
 import path from 'node:path'
 
@@ -18,7 +19,8 @@ const USAGE = `Usage: bun server/cli.ts <command>
   backup PATH                              consistent online copy of the database to PATH
   migrate                                  run pending database migrations
   catalog-check [DIR]                      validate every season file (exit 1 on any error)
-  catalog-schema [DIR]                     write season.schema.json from the TypeBox source`
+  catalog-schema [DIR]                     write season.schema.json from the TypeBox source
+  caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)`
 
 const [command, ...rest] = process.argv.slice(2)
 const env = readEnv()
@@ -85,6 +87,21 @@ switch (command) {
     await Bun.write(target, schemaFileText())
     console.log(`Wrote ${target}`)
     break
+  }
+  case 'caldav-check': {
+    // Exit 1, not fail()'s 2: the decision fixes "one plain line and exit 1" for every problem.
+    if (!env.caldav) {
+      const missing = ['CALDAV_URL', 'CALDAV_USERNAME', 'CALDAV_PASSWORD'].filter((name) => !process.env[name])
+      const all = 'CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD'
+      console.error(
+        `The calendar is not configured: set ${missing.length === 3 ? all : `${missing.join(' and ')} (it needs all of ${all})`}`,
+      )
+      process.exit(1)
+    }
+    const result = await checkCalendarStore(env.caldav)
+    if (result.ok) console.log(result.line)
+    else console.error(result.line)
+    process.exit(result.ok ? 0 : 1)
   }
   default:
     console.log(USAGE)

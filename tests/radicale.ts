@@ -28,15 +28,29 @@ const freePort = () =>
     })
   })
 
-export async function startRadicale(): Promise<Radicale> {
+/** Radicale's rights file: the user's own home and calendars, read and write (as owner_only) or read only. */
+const rights = (write: boolean) =>
+  [
+    ['root', '', 'R'],
+    ['home', '{user}', write ? 'RW' : 'R'],
+    ['calendars', '{user}/[^/]+', write ? 'rw' : 'r'],
+  ]
+    .map(([name, collection, permissions]) => `[${name}]\nuser: .+\ncollection: ${collection}\npermissions: ${permissions}\n`)
+    .join('\n')
+
+/** `readOnly`: the user may read but not write the collection once it has been created (for refused writes). */
+export async function startRadicale(options: { readOnly?: boolean } = {}): Promise<Radicale> {
   const dir = mkdtempSync(path.join(tmpdir(), 'radicale-'))
   const username = 'site'
   const password = 'calendar-secret'
   writeFileSync(path.join(dir, 'users'), `${username}:${password}\n`)
+  const rightsFile = path.join(dir, 'rights')
+  if (options.readOnly) writeFileSync(rightsFile, rights(true))
+  const rightsArgs = options.readOnly ? ['--rights-type', 'from_file', '--rights-file', rightsFile] : ['--rights-type', 'owner_only']
   const port = await freePort()
   // prettier-ignore
   const proc = Bun.spawn(['radicale', '--config', '', '--server-hosts', `127.0.0.1:${port}`, '--storage-filesystem-folder', path.join(dir, 'store'),
-    '--auth-type', 'htpasswd', '--auth-htpasswd-filename', path.join(dir, 'users'), '--auth-htpasswd-encryption', 'plain', '--rights-type', 'owner_only'], { stdout: 'ignore', stderr: 'ignore' })
+    '--auth-type', 'htpasswd', '--auth-htpasswd-filename', path.join(dir, 'users'), '--auth-htpasswd-encryption', 'plain', ...rightsArgs], { stdout: 'ignore', stderr: 'ignore' })
   const base = `http://127.0.0.1:${port}`
   for (let i = 0; ; i++) {
     try {
@@ -51,6 +65,8 @@ export async function startRadicale(): Promise<Radicale> {
   const url = `${base}/${username}/units/`
   const made = await makeCalendar({ url, props: { displayname: 'Units' }, headers: auth } as never)
   if (!made.every((r: { ok: boolean }) => r.ok)) throw new Error('could not create the calendar collection')
+  // Radicale reads the rights file on every request, so from here on the user may only read.
+  if (options.readOnly) writeFileSync(rightsFile, rights(false))
   return {
     base,
     url,

@@ -2,6 +2,7 @@
 import { createCalendarObject, deleteCalendarObject, propfind } from 'tsdav'
 import type { Env } from '../env.ts'
 import { toICalendar } from './event.ts'
+import { basicAuth } from './store.ts'
 
 const TIMEOUT_MS = 8000
 const EXAMPLE_URL = 'https://cloud.example.org/remote.php/dav/calendars/USER/CALENDAR/'
@@ -39,12 +40,7 @@ async function check(config: NonNullable<Env['caldav']>): Promise<CheckResult> {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem(`CALDAV_URL must start with https://, e.g. ${EXAMPLE_URL}`)
   const shown = `${url.origin}${url.pathname}` // without a user:password@ written into the URL
-  let authorization: string
-  try {
-    authorization = 'Basic ' + btoa(`${config.username}:${config.password}`) // as the store sends it
-  } catch {
-    return problem('CALDAV_USERNAME or CALDAV_PASSWORD has a character the site cannot send (such as €); use an app password without one')
-  }
+  const authorization = basicAuth(config)
   const options: Options = () => ({
     headers: { authorization },
     fetchOptions: { signal: AbortSignal.timeout(TIMEOUT_MS) },

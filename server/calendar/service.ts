@@ -10,6 +10,7 @@ import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
+import { followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 import { clockWords, dayWords } from '../words.ts'
 
@@ -35,6 +36,9 @@ const eventFields = {
   repeat_until: t.Optional({ ...DateString, description: 'The last day a repeat may fall on, at most three years after date' }),
   skip_dates: t.Optional(
     t.Array(DateString, { maxItems: 200, description: 'Days the repeat does not happen; each must be one of its days' }),
+  ),
+  rsvp: t.Optional(
+    t.Boolean({ description: 'Ask families to reply (one-time events only); false stops asking and keeps the replies given' }),
   ),
 }
 
@@ -77,6 +81,7 @@ export const EventView = t.Object(
       description: 'The day a repeating event the site can describe starts (date is this occurrence); a PUT sends it as date',
     }),
     mine: t.Boolean({ description: 'The site created it and may change or delete it' }),
+    replies: t.Optional(RsvpTotals),
   },
   { $id: 'Event', additionalProperties: false, examples: [EVENT_EXAMPLE] },
 )
@@ -97,7 +102,8 @@ export const EventDeleted = t.Object(
 )
 
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
-export function eventFrom(body: typeof EventBody.static): CalendarEvent {
+export function eventFrom({ rsvp, ...body }: typeof EventBody.static): CalendarEvent {
+  if (rsvp && body.repeat) throw unprocessable('rsvp: a repeating event cannot ask for replies; ask on a one-time event')
   if (body.end && body.end < body.date) throw unprocessable('end: must not be before date')
   if (body.end_time && !body.time) throw unprocessable('end_time: needs time (an all-day event has no times)')
   if (body.time && body.end_time && (!body.end || body.end === body.date) && body.end_time <= body.time)
@@ -138,6 +144,7 @@ export async function shownWindow(db: Executor, now = Date.now()) {
 export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[], now = Date.now()) {
   const { timeZone, from, to } = await shownWindow(db, now)
   const mine = new Set((await db.selectFrom('calendar_uids').select('uid').execute()).map((r) => r.uid))
+  const replies = await totalsByUid(db)
   return objects
     .flatMap((o) => {
       try {
@@ -147,7 +154,10 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
       }
     })
     .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
-    .map(({ start, series, ...e }) => ({ ...e, ...series, mine: mine.has(e.uid) }))
+    .map(({ start, series, ...e }) => {
+      const asked = replies.get(e.uid)
+      return { ...e, ...series, mine: mine.has(e.uid), rsvp: asked?.asking ?? false, ...(asked ? { replies: asked.totals } : {}) }
+    })
 }
 
 /** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
@@ -161,6 +171,7 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
   const snapshot = await calendar.snapshot()
   const { objects } = snapshot
   const now = nowIso()
+  const timeZone: string = await getSetting(db, 'site.timezone')
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('calendar_objects').execute()
     for (const o of objects)
@@ -169,6 +180,7 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
         .values({ ...o, synced_at: now })
         .onConflict((oc) => oc.column('uid').doNothing())
         .execute()
+    await followStore(trx, objects, timeZone)
   })
   return snapshot
 }
@@ -182,14 +194,16 @@ export async function createEvent(db: Db, calendar: CalendarStore | null, caller
   const event = eventFrom(body)
   if (!calendar) throw notConfigured()
   const uid = `${crypto.randomUUID()}@scouting-units-site`
-  await calendar.create(uid, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
+  const timeZone = await getSetting(db, 'site.timezone')
+  await calendar.create(uid, toICalendar(uid, event, timeZone))
   await write(db, async (trx) => {
     await trx.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
-    await record(trx, caller.actor, 'calendar.create', eventWords(event))
+    await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+    await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
   })
   // Refresh the copy (and the etag the next edit must match) from the store itself.
   await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true }
+  return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
 }
 
 const REPEAT_WORDS: Record<Repeat, string> = {
@@ -224,11 +238,15 @@ export async function replaceEvent(db: Db, calendar: CalendarStore | null, calle
   const event = eventFrom(body)
   if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
-  await calendar.update(url, etag, toICalendar(uid, event, await getSetting(db, 'site.timezone')))
-  // The change itself lives in the store; this is its log entry.
-  await record(db, caller.actor, 'calendar.update', eventWords(event))
+  const timeZone = await getSetting(db, 'site.timezone')
+  await calendar.update(url, etag, toICalendar(uid, event, timeZone))
+  // The change itself lives in the store; here are whether it asks for replies and its log entry.
+  await write(db, async (trx) => {
+    await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+    await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+  })
   await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true }
+  return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
 }
 
 /** Deletes an event the site created, for real; again 404. */

@@ -16,6 +16,10 @@ export interface StoredObject {
 const badGateway = (what: string, error: unknown) =>
   new HttpError(502, `The calendar store ${what}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
 
+/** HTTP Basic credentials, UTF-8 encoded (RFC 7617), so a password with “ä” or “€” works. */
+export const basicAuth = ({ username, password }: { username: string; password: string }) =>
+  'Basic ' + Buffer.from(`${username}:${password}`, 'utf8').toString('base64')
+
 /** For a store without change tags: the resources and their ETags (or their text), in one string. */
 const fingerprint = (objects: StoredObject[]) =>
   'objects:' +
@@ -32,7 +36,7 @@ export class CalendarStore {
 
   constructor(config: NonNullable<Env['caldav']>) {
     this.collection = { url: config.url.endsWith('/') ? config.url : config.url + '/' }
-    this.headers = { authorization: 'Basic ' + btoa(`${config.username}:${config.password}`) }
+    this.headers = { authorization: basicAuth(config) }
   }
 
   private options = () => ({ headers: this.headers, fetchOptions: { signal: AbortSignal.timeout(TIMEOUT_MS) } })

@@ -48,6 +48,8 @@ export interface Database {
   checks: CheckTable
   calendar_uids: CalendarUidTable
   calendar_objects: CalendarObjectTable
+  rsvp_events: RsvpEventTable
+  rsvps: RsvpTable
   social_posts: SocialPostTable
 }
 
@@ -310,6 +312,36 @@ export interface CalendarObjectTable {
   etag: string | null
   ics: string
   synced_at: string
+}
+
+export const RSVP_ANSWERS = ['yes', 'maybe', 'no'] as const
+export type RsvpAnswer = (typeof RSVP_ANSWERS)[number]
+
+/** An event that asks for replies, as last seen in the store. */
+export interface RsvpEventTable {
+  uid: string
+  title: string
+  date: string
+  time: string | null
+  location: string | null
+  /** Replies close at this instant (the event's start). */
+  starts_at: string
+  asking: number
+  asked_by: string
+  asked_at: string
+  /** When the store stopped holding the event; its replies are dropped 30 days later. */
+  gone_at: string | null
+}
+
+export interface RsvpTable {
+  uid: string
+  household_id: number
+  answer: RsvpAnswer
+  adults: number
+  scouts: number
+  note: string | null
+  answered_by: string
+  answered_at: string
 }
 
 export interface SocialPostTable {

@@ -8,6 +8,8 @@ export const HISTORY_KINDS = {
   'calendar.create': 'Event added',
   'calendar.update': 'Event changed',
   'calendar.delete': 'Event deleted',
+  'calendar.rsvp': 'Reply to an event',
+  'calendar.rsvp_drop': 'Replies to a deleted event dropped',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
   'keys.mint': 'API key made',

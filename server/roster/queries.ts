@@ -1,5 +1,6 @@
 // Roster reads: the program year, households with their accounts, scouts and this year's checklist, the
 // roster by unit, a family's own view, and the CSV export.
+import { familyRsvps } from '../calendar/rsvp.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
@@ -129,7 +130,11 @@ export async function family(db: Executor, caller: Caller) {
       .execute()
   ).map((r) => r.id)
   const year = await programYear(db)
-  return { year, households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, ...h }) => h) }
+  return {
+    year,
+    households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, ...h }) => h),
+    events: ids.length ? await familyRsvps(db, ids) : [],
+  }
 }
 
 /** The roster as CSV, one line per scout of an active household, with this year's checklist. */

@@ -1,4 +1,5 @@
 // Roster schemas: household and scout fields as requests take them, and households as answers show them.
+import { FamilyRsvpEvent } from '../calendar/rsvp.ts'
 import { CHECK_ITEMS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
 import { Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
@@ -195,8 +196,15 @@ export const Roster = t.Object(
 )
 
 export const Family = t.Object(
-  { year: ProgramYear, households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }) },
-  { additionalProperties: false, examples: [{ year: { year: 2026, label: '2026–27' }, households: [FAMILY_EXAMPLE] }] },
+  {
+    year: ProgramYear,
+    households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }),
+    events: t.Array(FamilyRsvpEvent, { description: 'Upcoming events asking families to reply, with your replies' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ year: { year: 2026, label: '2026–27' }, households: [FAMILY_EXAMPLE], events: FamilyRsvpEvent.examples }],
+  },
 )
 
 export const CheckRecorded = t.Object(

@@ -1,5 +1,5 @@
 // Calendar: every upcoming event; the site's own are editable (date and time pickers, all-day toggle, unit), others read-only.
-import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid].ts'
+import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'

@@ -1,0 +1,16 @@
+// GET /api/admin/calendar/:uid/rsvps/export: the replies to an event as CSV, for the leader who plans it.
+import { repliesCsv } from '#server/calendar/rsvp.ts'
+import { Uid } from '#server/calendar/service.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('calendar:write', 'Download the replies as CSV', {
+  description: 'One line per household, then a total line per answer. Cells a spreadsheet would run start with a quote.',
+  params: Uid,
+  responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),
+  async handler({ db, caller, params }) {
+    const { filename, csv } = await repliesCsv(db, caller, params.uid)
+    return new Response(csv, {
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
+    })
+  },
+})

@@ -1,0 +1,27 @@
+// GET/PUT /api/admin/calendar/:uid/rsvps: replies to an event that asks for them. Leaders (calendar:write) see
+// every reply with headcounts; a family reads and gives its own household's reply until the event starts.
+import { answerFor, repliesFor, RsvpBody, RsvpList, RsvpView } from '#server/calendar/rsvp.ts'
+import { Uid } from '#server/calendar/service.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('account:self', 'Replies to an event', {
+  description:
+    "With `calendar:write`: every household's reply and the headcounts, also for 30 days after the event was deleted. Otherwise your own households' replies to an event that asks for them.",
+  params: Uid,
+  responses: ok(RsvpList, 'The event and its replies', { 404: 'The event does not ask for replies' }),
+  handler: ({ db, caller, params }) => repliesFor(db, caller, params.uid),
+})
+
+export const PUT = defineRoute('account:self', 'Reply to an event', {
+  description: 'Your household answers yes, maybe or no with how many adults and scouts come; you may change it until the event starts.',
+  person: true,
+  params: Uid,
+  body: RsvpBody,
+  responses: ok(RsvpView, 'Your reply as kept', {
+    403: 'Your account is not linked to that household (or to any)',
+    404: 'The event does not ask for replies',
+    409: 'Replies are closed: the event has started',
+    422: 'A bad answer or count, or household_id missing when you have several households',
+  }),
+  handler: ({ db, caller, params, body }) => answerFor(db, caller, params.uid, body),
+})
