@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
 import { ROLES } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
-import { browserSuite, seriousViolations } from './browser.ts'
+import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
 let dav: Radicale
 beforeAll(async () => (dav = await startRadicale()))
@@ -53,6 +53,81 @@ describe('calendar in a browser', () => {
     expect(derby.location).toBe('School gym')
     // 10:00 in America/Chicago in February is 16:00 UTC.
     expect(derby.startDate.toJSDate().toISOString()).toBe(`${year}-02-14T16:00:00.000Z`)
+    await page.close()
+  })
+
+  const soon = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+
+  it('a leader makes a weekly meeting with an end, then skips one day with one click', async () => {
+    const page = await suite.signedIn(leader.email, '/admin/calendar/')
+    await page.getByLabel('Title').fill('Den meeting')
+    await page.getByLabel('Date', { exact: true }).fill(soon(3))
+    await page.getByLabel('All day').uncheck()
+    await page.getByLabel('Starts').fill('18:30')
+    await page.getByLabel('Repeats').selectOption('weekly')
+    await page.getByLabel('Repeat until').fill(soon(3 + 21))
+    await page.getByRole('button', { name: 'Add event' }).click()
+    await page.getByRole('status').filter({ hasText: 'Added “Den meeting”' }).waitFor()
+    const cards = page.locator('li.card', { hasText: 'Den meeting' })
+    await cards.nth(3).waitFor()
+    expect(await cards.count()).toBe(4)
+    expect(await cards.first().textContent()).toContain('Repeats every week until')
+    await cards.nth(1).getByRole('button', { name: 'Skip this day' }).click()
+    await page.getByRole('status').filter({ hasText: 'Skipped' }).waitFor()
+    await cards.nth(3).waitFor({ state: 'detached' }) // the list was reloaded without the skipped day
+    expect(await cards.count()).toBe(3)
+    await page.close()
+  })
+
+  it('a leader asks for replies; a family answers on the public calendar and changes it on its family page; the leader sees the headcount', async () => {
+    const page = await suite.signedIn(leader.email, '/admin/calendar/')
+    await page.getByLabel('Title').fill('Holiday party')
+    await page.getByLabel('Date', { exact: true }).fill(soon(12))
+    await page.getByLabel('Ask families to reply').check()
+    await page.getByRole('button', { name: 'Add event' }).click()
+    await page.getByRole('status').filter({ hasText: 'Added “Holiday party”' }).waitFor()
+
+    const admin = await suite.s.as(ROLES.admin)
+    const parent = await suite.s.person({ ...ROLES.member, email: 'rsvp.parent@example.org' })
+    const household = await suite.s.req('POST', '/api/admin/roster/households', {
+      cookie: admin.cookie,
+      json: { parent_name: 'Dana Rivera' },
+    })
+    const linked = await suite.s.req('PUT', `/api/admin/roster/households/${household.body.id}/people`, {
+      cookie: admin.cookie,
+      json: { person_ids: [parent.id] },
+    })
+    expect(linked.status).toBe(200)
+
+    await suite.s.site!.settled() // the public page carries the new event
+    const family = await suite.signedIn(parent.email, '/calendar/')
+    const card = family.locator('li.card', { hasText: 'Holiday party' })
+    await card.getByRole('radio', { name: 'Coming', exact: true }).check()
+    await card.getByLabel('Adults').fill('2')
+    await card.getByLabel('Scouts and siblings').fill('3')
+    await card.getByRole('button', { name: 'Send reply' }).click()
+    await card.getByRole('status').filter({ hasText: 'Thank you: coming, 2 adults and 3 scouts' }).waitFor()
+    expect(await seriousViolations(family)).toEqual([])
+
+    await family.goto(`${suite.s.url}/family/`)
+    const asked = family.locator('[data-event]', { hasText: 'Holiday party' })
+    expect(await asked.getByRole('radio', { name: 'Coming', exact: true }).isChecked()).toBe(true)
+    await asked.getByRole('radio', { name: 'Maybe' }).check()
+    await asked.getByLabel('Adults').fill('1')
+    await asked.getByRole('button', { name: 'Change reply' }).click()
+    await asked.getByRole('status').filter({ hasText: 'Thank you: maybe, 1 adult and 3 scouts' }).waitFor()
+    expect(await seriousViolations(family)).toEqual([])
+    await screenshot(family, 'family-reply-phone')
+    await family.close()
+
+    await page.reload()
+    const event = page.locator('li.card', { hasText: 'Holiday party' })
+    expect(await event.locator('[data-headcount]').textContent()).toBe('Replies: 0 coming (0 adults, 0 scouts) · 1 maybe · 0 not coming')
+    await event.getByRole('button', { name: 'See the replies' }).click()
+    await event.getByText('Dana Rivera: maybe, 1 adult and 3 scouts').waitFor()
+    expect(await event.getByRole('link', { name: 'Download the replies (CSV)' }).getAttribute('href')).toEndWith('/rsvps/export')
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, 'calendar-replies-phone')
     await page.close()
   })
 })

@@ -1,16 +1,19 @@
-// Calendar: every upcoming event; the site's own are editable (date and time pickers, all-day toggle, unit), others read-only.
+// Calendar: every upcoming event; the site's own are editable (date and time pickers, all-day toggle, unit,
+// repeats, replies asked), others read-only. Events asking for replies show their headcounts and the list.
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
+import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
+import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
+import { replyWords } from '../rsvp-form.ts'
 
 await signedInFor('calendar:write')
 
 type CalendarEvent = AnswerOf<typeof ListEvents>['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>
 
-const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description'] as const
+const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
 const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
@@ -18,13 +21,27 @@ const field = (name: string) => form.elements.namedItem(name) as HTMLInputElemen
 const allDay = field('all_day')
 const times = byId('times')
 allDay.addEventListener('change', () => (times.hidden = allDay.checked))
+const repeats = byId('repeats')
+field('repeat').addEventListener('change', () => (repeats.hidden = !field('repeat').value))
+
+const REPEAT_WORDS: Record<string, string> = {
+  weekly: 'every week',
+  monthly_weekday: 'every month on the same weekday',
+  monthly_date: 'every month on the same date',
+}
 
 function edit(e: CalendarEvent | null) {
   form.reset()
   field('uid').value = e?.uid ?? ''
   for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? 'both' : '')
+  // A repeating event is edited as its series: from its first day, with its rule.
+  if (e?.first_date) field('date').value = e.first_date
+  field('repeat_until').value = e?.repeat_until ?? ''
+  field('skip_dates').value = (e?.skip_dates ?? []).join(', ')
+  field('rsvp').checked = e?.rsvp ?? false
   allDay.checked = !e?.time
   times.hidden = allDay.checked
+  repeats.hidden = !field('repeat').value
   byId('form-title').textContent = e ? `Edit “${e.title}”` : 'New event'
   byId('save').textContent = e ? 'Save changes' : 'Add event'
   byId('cancel').hidden = !e
@@ -35,10 +52,35 @@ const whenOf = (e: CalendarEvent) =>
   `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
   `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}`
 
+const headcount = (t: NonNullable<CalendarEvent['replies']>) =>
+  `${t.yes.households} coming (${t.yes.adults} adults, ${t.yes.scouts} scouts) · ${t.maybe.households} maybe · ${t.no.households} not coming`
+
+/** The replies to one event, shown under its card, with the CSV download. */
+async function showReplies(e: CalendarEvent, box: HTMLElement) {
+  const res = await api<typeof Replies>('GET', `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps`)
+  if (!res.ok) return box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
+  box.replaceChildren(
+    res.body.replies.length
+      ? h('ul', {}, ...res.body.replies.map((r) => h('li', {}, `${r.household}: ${replyWords(r)}${r.note ? ` — “${r.note}”` : ''}`)))
+      : h('p', { class: 'muted' }, 'No replies yet.'),
+    h('a', { href: `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps/export`, download: true }, 'Download the replies (CSV)'),
+  )
+}
+
+/** Skips one day of a repeating event the site made (one click, with the series otherwise unchanged). */
+async function skipDay(e: CalendarEvent) {
+  if (!confirm(`Skip “${e.title}” on ${dayWords(e.date)}? The other days stay.`)) return
+  const { uid, mine, recurring, first_date, replies, ...rest } = e
+  const body = { ...rest, date: first_date ?? e.date, skip_dates: [...(e.skip_dates ?? []), e.date] }
+  report(await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
+  await load()
+}
+
 async function load() {
   const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
   if (!body) return
   byId('unconfigured').hidden = body.configured
+  form.hidden = !body.configured
   byId('events').replaceChildren(
     ...body.events.map((e) =>
       h(
@@ -47,16 +89,32 @@ async function load() {
         h('h3', {}, e.title),
         h('p', {}, whenOf(e)),
         e.location && h('p', {}, e.location),
+        e.repeat &&
+          e.repeat_until &&
+          h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}`),
+        e.replies && repliesPart(e, e.replies),
         e.mine
           ? h(
               'div',
               { class: 'row' },
-              h('button', { type: 'button', class: 'secondary', onclick: () => edit(e) }, 'Edit'),
-              h('button', { type: 'button', class: 'danger', onclick: () => remove(e) }, 'Delete'),
+              h('button', { type: 'button', class: 'secondary', onclick: () => edit(e) }, e.repeat ? 'Edit the series' : 'Edit'),
+              e.repeat && h('button', { type: 'button', class: 'secondary', onclick: () => skipDay(e) }, 'Skip this day'),
+              h('button', { type: 'button', class: 'danger', onclick: () => remove(e) }, e.repeat ? 'Delete the series' : 'Delete'),
             )
           : h('p', { class: 'muted' }, `Added in another calendar app${e.recurring ? ' (repeats)' : ''}: change it there.`),
       ),
     ),
+  )
+}
+
+function repliesPart(e: CalendarEvent, totals: NonNullable<CalendarEvent['replies']>) {
+  const box = h('div', { 'data-replies': e.uid })
+  return h(
+    'div',
+    {},
+    h('p', { 'data-headcount': e.uid }, `${e.rsvp ? 'Replies' : 'Replies (no longer asking)'}: ${headcount(totals)}`),
+    h('button', { type: 'button', class: 'secondary', onclick: () => showReplies(e, box) }, 'See the replies'),
+    box,
   )
 }
 
@@ -66,13 +124,21 @@ async function remove(e: CalendarEvent) {
   await load()
 }
 
-/** The filled fields; an all-day event sends no times. */
+/** The filled fields; an all-day event sends no times, a one-time event no repeat. */
 function fields(): EventFields {
-  const body: Partial<Record<keyof EventFields, string>> = {}
+  const body: Record<string, unknown> = {}
   for (const name of [...FIELDS, ...(allDay.checked ? [] : TIMES)]) {
     const value = field(name).value.trim()
     if (value) body[name] = value
   }
+  if (body.repeat) {
+    if (field('repeat_until').value) body.repeat_until = field('repeat_until').value
+    const skip = field('skip_dates')
+      .value.split(/[\s,;]+/)
+      .filter(Boolean)
+    if (skip.length) body.skip_dates = skip
+  }
+  body.rsvp = field('rsvp').checked
   return body as EventFields
 }
 

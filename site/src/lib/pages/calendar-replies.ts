@@ -1,0 +1,24 @@
+// The public calendar, signed in: an event asking for replies gets the household's reply form in its card.
+// Signed out (or with a hint that outlived its session) the card keeps its "sign in to reply" link.
+import type { GET as Family } from '#routes/api/admin/family.ts'
+import { readHint } from '#server/account/signed-in-hint.ts'
+import type { AnswerOf } from '#server/routes.ts'
+import { h } from '../admin.ts'
+import { rsvpForm } from '../rsvp-form.ts'
+
+if (readHint(document.cookie) && document.querySelector('[data-rsvp-slot]')) {
+  const res = await fetch('/api/admin/family', { credentials: 'same-origin' })
+  if (res.ok) {
+    const family = (await res.json()) as AnswerOf<typeof Family>
+    for (const slot of document.querySelectorAll<HTMLElement>('[data-rsvp-slot]')) {
+      const event = family.events.find((e) => e.uid === slot.dataset.rsvpSlot)
+      if (!family.households.length)
+        slot.replaceChildren(h('p', { class: 'muted' }, 'Your account is not linked to a household yet; ask your den leader.'))
+      else if (!event) slot.replaceChildren(h('p', { class: 'muted' }, 'Replies are closed.'))
+      else
+        slot.replaceChildren(
+          ...family.households.map((hh) => rsvpForm(event, { id: hh.id, parent_name: hh.parent_name }, family.households.length > 1)),
+        )
+    }
+  }
+}
