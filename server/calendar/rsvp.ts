@@ -4,7 +4,9 @@
 import type { Caller } from '../auth/credential.ts'
 import { csvDocument } from '../csv.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, RSVP_ANSWERS, type RsvpAnswer } from '../db/database.ts'
+import type { Selectable } from 'kysely'
+import { type Executor, RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
+import { ownHouseholdIds } from '../roster/own-households.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
@@ -107,15 +109,23 @@ export const FamilyRsvpEvent = t.Object(
   { $id: 'FamilyRsvpEvent', additionalProperties: false, examples: [{ ...EVENT_EXAMPLE, replies: [REPLY_EXAMPLE] }] },
 )
 
-type RsvpEventRow = {
-  uid: string
-  title: string
-  date: string
-  time: string | null
-  location: string | null
-  starts_at: string
-  asking: number
-  gone_at: string | null
+type RsvpEventRow = Selectable<RsvpEventTable>
+
+export const DeletedWithReplies = t.Object(
+  { uid: t.String(), title: t.String(), date: t.String({ format: 'date' }), gone_at: Instant, totals: RsvpTotals },
+  { additionalProperties: false },
+)
+
+/** Events that asked for replies and are gone from the store, newest first: their replies are kept 30 days. */
+export async function deletedWithReplies(db: Executor) {
+  const gone = await db
+    .selectFrom('rsvp_events')
+    .select(['uid', 'title', 'date', 'gone_at'])
+    .where('gone_at', 'is not', null)
+    .orderBy('gone_at', 'desc')
+    .execute()
+  const totals = gone.length ? await totalsByUid(db) : new Map()
+  return gone.map((e) => ({ ...e, gone_at: e.gone_at!, totals: totals.get(e.uid)!.totals }))
 }
 
 const factsOf = (e: RsvpEventRow, now = Date.now()) => ({
@@ -245,19 +255,6 @@ function repliesQuery(db: Executor, uid: string) {
     .orderBy('households.parent_name')
 }
 
-/** The caller's active households (a family account's own). */
-async function householdsOf(db: Executor, caller: Caller): Promise<number[]> {
-  if (!caller.person) return []
-  const rows = await db
-    .selectFrom('household_people')
-    .innerJoin('households', 'households.id', 'household_people.household_id')
-    .select('households.id')
-    .where('household_people.person_id', '=', caller.person.id)
-    .where('households.active', '=', 1)
-    .execute()
-  return rows.map((r) => r.id)
-}
-
 async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
   const event = await db.selectFrom('rsvp_events').selectAll().where('uid', '=', uid).executeTakeFirst()
   // A family sees only events that ask now; a leader also the replies of ones that stopped or were deleted.
@@ -270,7 +267,7 @@ export async function repliesFor(db: Executor, caller: Caller, uid: string) {
   const leader = caller.capabilities.has('calendar:write')
   const event = await rsvpEvent(db, uid, leader)
   if (leader) return { ...factsOf(event), totals: (await totalsByUid(db)).get(uid)!.totals, replies: await repliesQuery(db, uid).execute() }
-  const own = await householdsOf(db, caller)
+  const own = await ownHouseholdIds(db, caller)
   return { ...factsOf(event), replies: own.length ? await repliesQuery(db, uid).where('rsvps.household_id', 'in', own).execute() : [] }
 }
 
@@ -279,7 +276,7 @@ export async function answerFor(db: Db, caller: Caller, uid: string, body: typeo
   const event = await rsvpEvent(db, uid, false)
   const facts = factsOf(event)
   if (!facts.open) throw conflict('Replies are closed: the event has started')
-  const own = await householdsOf(db, caller)
+  const own = await ownHouseholdIds(db, caller)
   if (!own.length) throw forbidden('Your account is not linked to a household; ask a leader to link it on the roster')
   const household = body.household_id ?? (own.length === 1 ? own[0] : null)
   if (household === null) throw unprocessable('household_id: your account has several households; say which one answers')

@@ -10,7 +10,7 @@ import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
-import { followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
+import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 import { clockWords, dayWords } from '../words.ts'
 
@@ -90,8 +90,11 @@ export const EventList = t.Object(
   {
     configured: t.Boolean({ description: 'Whether a calendar store is set up, so writes are possible' }),
     events: t.Array(EventView, { description: 'From the start of today to a year ahead, earliest first, repeats expanded' }),
+    deleted_with_replies: t.Array(DeletedWithReplies, {
+      description: 'Events that asked for replies and were deleted from the store: their replies stay readable for 30 days',
+    }),
   },
-  { additionalProperties: false, examples: [{ configured: true, events: [EVENT_EXAMPLE] }] },
+  { additionalProperties: false, examples: [{ configured: true, events: [EVENT_EXAMPLE], deleted_with_replies: [] }] },
 )
 
 export const Uid = t.Object({ uid: Line(300, { minLength: 1, description: 'The event uid', examples: [EVENT_EXAMPLE.uid] }) })
@@ -186,8 +189,9 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
 }
 
 export async function listEvents(db: Db, calendar: CalendarStore | null) {
-  if (!calendar) return { configured: false, events: [] }
-  return { configured: true, events: await eventsOf(db, (await refreshCopy(db, calendar)).objects) }
+  if (!calendar) return { configured: false, events: [], deleted_with_replies: await deletedWithReplies(db) }
+  const events = await eventsOf(db, (await refreshCopy(db, calendar)).objects)
+  return { configured: true, events, deleted_with_replies: await deletedWithReplies(db) }
 }
 
 export async function createEvent(db: Db, calendar: CalendarStore | null, caller: Caller, body: typeof EventBody.static) {

@@ -1,6 +1,7 @@
 // Roster reads: the program year, households with their accounts, scouts and this year's checklist, the
 // roster by unit, a family's own view, and the CSV export.
 import { familyRsvps } from '../calendar/rsvp.ts'
+import { ownHouseholdIds } from './own-households.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
@@ -120,15 +121,7 @@ export async function roster(db: Executor, unitSlugOrId: string | undefined) {
 
 /** The signed-in person's own active households; leaders' notes are left out. */
 export async function family(db: Executor, caller: Caller) {
-  const ids = (
-    await db
-      .selectFrom('household_people')
-      .innerJoin('households', 'households.id', 'household_people.household_id')
-      .select('households.id')
-      .where('household_people.person_id', '=', caller.person!.id)
-      .where('households.active', '=', 1)
-      .execute()
-  ).map((r) => r.id)
+  const ids = await ownHouseholdIds(db, caller)
   const year = await programYear(db)
   return {
     year,

@@ -196,6 +196,13 @@ describe('PUT and GET /api/admin/calendar/{uid}/rsvps', () => {
     expect(after.body.replies.length).toBe(1)
     expectDetail(await s.req('GET', rsvps(uid), { cookie: f.cookie }), 404)
     expect((await s.req('GET', '/api/admin/family', { cookie: f.cookie })).body.events.some((e: any) => e.uid === uid)).toBe(false)
+    const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
+    expect(list.body.events.some((e: any) => e.uid === uid)).toBe(false)
+    expect(list.body.deleted_with_replies.find((e: any) => e.uid === uid)).toMatchObject({
+      title: 'Court of honor',
+      date: addDays(50),
+      totals: { yes: { households: 1, adults: 2, scouts: 1 } },
+    })
 
     // Deleted in another app: the next read of the store notices.
     const other = await createEvent({ title: 'Deleted on a phone', date: addDays(51), rsvp: true })
@@ -212,6 +219,9 @@ describe('PUT and GET /api/admin/calendar/{uid}/rsvps', () => {
       .execute()
     await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
     expectDetail(await s.req('GET', rsvps(uid), { cookie: leader.cookie }), 404)
+    expect(
+      (await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })).body.deleted_with_replies.some((e: any) => e.uid === uid),
+    ).toBe(false)
     expect(await s.db.selectFrom('rsvps').select('uid').where('uid', '=', uid).execute()).toEqual([])
     expect((await s.lastLog('calendar.rsvp_drop')).summary).toContain('“Court of honor”')
     expect((await s.req('GET', rsvps(other), { cookie: leader.cookie })).status).toBe(200)

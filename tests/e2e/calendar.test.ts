@@ -128,6 +128,13 @@ describe('calendar in a browser', () => {
     expect(await event.getByRole('link', { name: 'Download the replies (CSV)' }).getAttribute('href')).toEndWith('/rsvps/export')
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, 'calendar-replies-phone')
+
+    // Deleted, the event's replies stay readable for the leader.
+    await event.getByRole('button', { name: 'Delete' }).click()
+    const kept = page.locator('[data-deleted-event]', { hasText: 'Holiday party' })
+    await kept.waitFor()
+    expect(await kept.textContent()).toContain('Its replies are kept for 30 days')
+    expect(await kept.locator('[data-headcount]').textContent()).toContain('1 maybe')
     await page.close()
   })
 })

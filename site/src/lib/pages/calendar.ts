@@ -5,7 +5,7 @@ import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/c
 import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
+import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
 import { replyWords } from '../rsvp-form.ts'
 
 await signedInFor('calendar:write')
@@ -56,7 +56,7 @@ const headcount = (t: NonNullable<CalendarEvent['replies']>) =>
   `${t.yes.households} coming (${t.yes.adults} adults, ${t.yes.scouts} scouts) · ${t.maybe.households} maybe · ${t.no.households} not coming`
 
 /** The replies to one event, shown under its card, with the CSV download. */
-async function showReplies(e: CalendarEvent, box: HTMLElement) {
+async function showReplies(e: { uid: string }, box: HTMLElement) {
   const res = await api<typeof Replies>('GET', `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps`)
   if (!res.ok) return box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
   box.replaceChildren(
@@ -80,6 +80,22 @@ async function load() {
   const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
   if (!body) return
   byId('unconfigured').hidden = body.configured
+  byId('deleted-title').hidden = !body.deleted_with_replies.length
+  byId('deleted').replaceChildren(
+    ...body.deleted_with_replies.map((e) =>
+      h(
+        'li',
+        { class: 'card', 'data-deleted-event': e.uid },
+        h('h3', {}, e.title),
+        h(
+          'p',
+          { class: 'muted' },
+          `Was on ${dayWords(e.date, { year: true })}; deleted ${when(e.gone_at)}. Its replies are kept for 30 days.`,
+        ),
+        repliesPart(e, e.totals),
+      ),
+    ),
+  )
   form.hidden = !body.configured
   byId('events').replaceChildren(
     ...body.events.map((e) =>
@@ -107,7 +123,7 @@ async function load() {
   )
 }
 
-function repliesPart(e: CalendarEvent, totals: NonNullable<CalendarEvent['replies']>) {
+function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<CalendarEvent['replies']>) {
   const box = h('div', { 'data-replies': e.uid })
   return h(
     'div',
