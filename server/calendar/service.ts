@@ -107,6 +107,10 @@ export const EventDeleted = t.Object(
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
 export function eventFrom({ rsvp, ...body }: typeof EventBody.static): CalendarEvent {
   if (rsvp && body.repeat) throw unprocessable('rsvp: a repeating event cannot ask for replies; ask on a one-time event')
+  // A calendar keeps real dates of its units' lives; far years break time-zone arithmetic and no client shows them.
+  for (const name of ['date', 'end'] as const)
+    if (body[name] && (body[name] < '1900-01-01' || body[name] > '2199-12-31'))
+      throw unprocessable(`${name}: must be in the years 1900 to 2199`)
   if (body.end && body.end < body.date) throw unprocessable('end: must not be before date')
   if (body.end_time && !body.time) throw unprocessable('end_time: needs time (an all-day event has no times)')
   if (body.time && body.end_time && (!body.end || body.end === body.date) && body.end_time <= body.time)

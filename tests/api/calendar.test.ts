@@ -107,6 +107,8 @@ describe('POST /api/admin/calendar', () => {
       { title: 'x', date: day('02-01'), time: '19:00', end_time: '18:00' },
       { title: 'x', date: day('02-01'), unit: 'crew' },
       { title: 'x', date: day('02-01'), colour: 'red' },
+      { title: 'x', date: '0099-12-31' },
+      { title: 'x', date: day('02-01'), end: '2200-01-01' },
     ]) {
       const res = await create(body)
       expect(res.status, JSON.stringify(body)).toBe(422)
