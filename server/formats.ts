@@ -2,13 +2,20 @@
 // registered a format of the same name first.
 import { FormatRegistry } from '@sinclair/typebox'
 
-/** A real calendar date written YYYY-MM-DD (2024-02-29 yes, 2026-02-30 no). */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/**
+ * A real calendar date written YYYY-MM-DD, as RFC 3339's full-date (what JSON Schema's `format: date` means): years
+ * 0000-9999 of the proleptic Gregorian calendar, so 2024-02-29 and 2000-02-29 yes, 1900-02-29 and 2026-02-30 no. Pure
+ * arithmetic: `Date.UTC` would read years 0-99 as 1900-1999.
+ */
 export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(value)
   if (!m) return false
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(Date.UTC(y, mo - 1, d))
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+  if (mo < 1 || mo > 12 || d < 1) return false
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1])
 }
 
 FormatRegistry.Set('date', isCalendarDate)

@@ -1,8 +1,8 @@
-// catalog-check: validates every season file and prints `file: /pointer: message`, errors and warnings apart.
+// catalog-check: validates every season file (see seasonFiles) and prints `file: /pointer: message`, errors and warnings apart.
 import path from 'node:path'
 import { schemaFileText } from './schema.ts'
-import { type Problem, validateSeason } from './validate.ts'
-import { seasonFiles } from './loader.ts'
+import { oneLine, type Problem, validateSeason } from './validate.ts'
+import { SCHEMA_FILE, seasonFiles } from './loader.ts'
 
 export interface CheckReport {
   errors: string[]
@@ -11,13 +11,13 @@ export interface CheckReport {
 
 export async function checkCatalog(dir: string): Promise<CheckReport> {
   const report: CheckReport = { errors: [], warnings: [] }
-  const line = (file: string, p: Problem) => `${file}: ${p.pointer || '/'}: ${p.message}`
+  const line = (file: string, p: Problem) => `${oneLine(file)}: ${oneLine(p.pointer || '/')}: ${p.message}`
   for (const name of seasonFiles(dir)) {
     const file = path.join(path.relative(process.cwd(), dir) || '.', name)
-    for (const p of validateSeason(name, await Bun.file(path.join(dir, name)).text()).problems)
+    for (const p of validateSeason(name, await Bun.file(path.join(dir, name)).bytes()).problems)
       (p.level === 'error' ? report.errors : report.warnings).push(line(file, p))
   }
-  const schemaPath = path.join(dir, 'season.schema.json')
+  const schemaPath = path.join(dir, SCHEMA_FILE)
   const schemaFile = Bun.file(schemaPath)
   if (!(await schemaFile.exists()) || (await schemaFile.text()) !== schemaFileText())
     report.errors.push(

@@ -5,14 +5,22 @@ import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { nowIso } from '../schemas.ts'
-import { flatten, validateSeason } from './validate.ts'
+import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
 
-const SEASON_FILE = /^c\d+s\d+\.json$/
+export const SCHEMA_FILE = 'season.schema.json'
+
+/**
+ * Which files of the catalog folder are season files: every `*.json` (any case) except the schema and hidden files
+ * (editors' lock and swap files start with a dot). A misnamed one is a season file too, so it is refused by name
+ * rather than skipped in silence.
+ */
+export const isSeasonFile = (name: string) => !name.startsWith('.') && /\.json$/i.test(name) && name !== SCHEMA_FILE
 
 export const seasonFiles = (dir: string) =>
   existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => SEASON_FILE.test(f))
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((e) => (e.isFile() || e.isSymbolicLink()) && isSeasonFile(e.name))
+        .map((e) => e.name)
         .sort()
     : []
 
@@ -35,7 +43,7 @@ export class CatalogLoader {
   watch(): void {
     if (!existsSync(this.dir)) return
     this.watcher = watch(this.dir, (_event, name) => {
-      if (!name || !SEASON_FILE.test(name)) return
+      if (!name || !isSeasonFile(name)) return
       clearTimeout(this.pending.get(name))
       this.pending.set(
         name,
@@ -52,22 +60,24 @@ export class CatalogLoader {
   /** Checks one file and, when it is valid, replaces its season's rows in one transaction. */
   async loadFile(name: string): Promise<boolean> {
     const full = path.join(this.dir, name)
-    const season = name.replace(/\.json$/, '')
+    // Only a well-named file stands for a season; a misnamed one is refused and never served.
+    const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
     if (!existsSync(full)) {
       await write(this.db, async (trx) => {
-        await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
+        if (season) await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
         await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
-        await record(trx, 'system', 'catalog.load', `${name} was removed; season ${season} is no longer served`)
+        const served = season ? `; season ${season} is no longer served` : ''
+        await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
       })
       this.changed()
       return true
     }
-    const { problems, season: file } = validateSeason(name, await Bun.file(full).text())
+    const { problems, season: file } = validateSeason(name, await Bun.file(full).bytes())
     const now = nowIso()
     await write(this.db, async (trx) => {
       const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
       if (file) {
-        await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
+        await trx.deleteFrom('catalog_variants').where('season', '=', file.season).execute()
         const rows = flatten(file).map((r) => ({ ...r, confirmed: r.confirmed ? 1 : 0, cross_mode_trading: r.cross_mode_trading ? 1 : 0 }))
         for (let i = 0; i < rows.length; i += 500)
           await trx
@@ -75,16 +85,16 @@ export class CatalogLoader {
             .values(rows.slice(i, i + 500))
             .execute()
         const warnings = problems.length ? ` with ${problems.length} warnings` : ''
-        await record(trx, 'system', 'catalog.load', `Loaded ${name}: ${rows.length} variants${warnings}`)
+        await record(trx, 'system', 'catalog.load', `Loaded ${oneLine(name)}: ${rows.length} variants${warnings}`)
       } else {
         const errors = problems.filter((p) => p.level === 'error')
         await record(
           trx,
           'system',
           'catalog.load',
-          `${name} refused (${errors.length} errors; the last good version stays): ${errors
+          `${oneLine(name)} refused (${errors.length} errors; the last good version stays): ${errors
             .slice(0, 3)
-            .map((p) => `${p.pointer || '/'}: ${p.message}`)
+            .map((p) => `${oneLine(p.pointer || '/')}: ${p.message}`)
             .join('; ')}`,
         )
       }

@@ -17,7 +17,7 @@ export const Variant = t.Object(
   {
     variant: t.String({
       minLength: 1,
-      description: 'Unique within its base sprite. Use the literal value Default when a sprite has a single form.',
+      description: 'Unique within its base sprite. Use the literal value Default when a sprite has a single form (exactly one variant).',
     }),
     status: t.Union(
       STATUSES.map((s) => t.Literal(s)),
@@ -51,7 +51,14 @@ export const Variant = t.Object(
     ),
     notes: t.Optional(t.String()),
   },
-  { additionalProperties: false, description: 'One form of a sprite.' },
+  {
+    additionalProperties: false,
+    description: 'One form of a sprite.',
+    // "Omitted while unreleased", for editors; validate.ts checks it with its own message. The explicit types keep
+    // Ajv's strict mode quiet.
+    if: { type: 'object', properties: { status: { const: 'unreleased' } }, required: ['status'] },
+    then: { type: 'object', properties: { released_at: false } },
+  },
 )
 
 export const Sprite = t.Object(
@@ -62,7 +69,16 @@ export const Sprite = t.Object(
     notes: t.Optional(t.String()),
     variants: t.Array(Variant, { minItems: 1, description: 'At least 1 item.' }),
   },
-  { additionalProperties: false, description: 'A collectible item with one or more variants.' },
+  {
+    additionalProperties: false,
+    description: 'A collectible item with one or more variants.',
+    // "Use the literal value Default when a sprite has a single form", for editors; validate.ts checks it too.
+    if: { type: 'object', properties: { variants: { type: 'array', maxItems: 1 } }, required: ['variants'] },
+    then: {
+      type: 'object',
+      properties: { variants: { type: 'array', items: { type: 'object', properties: { variant: { const: 'Default' } } } } },
+    },
+  },
 )
 
 export const Season = t.Object(

@@ -1,8 +1,9 @@
 // Validates one season file: the JSON Schema rules, then the rules a schema cannot express; and flattens it.
 import type { CatalogVariant } from '../db/database.ts'
 import type { Static } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler'
 import path from 'node:path'
+import { quote, readJson } from './json-text.ts'
 import { Season } from './schema.ts'
 
 export type SeasonFile = Static<typeof Season>
@@ -20,74 +21,121 @@ export type CatalogRow = Omit<CatalogVariant, 'id' | 'confirmed' | 'cross_mode_t
 }
 
 const compiled = TypeCompiler.Compile(Season)
-const MAX_SCHEMA_ERRORS = 200
+/** At most this many errors (and as many warnings) are listed; a last line says how many more there were. */
+export const MAX_LISTED = 200
+/** What a season file must be named: its season, then .json (the rule "season equals the file name stem"). */
+export const SEASON_FILE_NAME = /^c[0-9]+s[0-9]+\.json$/
 
-function schemaMessage(error: { message: string; schema: any }): string {
-  const s = error.schema
-  // A missing field is reported with the field's own schema; say it is missing, not what it should look like.
-  if (error.message === 'Expected required property') return 'is required but missing'
-  if (Array.isArray(s.enum)) return `must be one of ${s.enum.join(', ')}`
-  if (Array.isArray(s.anyOf) && s.anyOf.every((b: any) => typeof b.const === 'string'))
+const TYPE_NAMES: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.String]: 'a string',
+  [ValueErrorType.Number]: 'a number',
+  [ValueErrorType.Integer]: 'an integer',
+  [ValueErrorType.Boolean]: 'a boolean (true or false)',
+  [ValueErrorType.Object]: 'an object',
+  [ValueErrorType.Array]: 'an array',
+}
+
+function schemaMessage(error: ValueError): string {
+  const s = error.schema as any
+  // Each message speaks of the check that failed: a number where a string belongs is "must be a string", never
+  // what the string should look like.
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required but missing'
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known property (unknown properties are refused)'
+  const type = TYPE_NAMES[error.type]
+  if (type) return `must be ${type}`
+  if (error.type === ValueErrorType.Union && Array.isArray(s.anyOf) && s.anyOf.every((b: any) => typeof b.const === 'string'))
     return `must be one of ${s.anyOf.map((b: any) => b.const).join(', ')}`
-  if (s.format === 'date') return 'must be a real calendar date written YYYY-MM-DD'
-  if (s.pattern === '^c[0-9]+s[0-9]+$') return 'must look like c6s3 (c<chapter>s<season>)'
-  if (error.message === 'Unexpected property') return 'is not a known property (unknown properties are refused)'
+  if (error.type === ValueErrorType.StringFormat && s.format === 'date') return 'must be a real calendar date written YYYY-MM-DD'
+  if (error.type === ValueErrorType.StringPattern && s.pattern === '^c[0-9]+s[0-9]+$') return 'must look like c6s3 (c<chapter>s<season>)'
   return error.message.charAt(0).toLowerCase() + error.message.slice(1)
 }
 
-/** Every problem of a season file; `season` is set when the file has no errors (warnings allowed). */
-export function validateSeason(fileName: string, text: string): { problems: Problem[]; season?: SeasonFile } {
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    return { problems: [{ level: 'error', pointer: '', message: `not valid JSON: ${(error as Error).message}` }] }
-  }
+/** The schema's problems, each path and message once; a missing property is reported as missing, not as mistyped. */
+function schemaProblems(data: unknown): Problem[] {
   const problems: Problem[] = []
+  if (compiled.Check(data)) return problems
   const seen = new Set<string>()
-  if (!compiled.Check(data)) {
-    for (const e of compiled.Errors(data)) {
-      const message = schemaMessage(e)
-      const key = `${e.path}\0${message}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      problems.push({ level: 'error', pointer: e.path, message })
-      if (problems.length >= MAX_SCHEMA_ERRORS) break
-    }
+  for (const e of compiled.Errors(data)) {
+    if (e.value === undefined && e.type !== ValueErrorType.ObjectRequiredProperty) continue
+    const message = schemaMessage(e)
+    const key = `${e.path}\0${message}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    problems.push({ level: 'error', pointer: e.path, message })
   }
-  const stem = path.basename(fileName).replace(/\.json$/, '')
-  const season = (data as any)?.season
-  if (typeof season === 'string' && season !== stem)
-    problems.push({ level: 'error', pointer: '/season', message: `is "${season}" but the file is named ${stem}.json; they must match` })
-  if (problems.some((p) => p.level === 'error')) return { problems }
+  return problems
+}
 
-  const file = data as SeasonFile
+/** The rules the schema cannot express (uniqueness) or that its error messages would state poorly. */
+function ruleProblems(file: SeasonFile): Problem[] {
+  const problems: Problem[] = []
+  const error = (pointer: string, message: string) => problems.push({ level: 'error', pointer, message })
   const baseNames = new Map<string, number>()
   file.sprites.forEach((sprite, i) => {
     const first = baseNames.get(sprite.base_name)
-    if (first !== undefined)
-      problems.push({
-        level: 'error',
-        pointer: `/sprites/${i}/base_name`,
-        message: `"${sprite.base_name}" is already used by /sprites/${first}`,
-      })
+    if (first !== undefined) error(`/sprites/${i}/base_name`, `${quote(sprite.base_name)} is already used by /sprites/${first}`)
     else baseNames.set(sprite.base_name, i)
     const variants = new Map<string, number>()
     sprite.variants.forEach((v, j) => {
       const at = `/sprites/${i}/variants/${j}`
       const earlier = variants.get(v.variant)
-      if (earlier !== undefined)
-        problems.push({
-          level: 'error',
-          pointer: `${at}/variant`,
-          message: `"${v.variant}" is already used by ${`/sprites/${i}/variants/${earlier}`}`,
-        })
+      if (earlier !== undefined) error(`${at}/variant`, `${quote(v.variant)} is already used by /sprites/${i}/variants/${earlier}`)
       else variants.set(v.variant, j)
+      if (sprite.variants.length === 1 && v.variant !== 'Default')
+        error(`${at}/variant`, `is ${quote(v.variant)} but the only variant of a sprite must be called "Default"`)
+      if (v.status === 'unreleased' && v.released_at !== undefined) error(`${at}/released_at`, 'must be omitted while status is unreleased')
       if (v.status === 'released' && !v.released_at)
         problems.push({ level: 'warning', pointer: at, message: 'is released but has no released_at' })
     })
   })
-  return problems.some((p) => p.level === 'error') ? { problems } : { problems, season: file }
+  return problems
+}
+
+/** The first MAX_LISTED errors and warnings, each list followed by "… and N more" when it was longer. */
+function capped(problems: Problem[]): Problem[] {
+  const listed: Problem[] = []
+  for (const level of ['error', 'warning'] as const) {
+    const all = problems.filter((p) => p.level === level)
+    listed.push(...all.slice(0, MAX_LISTED))
+    const more = all.length - MAX_LISTED
+    if (more > 0) listed.push({ level, pointer: '', message: `… and ${more} more ${level}${more === 1 ? '' : 's'}` })
+  }
+  return listed
+}
+
+/** A file name or pointer for a one-line message: as it is, or JSON-quoted when it holds a line break or control character. */
+export const oneLine = (text: string) => (/[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(text) ? quote(text) : text)
+
+/**
+ * Every problem of a season file read from `input` (its bytes, or text already decoded); `season` is set when the file
+ * has no errors (warnings allowed). `fileName` may carry a directory: only its last part is the file name.
+ */
+export function validateSeason(fileName: string, input: string | Uint8Array): { problems: Problem[]; season?: SeasonFile } {
+  const name = path.basename(fileName)
+  const problems: Problem[] = []
+  if (!SEASON_FILE_NAME.test(name))
+    problems.push({
+      level: 'error',
+      pointer: '',
+      message: `file name ${quote(name)} is not a season followed by .json, like c6s3.json (lower-case c and s, digits 0-9); season must equal the file name stem`,
+    })
+  const read = readJson(input)
+  if ('problem' in read) return { problems: [...problems, { level: 'error', ...read.problem }] }
+  for (const d of read.duplicates) problems.push({ level: 'error', ...d })
+  const data = read.value
+  problems.push(...schemaProblems(data))
+  const season = (data as any)?.season
+  if (typeof season === 'string' && season !== name.replace(/\.json$/i, ''))
+    problems.push({
+      level: 'error',
+      pointer: '/season',
+      message: `is ${quote(season)} but the file is named ${oneLine(name)}; they must match`,
+    })
+  // The rules below walk the file's structure, so they run only on a file the schema accepts.
+  if (!problems.some((p) => p.level === 'error')) problems.push(...ruleProblems(data as SeasonFile))
+  return problems.some((p) => p.level === 'error')
+    ? { problems: capped(problems) }
+    : { problems: capped(problems), season: data as SeasonFile }
 }
 
 /** One row per variant, with defaults applied and the effective game mode. */

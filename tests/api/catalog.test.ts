@@ -149,6 +149,47 @@ describe('catalog loader', () => {
     expect((await s.req('GET', '/api/admin/catalog', { cookie: leader.cookie })).status).toBe(403)
   })
 
+  const adminFile = async (name: string) =>
+    (await s.req('GET', '/api/admin/catalog', { token: ADMIN_TOKEN })).body.files.find((f: any) => f.file === name)
+
+  it('reads a changed file as bytes: a byte-order mark or a key given twice is refused and the last good version stays', async () => {
+    const good = await s.req('GET', '/api/catalog/c6s4')
+    const text = await Bun.file(path.join(dir, 'c6s4.json')).text()
+    writeFileSync(path.join(dir, 'c6s4.json'), new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]))
+    await eventually(async () => (await adminFile('c6s4.json'))?.ok === false)
+    expect((await adminFile('c6s4.json')).problems).toEqual([
+      {
+        level: 'error',
+        pointer: '',
+        message: 'starts with a UTF-8 byte-order mark (bytes ef bb bf at line 1, column 1); save the file as UTF-8 without one',
+      },
+    ])
+    writeFileSync(path.join(dir, 'c6s4.json'), text.replace('{', '{"season": "c6s4", '))
+    await eventually(async () => (await adminFile('c6s4.json'))?.problems[0]?.message.startsWith('has the key "season" twice') === true)
+    expect((await s.lastLog('catalog.load')).summary).toContain('c6s4.json refused (1 errors; the last good version stays): /: has the key')
+    expect((await s.req('GET', '/api/catalog/c6s4')).body).toEqual(good.body)
+    writeFileSync(path.join(dir, 'c6s4.json'), text)
+    await eventually(async () => (await adminFile('c6s4.json'))?.ok === true)
+  })
+
+  it('refuses a misnamed file by name, never serves it, and forgets it once removed', async () => {
+    writeFileSync(path.join(dir, 'C7S2.json'), (await Bun.file(path.join(dir, 'c6s4.json')).text()).replace('"c6s4"', '"c7s2"'))
+    await eventually(async () => !!(await adminFile('C7S2.json')))
+    const status = await adminFile('C7S2.json')
+    expect(status).toMatchObject({ season: null, ok: false, loaded_at: null })
+    expect(status.problems[0]).toEqual({
+      level: 'error',
+      pointer: '',
+      message:
+        'file name "C7S2.json" is not a season followed by .json, like c6s3.json (lower-case c and s, digits 0-9); season must equal the file name stem',
+    })
+    expect((await s.req('GET', '/api/catalog/c7s2')).status).toBe(404)
+    expect((await s.req('GET', '/api/catalog')).body.seasons.map((x: any) => x.season)).toEqual(['c6s3', 'c6s4'])
+    rmSync(path.join(dir, 'C7S2.json'))
+    await eventually(async () => !(await adminFile('C7S2.json')))
+    expect((await s.lastLog('catalog.load')).summary).toBe('C7S2.json was removed')
+  })
+
   it('drops a season whose file is removed', async () => {
     writeFileSync(
       path.join(dir, 'c7s1.json'),

@@ -70,6 +70,14 @@ const FAIL: Record<string, { pointer: string; message: string }> = {
   'variant-duplicate': { pointer: '/sprites/0/variants/1/variant', message: '"Golden" is already used by /sprites/0/variants/0' },
   'notes-not-string': { pointer: '/sprites/0/notes', message: 'string' },
   'schema-property-not-string': { pointer: '/$schema', message: 'string' },
+  'season-not-string': { pointer: '/season', message: 'must be a string' },
+  'released-at-not-string': { pointer: `${V}/released_at`, message: 'must be a string' },
+  'released-at-while-unreleased': { pointer: `${V}/released_at`, message: 'must be omitted while status is unreleased' },
+  'variant-single-not-default': { pointer: `${V}/variant`, message: 'is "Base" but the only variant of a sprite must be called "Default"' },
+  'variant-single-lowercase-default': {
+    pointer: `${V}/variant`,
+    message: 'is "default" but the only variant of a sprite must be called "Default"',
+  },
 }
 
 /** pass/<folder> → the warnings it is expected to give (every other pass folder gives no problem at all). */
@@ -210,7 +218,7 @@ describe('flatten', () => {
   const rows = flatten(season!)
 
   it('gives one row per variant, in file order', () => {
-    expect(rows.map((r) => `${r.base_name}/${r.variant}`)).toEqual(['Ember Fox/Default', 'Ember Fox/Golden', 'Turbo Beetle/Chrome'])
+    expect(rows.map((r) => `${r.base_name}/${r.variant}`)).toEqual(['Ember Fox/Default', 'Ember Fox/Golden', 'Turbo Beetle/Default'])
   })
 
   it('applies the defaults: max_stack 1, confirmed false, cross_mode_trading false, rarity_weight null, released_at null', () => {
