@@ -40,10 +40,12 @@ export class Contract {
   static async load(): Promise<Contract> {
     const routes = await loadRoutes()
     const document = openApiDocument(routes, 'http://localhost')
-    // Tail actions first, so `<id>/cancel` is not taken for another operation's wildcard.
+    // Tail actions first, so `<id>/cancel` is not taken for another operation's wildcard; then, as the router
+    // does, a static segment before a parameter (`/api/catalog/search` before `/api/catalog/{season}`).
+    const params = (docPath: string) => (docPath.match(/\{/g) ?? []).length
     const operations = routes
       .map((r) => ({ method: r.method, pattern: patternOf(r), docPath: r.docPath, tail: !!r.tail }))
-      .sort((a, b) => Number(b.tail) - Number(a.tail))
+      .sort((a, b) => Number(b.tail) - Number(a.tail) || params(a.docPath) - params(b.docPath))
     return new Contract(document, operations)
   }
 

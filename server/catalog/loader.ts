@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { nowIso } from '../schemas.ts'
+import { removeSeason, replaceSeason } from './sync.ts'
 import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
 
 export const SCHEMA_FILE = 'season.schema.json'
@@ -64,7 +65,7 @@ export class CatalogLoader {
     const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
     if (!existsSync(full)) {
       await write(this.db, async (trx) => {
-        if (season) await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
+        if (season) await removeSeason(trx, season)
         await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
         const served = season ? `; season ${season} is no longer served` : ''
         await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
@@ -77,13 +78,8 @@ export class CatalogLoader {
     await write(this.db, async (trx) => {
       const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
       if (file) {
-        await trx.deleteFrom('catalog_variants').where('season', '=', file.season).execute()
-        const rows = flatten(file).map((r) => ({ ...r, confirmed: r.confirmed ? 1 : 0, cross_mode_trading: r.cross_mode_trading ? 1 : 0 }))
-        for (let i = 0; i < rows.length; i += 500)
-          await trx
-            .insertInto('catalog_variants')
-            .values(rows.slice(i, i + 500))
-            .execute()
+        const rows = flatten(file)
+        await replaceSeason(trx, file.season, rows)
         const warnings = problems.length ? ` with ${problems.length} warnings` : ''
         await record(trx, 'system', 'catalog.load', `Loaded ${oneLine(name)}: ${rows.length} variants${warnings}`)
       } else {

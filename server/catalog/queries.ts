@@ -8,6 +8,7 @@ import { GAME_MODES, STATUSES } from './schema.ts'
 import type { CatalogRow } from './validate.ts'
 
 const ROW_EXAMPLE = {
+  id: 'c6s3-Xq3v9Lk2ZpQe',
   season: 'c6s3',
   base_name: 'Nandú',
   row_name: 'Birds',
@@ -24,6 +25,7 @@ const ROW_EXAMPLE = {
 
 export const Row = t.Object(
   {
+    id: t.String({ description: 'The variant’s id: stable while its season, base_name and variant stay the same' }),
     season: t.String(),
     base_name: t.String(),
     row_name: t.String(),
@@ -112,30 +114,41 @@ export async function seasonExists(db: Executor, season: string): Promise<boolea
   return !!(await db.selectFrom('catalog_variants').select('id').where('season', '=', season).limit(1).executeTakeFirst())
 }
 
-export async function catalogRows(db: Executor, season: string, f: typeof SeasonFilters.static): Promise<CatalogRow[]> {
+/** The columns of a row as the bot reads it. */
+export const ROW_COLUMNS = [
+  'variant_id as id',
+  'season',
+  'base_name',
+  'row_name',
+  'variant',
+  'status',
+  'released_at',
+  'max_stack',
+  'rarity_weight',
+  'confirmed',
+  'game_mode',
+  'cross_mode_trading',
+  'notes',
+] as const
+
+/** A stored row as the bot reads it (SQLite keeps booleans as 0 and 1). */
+export const served = <R extends { confirmed: number; cross_mode_trading: number }>(r: R) => ({
+  ...r,
+  confirmed: r.confirmed === 1,
+  cross_mode_trading: r.cross_mode_trading === 1,
+})
+
+export async function catalogRows(db: Executor, season: string, f: typeof SeasonFilters.static): Promise<(CatalogRow & { id: string })[]> {
   const rows = await db
     .selectFrom('catalog_variants')
-    .select([
-      'season',
-      'base_name',
-      'row_name',
-      'variant',
-      'status',
-      'released_at',
-      'max_stack',
-      'rarity_weight',
-      'confirmed',
-      'game_mode',
-      'cross_mode_trading',
-      'notes',
-    ])
+    .select(ROW_COLUMNS)
     .where('season', '=', season)
     .$if(!!f.status, (q) => q.where('status', '=', f.status!))
     .$if(!!f.game_mode, (q) => q.where('game_mode', '=', f.game_mode!))
     .$if(!!f.row_name, (q) => q.where('row_name', '=', f.row_name!))
-    .orderBy('id')
+    .orderBy('catalog_variants.id')
     .execute()
-  return rows.map((r) => ({ ...r, confirmed: r.confirmed === 1, cross_mode_trading: r.cross_mode_trading === 1 }))
+  return rows.map(served)
 }
 
 /** A season's rows, filtered; 404 for a season that is not served. */

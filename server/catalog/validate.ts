@@ -15,7 +15,11 @@ export interface Problem {
 }
 
 /** A flattened row: a stored variant row without its id, with its flags as booleans. */
-export type CatalogRow = Omit<CatalogVariant, 'id' | 'confirmed' | 'cross_mode_trading'> & {
+/** A variant as the file gives it, flattened (the columns kept for syncing and search come with the load). */
+export type CatalogRow = Omit<
+  CatalogVariant,
+  'id' | 'confirmed' | 'cross_mode_trading' | 'variant_id' | 'changed_seq' | 'chapter' | 'season_no' | 'search_text'
+> & {
   confirmed: boolean
   cross_mode_trading: boolean
 }

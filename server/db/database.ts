@@ -36,6 +36,8 @@ export interface Database {
   site_builds: SiteBuildTable
   catalog_variants: CatalogVariantTable
   catalog_files: CatalogFileTable
+  catalog_removed: CatalogRemovedTable
+  catalog_sequence: CatalogSequenceTable
   leads: LeadTable
   join_spam: JoinSpamTable
   mirror_copies: MirrorCopyTable
@@ -169,8 +171,30 @@ export interface CatalogVariantTable {
   game_mode: GameMode
   cross_mode_trading: number
   notes: string | null
+  /** Stable while the season, base name and variant stay the same. */
+  variant_id: string
+  /** The load that last changed this variant (see catalog_sequence). */
+  changed_seq: number
+  /** The season's numbers (c6s3: 6 and 3), for natural order across seasons. */
+  chapter: number
+  season_no: number
+  /** Base, row and variant names, lower case without accents, for search. */
+  search_text: string
 }
 export type CatalogVariant = Selectable<CatalogVariantTable>
+
+/** A variant that a load removed (its season file changed or went away), for bots that sync. */
+export interface CatalogRemovedTable {
+  variant_id: string
+  season: string
+  removed_seq: number
+}
+
+/** One row: the number of the latest catalog load; every load that changes anything takes the next. */
+export interface CatalogSequenceTable {
+  id: number
+  seq: number
+}
 
 export interface CatalogFileTable {
   file: string

@@ -34,6 +34,7 @@ describe('GET /api/catalog/:season', () => {
     expect(res.body.variants.length).toBe(11)
     const beetle = res.body.variants.find((v: any) => v.base_name === 'Turbo Beetle' && v.variant === 'Chrome')
     expect(beetle).toEqual({
+      id: expect.stringMatching(/^c6s3-[\w-]{12}$/),
       season: 'c6s3',
       base_name: 'Turbo Beetle',
       row_name: 'Speedway',
