@@ -114,9 +114,8 @@ export async function seasonExists(db: Executor, season: string): Promise<boolea
   return !!(await db.selectFrom('catalog_variants').select('id').where('season', '=', season).limit(1).executeTakeFirst())
 }
 
-/** The columns of a row as the bot reads it. */
-export const ROW_COLUMNS = [
-  'variant_id as id',
+/** A variant's fields as the bot reads them, besides its id. */
+export const ROW_FIELDS = [
   'season',
   'base_name',
   'row_name',
@@ -130,6 +129,9 @@ export const ROW_COLUMNS = [
   'cross_mode_trading',
   'notes',
 ] as const
+
+/** The columns of a row as the bot reads it. */
+export const ROW_COLUMNS = ['variant_id as id', ...ROW_FIELDS] as const
 
 /** A stored row as the bot reads it (SQLite keeps booleans as 0 and 1). */
 export const served = <R extends { confirmed: number; cross_mode_trading: number }>(r: R) => ({

@@ -1,6 +1,7 @@
 // Writing a season's rows so that bots can sync: stable variant ids, the load that last changed each variant,
 // and tombstones for removed ones. Every load that changes anything takes the next number of one counter.
 import type { Executor } from '../db/database.ts'
+import { ROW_FIELDS, served } from './queries.ts'
 import type { CatalogRow } from './validate.ts'
 
 /** Lower case, accents and other marks removed (Unicode NFKD): "Nandú" and "nandu" compare equal. */
@@ -19,21 +20,7 @@ export const seasonNumbers = (season: string): [number, number] => {
 }
 
 /** What a bot sees of a row, to tell whether a reload changed it. */
-const content = (r: object) => JSON.stringify(r)
-const FIELDS = [
-  'base_name',
-  'row_name',
-  'variant',
-  'status',
-  'released_at',
-  'max_stack',
-  'rarity_weight',
-  'confirmed',
-  'game_mode',
-  'cross_mode_trading',
-  'notes',
-] as const
-const pick = (r: Record<(typeof FIELDS)[number], unknown>) => FIELDS.map((f) => r[f])
+const content = (r: Record<(typeof ROW_FIELDS)[number], unknown>) => JSON.stringify(ROW_FIELDS.map((f) => r[f]))
 
 async function nextSeq(trx: Executor): Promise<number> {
   const { seq } = await trx
@@ -53,7 +40,7 @@ export async function replaceSeason(trx: Executor, season: string, rows: Catalog
       r.variant_id,
       {
         seq: r.changed_seq,
-        content: content(pick({ ...r, confirmed: r.confirmed === 1, cross_mode_trading: r.cross_mode_trading === 1 })),
+        content: content(served(r)),
       },
     ]),
   )
@@ -66,7 +53,7 @@ export async function replaceSeason(trx: Executor, season: string, rows: Catalog
       confirmed: r.confirmed ? 1 : 0,
       cross_mode_trading: r.cross_mode_trading ? 1 : 0,
       variant_id,
-      changed_seq: old && old.content === content(pick(r)) ? old.seq : seq,
+      changed_seq: old && old.content === content(r) ? old.seq : seq,
       chapter,
       season_no,
       search_text: foldName(`${r.base_name} ${r.row_name} ${r.variant}`),
