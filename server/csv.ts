@@ -7,5 +7,7 @@ export function csvCell(value: Cell): string {
   return `"${(/^\s*[=+\-@]|^[\t\r]/.test(text) ? "'" + text : text).replaceAll('"', '""')}"`
 }
 
-export const csvDocument = (header: string[], rows: Cell[][]) =>
-  [header.join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\r\n') + '\r\n'
+/** Rows as CSV lines, each ending in CRLF (for writing a document in parts). */
+export const csvRows = (rows: Cell[][]) => rows.map((r) => r.map(csvCell).join(',') + '\r\n').join('')
+
+export const csvDocument = (header: string[], rows: Cell[][]) => header.join(',') + '\r\n' + csvRows(rows)

@@ -1,5 +1,5 @@
 // The action log, read: filters shared by the JSON list and the CSV export, newest first, paged by `before`.
-import { csvDocument } from '../csv.ts'
+import { csvDocument, csvRows } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
 import { unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, t } from '../schemas.ts'
@@ -91,12 +91,27 @@ export async function history(db: Executor, query: typeof HistoryQuery.static) {
   return { entries, next: rows.length > limit && last ? { before: last.at, before_id: last.id } : null }
 }
 
-const MAX_EXPORT_ROWS = 100_000
+const EXPORT_BATCH = 1000
 
-export async function historyCsv(db: Executor, filter: typeof HistoryFilter.static) {
-  const rows = await historyQuery(db, filter).limit(MAX_EXPORT_ROWS).execute()
-  return csvDocument(
-    ['id', 'at', 'kind', 'actor', 'summary'],
-    rows.map((r) => [r.id, r.at, r.kind, r.actor, r.summary]),
-  )
+/**
+ * The filtered log as a CSV stream, newest first, read 1,000 entries at a time (keyset paging on `at`, `id`), so
+ * memory stays the same however long the log is. Entries written meanwhile are newer than the first batch and
+ * are not in it.
+ */
+export function historyCsv(db: Executor, filter: typeof HistoryFilter.static): ReadableStream<Uint8Array> {
+  historyQuery(db, filter) // refuses a bad filter now, while the answer can still be a 422
+  const encoder = new TextEncoder()
+  let next: { before: string; before_id: number } | null | undefined
+  return new ReadableStream({
+    async pull(controller) {
+      if (next === undefined) controller.enqueue(encoder.encode(csvDocument(['id', 'at', 'kind', 'actor', 'summary'], [])))
+      if (next === null) return controller.close()
+      const rows = await historyQuery(db, { ...filter, ...(next ?? {}) })
+        .limit(EXPORT_BATCH)
+        .execute()
+      if (rows.length) controller.enqueue(encoder.encode(csvRows(rows.map((r) => [r.id, r.at, r.kind, r.actor, r.summary]))))
+      const last = rows.at(-1)
+      next = rows.length === EXPORT_BATCH && last ? { before: last.at, before_id: last.id } : null
+    },
+  })
 }

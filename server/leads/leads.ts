@@ -124,8 +124,15 @@ async function findLead(db: Executor, id: number) {
   return leadView(row)
 }
 
-/** Case-insensitive substring match on name, email, phone, message and scout name (no LIKE wildcards to escape). */
-const matches = (q: string) => sql<boolean>`(instr(lower(leads.parent_name), ${q}) > 0 or instr(lower(coalesce(leads.email, '')), ${q}) > 0
+/**
+ * Case- and accent-insensitive substring match on name, email, phone, message and scout name. Three characters
+ * or more are looked up in the trigram index (`leads_search`), quoted as one FTS5 string so no query syntax
+ * applies; shorter text, which a trigram cannot index, is matched by reading the leads.
+ */
+const matches = (q: string) =>
+  [...q].length >= 3
+    ? sql<boolean>`leads.id in (select rowid from leads_search where leads_search match ${`"${q.replaceAll('"', '""')}"`})`
+    : sql<boolean>`(instr(lower(leads.parent_name), ${q}) > 0 or instr(lower(coalesce(leads.email, '')), ${q}) > 0
   or instr(lower(coalesce(leads.phone, '')), ${q}) > 0 or instr(lower(coalesce(leads.message, '')), ${q}) > 0
   or instr(lower(coalesce(leads.scout_name, '')), ${q}) > 0)`
 

@@ -205,6 +205,24 @@ describe('GET /api/admin/history/export', () => {
   const exportCsv = (query = '', o: Parameters<TestServer['req']>[2] = { cookie: owner.cookie }) =>
     s.req('GET', `/api/admin/history/export${query}`, o)
 
+  it('streams a long log in batches: every entry once, newest first, however many there are', async () => {
+    const at = new Date(Date.now() - 86_400_000).toISOString() // 2,500 entries sharing one instant cross batch edges by id
+    for (let i = 0; i < 2500; i += 500)
+      await s.db
+        .insertInto('action_log')
+        .values(Array.from({ length: 500 }, (_, j) => ({ at, kind: 'stream.test', actor: 'tester', summary: `entry ${i + j}` })))
+        .execute()
+    const res = await exportCsv('?kind=stream.')
+    expect(res.status).toBe(200)
+    const ids = res.text
+      .split(/\r?\n/)
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => Number(line.split(',')[0].replaceAll('"', '')))
+    expect(ids.length).toBe(2500)
+    expect(ids.every((id, i) => i === 0 || id < ids[i - 1])).toBe(true)
+  })
+
   it('answers text/csv with the header id,at,kind,actor,summary and the same filters', async () => {
     const res = await exportCsv('?kind=tie.')
     expect(res.status).toBe(200)

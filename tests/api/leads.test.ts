@@ -128,6 +128,13 @@ describe('GET /api/admin/leads and /api/admin/leads/:id', () => {
     expect(page1.body.leads[0].id).toBe(b)
     const page2 = await s.req('GET', `/api/admin/leads?limit=1&before_id=${page1.body.next_before_id}`, { cookie: leader.cookie })
     expect(page2.body.leads[0].id).toBe(a)
+    // From the trigram index: accents ignored, query syntax inert, two characters by reading the leads.
+    const c = await newLead({ parent_name: 'José Ñúñez-Ortiz', email: 'jose.nunez@example.org' })
+    expect(await find('nunez-ortiz')).toEqual([c]) // only the name has it, written Ñúñez-Ortiz
+    expect(await find('JOSÉ')).toEqual([c])
+    expect(await find('ez-or')).toEqual([c])
+    for (const q of ['"', 'nunez OR quart', 'nu*', '(quart', 'NEAR(a b)']) expect(await find(q), q).toEqual([])
+    expect(await find('z-')).toEqual([c])
   })
 
   it('answers one lead, and 404 for an unknown id', async () => {

@@ -8,7 +8,7 @@ export const GET = defineRoute('history:read', 'Download the action log as CSV',
   responses: ok({ media: 'text/csv' }, 'A CSV download'),
   async handler({ db, query }) {
     const filename = `history-${new Date().toISOString().slice(0, 10)}.csv`
-    return new Response(await historyCsv(db, query), {
+    return new Response(historyCsv(db, query), {
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
     })
   },
