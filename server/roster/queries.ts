@@ -2,6 +2,7 @@
 // roster by unit, a family's own view, and the CSV export.
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
+import { sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
@@ -23,22 +24,40 @@ export async function programYear(db: Executor, now = new Date()): Promise<{ yea
   return { year, label: startMonth === 1 ? String(year) : `${year}–${String(year + 1).slice(-2)}` }
 }
 
+/**
+ * Ids for an `in`, as one JSON parameter: a list of 30,000 households would pass SQLite's limit on
+ * parameters if each id were one.
+ */
+const idList = (ids: number[]) => sql<number>`(select value from json_each(${JSON.stringify(ids)}))`
+
+/** Groups rows by a key in one pass (not a filter per household, which grows with the square of the roster). */
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const row of rows) {
+    const k = key(row)
+    const group = groups.get(k)
+    if (group) group.push(row)
+    else groups.set(k, [row])
+  }
+  return groups
+}
+
 /** Households by id, in the order given, with linked accounts, scouts and the checklist of `year`. */
 export async function householdsView(db: Executor, ids: number[], year: number) {
   if (!ids.length) return []
-  const households = await db.selectFrom('households').selectAll().where('id', 'in', ids).execute()
+  const households = await db.selectFrom('households').selectAll().where('id', 'in', idList(ids)).execute()
   const people = await db
     .selectFrom('household_people')
     .innerJoin('people', 'people.id', 'household_people.person_id')
     .select(['household_people.household_id', 'people.id', 'people.email', 'people.name'])
-    .where('household_people.household_id', 'in', ids)
+    .where('household_people.household_id', 'in', idList(ids))
     .execute()
   const scouts = await db
     .selectFrom('scouts')
     .innerJoin('units', 'units.id', 'scouts.unit_id')
     .selectAll('scouts')
     .select(['units.slug as unit_slug', 'units.name as unit_name'])
-    .where('scouts.household_id', 'in', ids)
+    .where('scouts.household_id', 'in', idList(ids))
     .orderBy('scouts.first_name')
     .execute()
   const checks = scouts.length
@@ -46,19 +65,18 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
         .selectFrom('checks')
         .selectAll()
         .where('year', '=', year)
-        .where(
-          'scout_id',
-          'in',
-          scouts.map((s) => s.id),
-        )
+        .where('scout_id', 'in', idList(scouts.map((s) => s.id)))
         .execute()
     : []
+  const checksOf = groupBy(checks, (c) => `${c.scout_id} ${c.item}`)
   const checkOf = (scoutId: number, item: CheckItem) => {
-    const c = checks.find((x) => x.scout_id === scoutId && x.item === item)
+    const c = checksOf.get(`${scoutId} ${item}`)?.[0]
     return c
       ? { done: c.done === 1, note: c.note, recorded_by: c.recorded_by, recorded_at: c.recorded_at }
       : { done: false, note: null, recorded_by: null, recorded_at: null }
   }
+  const peopleOf = groupBy(people, (p) => p.household_id)
+  const scoutsOf = groupBy(scouts, (sc) => sc.household_id)
   const byId = new Map(households.map((h) => [h.id, h]))
   return ids
     .map((id) => byId.get(id))
@@ -66,10 +84,11 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
     .map((h) => ({
       ...h,
       active: h.active === 1,
-      people: people.filter((p) => p.household_id === h.id).map(({ household_id, ...p }) => p),
-      scouts: scouts
-        .filter((s) => s.household_id === h.id)
-        .map((s) => ({ ...s, checks: { dues: checkOf(s.id, 'dues'), health_form: checkOf(s.id, 'health_form') } })),
+      people: (peopleOf.get(h.id) ?? []).map(({ household_id, ...p }) => p),
+      scouts: (scoutsOf.get(h.id) ?? []).map((sc) => ({
+        ...sc,
+        checks: { dues: checkOf(sc.id, 'dues'), health_form: checkOf(sc.id, 'health_form') },
+      })),
     }))
 }
 

@@ -225,6 +225,37 @@ describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family'
   })
 })
 
+describe('a large roster', () => {
+  it('answers 33,000 households, each with its scouts, in and out of a unit', async () => {
+    const now = new Date().toISOString()
+    const { id: unit_id } = await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()
+    const first =
+      (
+        await s.db
+          .selectFrom('households')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirst()
+      )?.id ?? 0
+    for (let i = 0; i < 33_000; i += 1000)
+      await s.db
+        .insertInto('households')
+        .values(Array.from({ length: 1000 }, (_, j) => ({ parent_name: `Bulk ${i + j}`, active: 1, created_at: now, updated_at: now })))
+        .execute()
+    const last = await s.db.selectFrom('households').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()
+    await s.db
+      .insertInto('scouts')
+      .values({ household_id: last.id, first_name: 'Bulk', unit_id, created_at: now, updated_at: now })
+      .execute()
+    const res = await s.req('GET', '/api/admin/roster?unit=troop', { cookie: leader.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body.households.some((h: any) => h.id === last.id && h.scouts[0].first_name === 'Bulk')).toBe(true)
+    const all = await s.req('GET', '/api/admin/roster', { cookie: leader.cookie })
+    expect(all.body.households.filter((h: any) => h.id > first).length).toBe(33_000)
+    await s.db.deleteFrom('scouts').where('household_id', '>', first).execute()
+    await s.db.deleteFrom('households').where('id', '>', first).execute()
+  }, 120_000)
+})
+
 describe('programYear', () => {
   it('starts in the month of roster.year_start_month', async () => {
     expect((await programYear(s.db, new Date('2026-07-15T12:00:00Z'))).year).toBe(2025)
