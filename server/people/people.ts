@@ -1,5 +1,6 @@
 // People: everyone with an account (their roles, sessions and keys), open invites and what the caller may
 // grant; disabling and enabling someone; replacing their roles.
+import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
 import { endSessionsOf } from '../auth/sessions.ts'
 import type { Db } from '../db/client.ts'
@@ -80,17 +81,18 @@ export async function listPeople(db: Executor, caller: Caller) {
     .select(['id', 'person_id', 'created_at', 'last_seen_at', 'address', 'user_agent'])
     .where('expires_at', '>', now)
     .execute()
-  const keys = await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute()
+  const sessionsOf = groupBy(sessions, (s) => s.person_id)
+  const keysOf = groupBy(await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute(), (k) => k.person_id)
   // Where and on what someone signs in is theirs and the owners' to see; others get the count and times.
   const seesSessionsOf = (id: number) => id === me.id || caller.capabilities.has('people:manage')
   const people = (await loadPeople(db)).map((p) => {
-    const theirs = sessions.filter((s) => s.person_id === p.id)
+    const theirs = sessionsOf.get(p.id) ?? []
     return {
       ...p,
       sessions: seesSessionsOf(p.id)
         ? theirs.map(({ person_id, ...s }) => s)
         : theirs.map(({ id, created_at, last_seen_at }) => ({ id, created_at, last_seen_at })),
-      keys: keys.filter((k) => k.person_id === p.id).map(keyView),
+      keys: (keysOf.get(p.id) ?? []).map(keyView),
     }
   })
   const invites = await db

@@ -1,6 +1,7 @@
 // Loading a person with their unit memberships, and the capabilities that follow from them.
 import { capabilitiesOf, type Capability, type GlobalRole } from '../auth/capabilities.ts'
 import type { Executor } from '../db/database.ts'
+import { groupBy } from '../group-by.ts'
 
 export interface PersonInfo {
   id: number
@@ -23,11 +24,11 @@ async function loadWhere(db: Executor, id: number | null) {
     .select(['memberships.person_id', 'memberships.unit_id', 'units.slug', 'memberships.role', 'memberships.title'])
     .orderBy('memberships.unit_id')
   if (id !== null) memberships = memberships.where('memberships.person_id', '=', id)
-  const units = await memberships.execute()
+  const unitsOf = groupBy(await memberships.execute(), (u) => u.person_id)
   return rows.map(({ disabled_at, ...row }) => ({
     ...row,
     disabled: disabled_at !== null,
-    units: units.filter((u) => u.person_id === row.id).map(({ person_id, ...u }) => u),
+    units: (unitsOf.get(row.id) ?? []).map(({ person_id, ...u }) => u),
   }))
 }
 

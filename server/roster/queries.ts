@@ -3,6 +3,7 @@
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
 import { sql } from 'kysely'
+import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
@@ -29,18 +30,6 @@ export async function programYear(db: Executor, now = new Date()): Promise<{ yea
  * parameters if each id were one.
  */
 const idList = (ids: number[]) => sql<number>`(select value from json_each(${JSON.stringify(ids)}))`
-
-/** Groups rows by a key in one pass (not a filter per household, which grows with the square of the roster). */
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>()
-  for (const row of rows) {
-    const k = key(row)
-    const group = groups.get(k)
-    if (group) group.push(row)
-    else groups.set(k, [row])
-  }
-  return groups
-}
 
 /** Households by id, in the order given, with linked accounts, scouts and the checklist of `year`. */
 export async function householdsView(db: Executor, ids: number[], year: number) {
