@@ -1,5 +1,7 @@
-// Fills a fresh database for the benchmarks: 2 units, 300 households, 10,000 leads, 200 announcements,
-// 100 nearby units, 500 pages of history, and the people the runs sign in as.
+// Fills a fresh database for the benchmarks at a size: 1× is 300 households (with 450 scouts), 1,000 leads,
+// 10,000 history entries and 100 family accounts; 10× and 100× multiply those (100×: 30,000 households,
+// 100,000 leads, 1,000,000 history entries). Always 2 units, 200 announcements, 100 nearby units and the
+// people the runs sign in as.
 import { newKeySecret, sha256 } from '../../server/auth/tokens.ts'
 import type { Db } from '../../server/db/client.ts'
 import { createAccount } from '../../server/people/accounts.ts'
@@ -7,7 +9,11 @@ import { createAccount } from '../../server/people/accounts.ts'
 export const BENCH_PASSWORD = 'benchmark password'
 const NAMES = ['Smith', 'Garcia', 'Nguyen', 'Johnson', 'Patel', 'Kim', 'Lopez', 'Brown', 'Davis', 'Miller']
 
-export async function fillDataset(db: Db, leaders = 20) {
+/** The counts of one size, for the tables. */
+export const sizeOf = (scale: number) => ({ households: 300 * scale, leads: 1000 * scale, history: 10_000 * scale, families: 100 * scale })
+
+export async function fillDataset(db: Db, scale = 1, leaders = 20) {
+  const size = sizeOf(scale)
   const now = Date.now()
   const iso = (ms: number) => new Date(ms).toISOString()
   const owner = await db
@@ -43,7 +49,7 @@ export async function fillDataset(db: Db, leaders = 20) {
     .execute()
 
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < 10_000; i += 500) {
+    for (let i = 0; i < size.leads; i += 500) {
       await trx
         .insertInto('leads')
         .values(
@@ -63,30 +69,51 @@ export async function fillDataset(db: Db, leaders = 20) {
         )
         .execute()
     }
-    for (let i = 0; i < 300; i++) {
-      const h = await trx
+    for (let i = 0; i < size.households; i += 500) {
+      const ids = await trx
         .insertInto('households')
-        .values({
-          parent_name: `Household ${NAMES[i % NAMES.length]} ${i}`,
-          email: `home${i}@families.example`,
-          active: 1,
-          created_at: iso(now),
-          updated_at: iso(now),
-        })
+        .values(
+          Array.from({ length: 500 }, (_, j) => ({
+            parent_name: `Household ${NAMES[(i + j) % NAMES.length]} ${i + j}`,
+            email: `home${i + j}@families.example`,
+            active: 1,
+            created_at: iso(now),
+            updated_at: iso(now),
+          })),
+        )
         .returning('id')
-        .executeTakeFirstOrThrow()
+        .execute()
+      // One scout in every household, a second in every other one.
+      const scouts = ids.flatMap(({ id }, j) => (j % 2 ? [id, id] : [id]))
       await trx
         .insertInto('scouts')
-        .values({
-          household_id: h.id,
-          first_name: `Scout${i}`,
-          unit_id: 1 + (i % 2),
-          den: `Den ${i % 6}`,
-          created_at: iso(now),
-          updated_at: iso(now),
-        })
+        .values(
+          scouts.map((household_id, k) => ({
+            household_id,
+            first_name: `Scout${i + k}`,
+            unit_id: 1 + (k % 2),
+            den: `Den ${k % 6}`,
+            created_at: iso(now),
+            updated_at: iso(now),
+          })),
+        )
         .execute()
     }
+    // Family accounts share the owner's password hash: hashing each one would take longer than the runs.
+    const { password_hash } = await trx.selectFrom('people').select('password_hash').where('id', '=', owner).executeTakeFirstOrThrow()
+    for (let i = 0; i < size.families; i += 500)
+      await trx
+        .insertInto('people')
+        .values(
+          Array.from({ length: Math.min(500, size.families - i) }, (_, j) => ({
+            email: `family${i + j}@families.example`,
+            name: null,
+            password_hash,
+            global_role: null,
+            created_at: iso(now),
+          })),
+        )
+        .execute()
     await trx
       .insertInto('announcements')
       .values(
@@ -113,7 +140,7 @@ export async function fillDataset(db: Db, leaders = 20) {
         })),
       )
       .execute()
-    for (let i = 0; i < 500 * 50; i += 1000)
+    for (let i = 0; i < size.history; i += 1000)
       await trx
         .insertInto('action_log')
         .values(

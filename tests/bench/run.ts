@@ -1,18 +1,35 @@
-// npm run bench: runs every benchmark, prints a table and writes BENCHMARKS.md (medians of BENCH_RUNS runs; not part of the test line).
+// npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; not part
+// of the test line). `npm run bench -- service` or `-- catalog` runs one part; BENCH_SCALES=1,10 limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
+import { sizeOf } from './dataset.ts'
 import { serviceBench } from './service.ts'
 
 const only = process.argv[2]
-const rows = [...(only === 'catalog' ? [] : await serviceBench()), ...(only === 'service' ? [] : await catalogBench())]
+const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
+const service = only === 'catalog' ? { rows: [], growth: [] } : await serviceBench(scales)
+const rows = [...service.rows, ...(only === 'service' ? [] : await catalogBench())]
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${process.platform}`
+const sizes = scales.map((s) => `${s}×`)
+const growthTable = [
+  `| measure | ${sizes.join(' | ')} | target |`,
+  `|---|${sizes.map(() => '---|').join('')}---|`,
+  ...service.growth.map((g) => `| ${g.measure} | ${sizes.map((s) => g.values[s] ?? '').join(' | ')} | ${g.target} |`),
+].join('\n')
 const table = [
   '| measure | value | target | ratio to a bare Bun.serve in the same run |',
   '|---|---|---|---|',
   ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.target} | ${r.ratio} |`),
 ].join('\n')
-console.log(`\nMachine: ${machine}\n\n${table}`)
+const sizeWords = scales
+  .map((s) => {
+    const n = sizeOf(s)
+    const f = (x: number) => x.toLocaleString('en-US')
+    return `${s}×: ${f(n.households)} households, ${f(n.leads)} leads, ${f(n.history)} history entries, ${f(n.families)} family accounts`
+  })
+  .join('; ')
+console.log(`\nMachine: ${machine}\n\n${growthTable}\n\n${table}`)
 if (!only) {
   const doc = `# Benchmarks
 
@@ -22,8 +39,14 @@ Machine: ${machine}. The load generator (wrk, one thread, on loopback) shares th
 server, so the absolute numbers move with the machine; the ratio to a bare \`Bun.serve\` answering the
 same bytes in the same run is the figure to compare.
 
-Data: 2 units, 300 households, 10,000 leads, 200 announcements, 100 nearby units, 500 pages (25,000
-entries) of history; the real service started with \`bun server/main.ts\`.
+## As the data grows
+
+The real service (\`bun server/main.ts\`) on a generated database at three sizes (\`tests/bench/dataset.ts\`):
+${sizeWords}. Always 2 units, 200 announcements and 100 nearby units.
+
+${growthTable}
+
+## At 1×, and the catalog
 
 ${table}
 `

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openMigrated } from '../../server/db/client.ts'
-import { BENCH_PASSWORD, fillDataset } from './dataset.ts'
+import { BENCH_PASSWORD, fillDataset, sizeOf } from './dataset.ts'
 import { ensureWrk, median, wrk, type WrkResult } from './wrk.ts'
 
 const ROOT = path.join(import.meta.dir, '..', '..')
@@ -26,13 +26,20 @@ async function startService(dir: string, vars: Record<string, string> = {}) {
   })
   const reader = proc.stdout.getReader()
   let text = ''
-  while (!/Site buil(t|d)/.test(text)) {
+  while (!/port (\d+)/.test(text)) {
     const { value, done } = await reader.read()
     if (done) throw new Error(`service ended: ${text}`)
     text += new TextDecoder().decode(value)
   }
-  reader.releaseLock()
-  return { proc, url: `http://127.0.0.1:${/port (\d+)/.exec(text)![1]}` }
+  // Keep reading so the service never blocks on a full pipe (it logs every request).
+  void (async () => {
+    while (!(await reader.read()).done);
+  })()
+  const url = `http://127.0.0.1:${/port (\d+)/.exec(text)![1]}`
+  // Ready once the first site build is done.
+  while (!((await (await fetch(`${url}/api/admin/site`, { headers: { 'x-admin-token': ADMIN_TOKEN } })).json()) as any).last)
+    await Bun.sleep(100)
+  return { proc, url }
 }
 
 async function signIn(url: string, email: string) {
@@ -62,148 +69,217 @@ const pick = (runs: WrkResult[]): WrkResult => ({
   non2xx: Math.max(...runs.map((r) => r.non2xx)),
 })
 
-export async function serviceBench() {
+/** Milliseconds one request takes, the median and the slowest of `n`. */
+async function timed(n: number, request: () => Promise<Response>) {
+  const ms: number[] = []
+  for (let i = 0; i < n; i++) {
+    const start = performance.now()
+    const res = await request()
+    await res.arrayBuffer()
+    if (!res.ok) throw new Error(`HTTP ${res.status}`)
+    ms.push(performance.now() - start)
+  }
+  return { median: median(ms), max: Math.max(...ms) }
+}
+
+export interface Row {
+  measure: string
+  value: string
+  target: string
+  ratio: string
+}
+
+/** One measure at each size: `values[size]`. */
+export interface Growth {
+  measure: string
+  values: Record<string, string>
+  target: string
+}
+
+export async function serviceBench(scales = [1, 10, 100]) {
   ensureWrk()
-  const dir = mkdtempSync(path.join(tmpdir(), 'bench-'))
-  const rows: { measure: string; value: string; target: string; ratio: string }[] = []
-  try {
-    const db = await openMigrated(path.join(dir, 'site.db'))
-    const { key, leaderEmails } = await fillDataset(db)
-    await db.destroy()
-    // A target that accepts connections and never answers: the spreadsheet endpoint "down" the slow way.
-    const hanging = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-    const service = await startService(dir)
-    const { url, proc } = service
-    const idle = rss(proc.pid)
-    const cookie = await signIn(url, leaderEmails[0])
+  const rows: Row[] = []
+  const growth = new Map<string, Growth>()
+  const grow = (measure: string, scale: number, value: string, target = '') => {
+    const g = growth.get(measure) ?? { measure, values: {}, target }
+    g.values[`${scale}×`] = value
+    if (target) g.target = target
+    growth.set(measure, g)
+  }
+  for (const scale of scales) {
+    const size = sizeOf(scale)
+    const dir = mkdtempSync(path.join(tmpdir(), 'bench-'))
+    try {
+      const db = await openMigrated(path.join(dir, 'site.db'))
+      const filling = performance.now()
+      const { key, leaderEmails } = await fillDataset(db, scale)
+      await db.destroy()
+      console.log(`${scale}×: filled in ${((performance.now() - filling) / 1000).toFixed(1)} s`)
+      const { url, proc } = await startService(dir)
+      const idle = rss(proc.pid)
+      const cookie = await signIn(url, leaderEmails[0])
+      const token = { 'x-admin-token': ADMIN_TOKEN }
 
-    // 1. keyed whoami against a bare server answering the same bytes.
-    const whoamiBytes = new Uint8Array(
-      await (await fetch(`${url}/api/admin/whoami`, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer(),
-    )
-    const bareWhoami = bare(whoamiBytes)
-    const keyed: WrkResult[] = []
-    const ceiling: WrkResult[] = []
-    for (let i = 0; i < RUNS; i++) {
-      keyed.push(await wrk(`${url}/api/admin/whoami`, { headers: { authorization: `Bearer ${key}` } }))
-      ceiling.push(await wrk(`http://127.0.0.1:${bareWhoami.port}/`))
+      // Keyed whoami against a bare server answering the same bytes.
+      const whoamiBytes = new Uint8Array(
+        await (await fetch(`${url}/api/admin/whoami`, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer(),
+      )
+      const bareWhoami = bare(whoamiBytes)
+      const keyed: WrkResult[] = []
+      const ceiling: WrkResult[] = []
+      for (let i = 0; i < RUNS; i++) {
+        keyed.push(await wrk(`${url}/api/admin/whoami`, { headers: { authorization: `Bearer ${key}` } }))
+        ceiling.push(await wrk(`http://127.0.0.1:${bareWhoami.port}/`))
+      }
+      bareWhoami.stop(true)
+      const k = pick(keyed)
+      const b = pick(ceiling)
+      grow(
+        'keyed GET /api/admin/whoami (64 connections): share of a bare Bun.serve',
+        scale,
+        `${((100 * k.rps) / b.rps).toFixed(0)}% (${Math.round(k.rps)} of ${Math.round(b.rps)} req/s)`,
+        '≥ 60%',
+      )
+      if (scale === 1)
+        rows.push({
+          measure: 'keyed GET /api/admin/whoami, 64 connections',
+          value: fmt(k),
+          target: '≥ 60% of bare',
+          ratio: `${((100 * k.rps) / b.rps).toFixed(0)}% of ${Math.round(b.rps)}`,
+        })
+
+      // Lead search, a common name (a tenth of the leads match) and a rare one.
+      for (const [q, what] of [
+        ['smith', 'a name a tenth of the leads have'],
+        [`parent${size.leads - 7}@`, 'one lead'],
+      ]) {
+        const search: WrkResult[] = []
+        for (let i = 0; i < RUNS; i++)
+          search.push(await wrk(`${url}/api/admin/leads?q=${encodeURIComponent(q)}`, { headers: { cookie }, connections: 16 }))
+        grow(
+          `lead search, ${what} (16 connections)`,
+          scale,
+          `p99 ${pick(search).p99ms.toFixed(2)} ms, ${Math.round(pick(search).rps)} req/s`,
+          'p99 < 5 ms at 10×, < 20 ms at 100×',
+        )
+      }
+
+      // History: the first page, a page deep in the log, and the whole log as CSV.
+      const first: WrkResult[] = []
+      const deep: WrkResult[] = []
+      const middle = new Date(Date.now() - (size.history / 2) * 30_000).toISOString()
+      for (let i = 0; i < RUNS; i++) {
+        first.push(await wrk(`${url}/api/admin/history?limit=50`, { headers: token, connections: 16 }))
+        deep.push(await wrk(`${url}/api/admin/history?limit=50&before=${middle}`, { headers: token, connections: 16 }))
+      }
+      grow('history, first page of 50 (16 connections)', scale, `p99 ${pick(first).p99ms.toFixed(2)} ms`)
+      grow('history, a page half way back (16 connections)', scale, `p99 ${pick(deep).p99ms.toFixed(2)} ms`)
+      const before = rss(proc.pid).now
+      const csv = await timed(1, () => fetch(`${url}/api/admin/history/export`, { headers: token }))
+      grow(
+        'history CSV of the whole log',
+        scale,
+        `${(csv.median / 1000).toFixed(1)} s; service memory ${before.toFixed(0)} → peak ${rss(proc.pid).peak.toFixed(0)} MB`,
+        'memory flat',
+      )
+
+      // Lists that must not grow with the square of the data.
+      const roster = await timed(3, () => fetch(`${url}/api/admin/roster`, { headers: { cookie } }))
+      grow(`GET /api/admin/roster (${size.households.toLocaleString('en-US')} households)`, scale, `${roster.median.toFixed(0)} ms`)
+      const people = await timed(3, () => fetch(`${url}/api/admin/people`, { headers: { cookie } }))
+      grow(`GET /api/admin/people (${(size.families + 21).toLocaleString('en-US')} accounts)`, scale, `${people.median.toFixed(0)} ms`)
+
+      if (scale === 1) {
+        await claimStorm(url, leaderEmails, size.leads, rows)
+        await joinForm(url, dir, cookie, rows)
+      }
+
+      // A full site rebuild with this data.
+      const builds: number[] = []
+      for (let i = 0; i < RUNS; i++) {
+        const before = ((await (await fetch(`${url}/api/admin/site`, { headers: token })).json()) as any).builds[0]?.id ?? 0
+        await fetch(`${url}/api/admin/site/rebuild`, { method: 'POST', headers: token })
+        let last: any
+        do {
+          await Bun.sleep(200)
+          last = ((await (await fetch(`${url}/api/admin/site`, { headers: token })).json()) as any).last
+        } while (!last || last.id === before)
+        builds.push(last.duration_ms)
+      }
+      grow('full site rebuild', scale, `${(median(builds) / 1000).toFixed(1)} s`, '< 15 s at 100×')
+      const peak = rss(proc.pid)
+      grow('resident memory of the service', scale, `idle ${idle.now.toFixed(0)} MB, peak ${peak.peak.toFixed(0)} MB`)
+      proc.kill()
+      await proc.exited
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
-    bareWhoami.stop(true)
-    const k = pick(keyed)
-    const b = pick(ceiling)
-    rows.push({
-      measure: 'keyed GET /api/admin/whoami, 64 connections',
-      value: fmt(k),
-      target: '≥ 50% of bare',
-      ratio: `${((100 * k.rps) / b.rps).toFixed(0)}% of ${Math.round(b.rps)}`,
-    })
+  }
+  return { rows, growth: [...growth.values()] }
+}
 
-    // 2. session search over 10,000 leads.
-    const search: WrkResult[] = []
-    for (let i = 0; i < RUNS; i++) search.push(await wrk(`${url}/api/admin/leads?q=smith`, { headers: { cookie }, connections: 16 }))
-    const sr = pick(search)
-    rows.push({
-      measure: 'session GET /api/admin/leads?q=smith over 10,000 leads, 16 connections',
-      value: fmt(sr),
-      target: 'p99 < 20 ms',
-      ratio: '',
-    })
+/** 200 concurrent clients claim 100 random leads each out of the newest 1,000: one 200 per lead, the rest 409. */
+async function claimStorm(url: string, leaderEmails: string[], leads: number, rows: Row[]) {
+  const cookies = await Promise.all(leaderEmails.map((e) => signIn(url, e)))
+  const ids = Array.from({ length: 1000 }, (_, i) => leads - i)
+  const outcome = { ok: 0, conflict: 0, other: 0 }
+  const stormStart = performance.now()
+  await Promise.all(
+    Array.from({ length: 200 }, async (_, c) => {
+      const order = [...ids].sort(() => Math.random() - 0.5).slice(0, 100)
+      for (const id of order) {
+        const res = await fetch(`${url}/api/admin/leads/${id}/claim`, { method: 'POST', headers: { cookie: cookies[c % cookies.length] } })
+        await res.arrayBuffer()
+        if (res.status === 200) outcome.ok++
+        else if (res.status === 409) outcome.conflict++
+        else outcome.other++
+      }
+    }),
+  )
+  const stormMs = performance.now() - stormStart
+  rows.push({
+    measure: `claim storm: 200 clients × 100 claims over 1,000 leads`,
+    value: `${outcome.ok} claimed, ${outcome.conflict} × 409, ${outcome.other} other, in ${(stormMs / 1000).toFixed(1)} s`,
+    target: 'successes = leads tried, rest 409, zero 5xx',
+    ratio: '',
+  })
+}
 
-    // 3. claim storm: 200 concurrent clients over 1,000 leads.
-    const cookies = await Promise.all(leaderEmails.map((e) => signIn(url, e)))
-    const ids = Array.from({ length: 1000 }, (_, i) => 10_000 - i)
-    const outcome = { ok: 0, conflict: 0, other: 0 }
-    const stormStart = performance.now()
-    await Promise.all(
-      Array.from({ length: 200 }, async (_, c) => {
-        const order = [...ids].sort(() => Math.random() - 0.5).slice(0, 100)
-        for (const id of order) {
-          const res = await fetch(`${url}/api/admin/leads/${id}/claim`, {
-            method: 'POST',
-            headers: { cookie: cookies[c % cookies.length] },
-          })
-          await res.arrayBuffer()
-          if (res.status === 200) outcome.ok++
-          else if (res.status === 409) outcome.conflict++
-          else outcome.other++
-        }
-      }),
-    )
-    // Every lead claimed exactly once: the ones no client happened to try are claimed now.
-    const stormMs = performance.now() - stormStart
-    rows.push({
-      measure: `claim storm: 200 clients × 100 claims over 1,000 leads`,
-      value: `${outcome.ok} claimed, ${outcome.conflict} × 409, ${outcome.other} other, in ${(stormMs / 1000).toFixed(1)} s`,
-      target: 'successes = leads tried, rest 409, zero 5xx',
-      ratio: '',
-    })
-
-    // 4. the join form: first with the spreadsheet target answering at once, then with it hanging.
-    const lua = path.join(dir, 'join.lua')
-    writeFileSync(
-      lua,
-      `counter = 0
+/** The join form with the spreadsheet target answering at once, then hanging: nothing lost, p99 unaffected. */
+async function joinForm(url: string, dir: string, cookie: string, rows: Row[]) {
+  // A target that accepts connections and never answers: the spreadsheet endpoint "down" the slow way.
+  const hanging = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const lua = path.join(dir, 'join.lua')
+  writeFileSync(
+    lua,
+    `counter = 0
 request = function()
   counter = counter + 1
   local body = '{"parent_name":"Bench Parent","email":"bench' .. counter .. '@example.org"}'
   return wrk.format("POST", "/api/join", { ["content-type"] = "application/json", ["x-forwarded-for"] = "10." .. (counter % 250) .. "." .. math.floor(counter / 250) % 250 .. "." .. math.random(1, 250) }, body)
 end`,
-    )
-    const target = (value: string) =>
-      fetch(`${url}/api/admin/settings/mirrors.spreadsheet_url`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-        body: JSON.stringify({ value }),
-      })
-    const sheet = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => Response.json({ result: 'success' }) })
-    const leadsBefore = Number((await (await fetch(`${url}/api/admin/summary`, { headers: { cookie } })).json()).leads.total)
-    await target(`http://127.0.0.1:${sheet.port}/exec`)
-    const joinFree = await wrk(`${url}/`, { script: lua, connections: 16, seconds: 3 })
-    await target(`http://127.0.0.1:${hanging.port}/exec`)
-    const joinDown = await wrk(`${url}/`, { script: lua, connections: 16, seconds: 3 })
-    sheet.stop(true)
-    await Bun.sleep(6000) // let the copies time out
-    const summary = (await (await fetch(`${url}/api/admin/summary`, { headers: { cookie } })).json()) as any
-    const accepted = Math.round(joinFree.requests - joinFree.non2xx + joinDown.requests - joinDown.non2xx)
-    rows.push({
-      measure: 'POST /api/join, spreadsheet target up → hanging (16 connections)',
-      value: `${fmt(joinFree)} → ${fmt(joinDown)}; ${summary.leads.total - leadsBefore} leads stored for ${accepted} accepted`,
-      target: 'none lost; p99 unaffected',
-      ratio: `p99 ${(joinDown.p99ms / joinFree.p99ms).toFixed(2)}×`,
+  )
+  const target = (value: string) =>
+    fetch(`${url}/api/admin/settings/mirrors.spreadsheet_url`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+      body: JSON.stringify({ value }),
     })
-    hanging.stop(true)
-
-    // 5. a full site rebuild with this data.
-    const builds: number[] = []
-    for (let i = 0; i < RUNS; i++) {
-      const before =
-        ((await (await fetch(`${url}/api/admin/site`, { headers: { 'x-admin-token': ADMIN_TOKEN } })).json()) as any).builds[0]?.id ?? 0
-      await fetch(`${url}/api/admin/site/rebuild`, { method: 'POST', headers: { 'x-admin-token': ADMIN_TOKEN } })
-      let last: any
-      do {
-        await Bun.sleep(200)
-        last = ((await (await fetch(`${url}/api/admin/site`, { headers: { 'x-admin-token': ADMIN_TOKEN } })).json()) as any).last
-      } while (!last || last.id === before)
-      builds.push(last.duration_ms)
-    }
-    rows.push({
-      measure: 'full site rebuild with this data',
-      value: `${(median(builds) / 1000).toFixed(1)} s`,
-      target: '< 15 s',
-      ratio: '',
-    })
-
-    const peak = rss(proc.pid)
-    rows.push({
-      measure: 'resident memory of the service',
-      value: `idle ${idle.now.toFixed(0)} MB, peak ${peak.peak.toFixed(0)} MB`,
-      target: '',
-      ratio: '',
-    })
-    proc.kill()
-    await proc.exited
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-  return rows
+  const sheet = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => Response.json({ result: 'success' }) })
+  const leadsBefore = Number((await (await fetch(`${url}/api/admin/summary`, { headers: { cookie } })).json()).leads.total)
+  await target(`http://127.0.0.1:${sheet.port}/exec`)
+  const joinFree = await wrk(`${url}/`, { script: lua, connections: 16, seconds: 3 })
+  await target(`http://127.0.0.1:${hanging.port}/exec`)
+  const joinDown = await wrk(`${url}/`, { script: lua, connections: 16, seconds: 3 })
+  sheet.stop(true)
+  await Bun.sleep(6000) // let the copies time out
+  const summary = (await (await fetch(`${url}/api/admin/summary`, { headers: { cookie } })).json()) as any
+  const accepted = Math.round(joinFree.requests - joinFree.non2xx + joinDown.requests - joinDown.non2xx)
+  rows.push({
+    measure: 'POST /api/join, spreadsheet target up → hanging (16 connections)',
+    value: `${fmt(joinFree)} → ${fmt(joinDown)}; ${summary.leads.total - leadsBefore} leads stored for ${accepted} accepted`,
+    target: 'none lost; p99 unaffected',
+    ratio: `p99 ${(joinDown.p99ms / joinFree.p99ms).toFixed(2)}×`,
+  })
+  hanging.stop(true)
 }
