@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
 import { LoginThrottle } from './auth/login-throttle.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
+import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
@@ -15,6 +16,8 @@ import { fileRoutes, methodsAt } from './http/file-routes.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { sitePages } from './http/site-pages.ts'
 import { MirrorQueue } from './leads/mirrors.ts'
+import type { Logger } from './ops/log.ts'
+import { logRequests } from './ops/request-log.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
 import type { SiteBuilder } from './site/builder.ts'
@@ -29,6 +32,10 @@ export interface AppOptions {
   catalog?: CatalogLoader
   /** The CalDAV store; by default the one the environment configures. */
   calendar?: CalendarStore | null
+  /** What polls the calendar store; the health check reports what it last heard. */
+  calendarWatch?: CalendarWatch | null
+  /** Where the request log goes (one line per answer); none by default, so tests stay quiet. */
+  log?: Logger | null
   /** Called when a write changed public data (tests count these). */
   onPublicDataChange?: () => void
 }
@@ -48,7 +55,7 @@ export const SERVE_OPTIONS = {
   },
 }
 
-export async function createApp({ db, env, routes, site, catalog, calendar, onPublicDataChange }: AppOptions) {
+export async function createApp({ db, env, routes, site, catalog, calendar, calendarWatch, log, onPublicDataChange }: AppOptions) {
   const mirrors = new MirrorQueue(db)
   const services: Services = {
     db,
@@ -56,6 +63,7 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
     site: site ?? null,
     catalog: catalog ?? null,
     calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
+    calendarWatch: calendarWatch ?? null,
     loginThrottle: new LoginThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),
@@ -66,7 +74,10 @@ export async function createApp({ db, env, routes, site, catalog, calendar, onPu
   }
   const registry = routes ?? (await loadRoutes())
   const allowed = methodsAt(registry)
-  return new Elysia({ name: 'site' })
+  const app = new Elysia({ name: 'site' })
+  // Around everything, so an answer given by any hook (a refused credential, a 404) is logged too.
+  if (log) app.wrap(logRequests(log))
+  return app
     .use(errorHandling(allowed))
     .use(securityHeaders())
     .use(credentials({ db, env, rules: addressRules(env.trustProxy, env.lanCidrs) }))

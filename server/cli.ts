@@ -1,7 +1,6 @@
-// Command line: create-owner, seed-demo, backup PATH, migrate, catalog-check, catalog-schema, caldav-check.
+// Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check.
 import { parseArgs } from 'node:util'
 import { existsSync } from 'node:fs'
-import { sql } from 'kysely'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { record } from './db/write.ts'
@@ -11,12 +10,15 @@ import { seedDemo } from './people/demo.ts'
 import { checkCatalog } from './catalog/check.ts'
 import { checkCalendarStore } from './calendar/check.ts'
 import { schemaFileText } from './catalog/schema.ts'
+import { copyDatabase } from './backups/copy.ts'
+import { restoreDatabase } from './backups/restore.ts'
 import path from 'node:path'
 
 const USAGE = `Usage: bun server/cli.ts <command>
   create-owner --email E [--password P]   create an owner (password read from stdin when not given)
   seed-demo                                demo people (passwords printed), for trying the site
   backup PATH                              consistent online copy of the database to PATH
+  restore PATH                             put a backup in place of the database (the service must be stopped)
   migrate                                  run pending database migrations
   catalog-check [DIR]                      validate every season file (exit 1 on any error)
   catalog-schema [DIR]                     write season.schema.json from the TypeBox source
@@ -32,7 +34,7 @@ async function readStdin(): Promise<string> {
 switch (command) {
   case 'migrate': {
     const db = openDatabase(env.databasePath)
-    const done = await migrate(db)
+    const done = await migrate(db, { backupDir: env.backupDir })
     console.log(done.length ? `Applied: ${done.join(', ')}` : 'Already up to date')
     await db.destroy()
     break
@@ -45,7 +47,7 @@ switch (command) {
     if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) fail('create-owner needs --email with an email address')
     const password = values.password ?? (await readStdin())
     if (password.length < 8) fail('The password must have at least 8 characters')
-    const db = await openMigrated(env.databasePath)
+    const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
     const email = normaliseEmail(values.email!)
     try {
       await db.transaction().execute(async (trx) => {
@@ -60,7 +62,7 @@ switch (command) {
     break
   }
   case 'seed-demo': {
-    const db = await openMigrated(env.databasePath)
+    const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
     for (const line of await seedDemo(db)) console.log(line)
     await db.destroy()
     break
@@ -69,10 +71,27 @@ switch (command) {
     const target = rest[0]
     if (!target) fail('backup needs a target path')
     if (existsSync(target)) fail(`${target} exists already; choose a new file`)
-    const db = await openMigrated(env.databasePath)
-    await sql`VACUUM INTO ${target}`.execute(db)
+    if (!existsSync(env.databasePath)) fail(`There is no database at ${env.databasePath} (DATABASE_PATH)`)
+    // A copy changes nothing: no migration here, the service migrates its own database.
+    const db = openDatabase(env.databasePath)
+    try {
+      await copyDatabase(db, target)
+    } catch (error) {
+      fail(`Backup failed: ${error instanceof Error ? error.message : error}`)
+    }
     console.log(`Backed up ${env.databasePath} to ${target}`)
     await db.destroy()
+    break
+  }
+  case 'restore': {
+    // Exit 1 for every refusal, as the decision fixes: one plain line saying why.
+    try {
+      if (!rest[0]) throw new Error('restore needs the path of a backup file')
+      console.log(await restoreDatabase(env.databasePath, rest[0]))
+    } catch (error) {
+      console.error(error instanceof Error ? error.message.split('\n')[0] : String(error))
+      process.exit(1)
+    }
     break
   }
   case 'catalog-check': {

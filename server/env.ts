@@ -1,5 +1,6 @@
 // Environment configuration, read and validated once at start, then frozen.
 import path from 'node:path'
+import { LOG_FORMATS, type LogFormat } from './ops/log.ts'
 
 export interface Env {
   port: number
@@ -15,6 +16,10 @@ export interface Env {
   siteBuildsDir: string
   /** The season catalog files (catalog/ in the repository by default). */
   catalogDir: string
+  /** How log lines are written (LOG_FORMAT): plain text, or one JSON object per line. */
+  logFormat: LogFormat
+  /** Where the daily and before-migration backups go (BACKUP_DIR; `backups/` beside the database by default). */
+  backupDir: string
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
@@ -39,8 +44,11 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
   const caldavPollSeconds = Number(vars.CALDAV_POLL_SECONDS ?? 60)
   if (!Number.isInteger(caldavPollSeconds) || caldavPollSeconds < 1 || caldavPollSeconds > 3600)
     throw new Error(`CALDAV_POLL_SECONDS must be 1-3600, got ${vars.CALDAV_POLL_SECONDS}`)
+  const logFormat = (vars.LOG_FORMAT || 'text') as LogFormat
+  if (!LOG_FORMATS.includes(logFormat)) throw new Error(`LOG_FORMAT must be ${LOG_FORMATS.join(' or ')}, got ${vars.LOG_FORMAT}`)
   return Object.freeze({
     port,
+    logFormat,
     databasePath,
     publicBaseUrl,
     adminToken: vars.ADMIN_TOKEN ? vars.ADMIN_TOKEN : null,
@@ -52,5 +60,6 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     // One folder per database file (two services in one folder never prune each other's site);
     // absolute, because the site build runs in another working directory.
     siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(databasePath), 'site-builds', path.basename(databasePath))),
+    backupDir: path.resolve(vars.BACKUP_DIR || path.join(path.dirname(databasePath), 'backups')),
   })
 }

@@ -4,18 +4,53 @@ import { openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'
-import { type BuildOutcome, SiteBuilder } from './site/builder.ts'
+import { SiteBuilder } from './site/builder.ts'
 import { nextAnnouncementChange } from './announcements/state.ts'
 import { calendarStoreFor } from './calendar/store.ts'
 import { CalendarWatch } from './calendar/watch.ts'
 import { CatalogLoader } from './catalog/loader.ts'
+import { Logger, logEvent, useLogger } from './ops/log.ts'
+import { BufferedOutput } from './ops/output.ts'
+import { stopOnSignals } from './ops/shutdown.ts'
+import { BackupSchedule } from './backups/schedule.ts'
+import { claimDatabase } from './backups/service-lock.ts'
 
-const env = readEnv()
-const db = await openMigrated(env.databasePath)
+const env = (() => {
+  try {
+    return readEnv()
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}`)
+    process.exit(1)
+  }
+})()
+// Log lines (one per request, one per background event) go to stdout in batches, as text or JSON lines.
+const output: BufferedOutput = new BufferedOutput(Bun.stdout.writer(), (count) =>
+  log.line('log.dropped', { count, message: `${count} log lines dropped: stdout is not being read fast enough` }),
+)
+const log = new Logger(env.logFormat, output.write)
+useLogger(log)
+// `<database>.pid` says this service uses the file (restore refuses meanwhile); it goes when the process exits.
+try {
+  claimDatabase(env.databasePath)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(1)
+}
+const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
 const calendar = calendarStoreFor(env)
 // The calendar is kept elsewhere: each build refreshes the local copy the pages are built from, and a
 // change made in the store (from a phone) asks for a build within about a minute.
-const watch = calendar && new CalendarWatch(db, calendar, (reason) => site.request(reason))
+const watch =
+  calendar &&
+  new CalendarWatch(
+    db,
+    calendar,
+    (reason) => {
+      logEvent('calendar.change', { message: 'The calendar store changed; rebuilding the pages' })
+      site.request(reason)
+    },
+    (line) => logEvent('calendar.poll', { message: line }),
+  )
 const site = new SiteBuilder(db, env, {
   nextChange: () => nextAnnouncementChange(db),
   prepare: async () => watch?.refreshForBuild(),
@@ -23,25 +58,28 @@ const site = new SiteBuilder(db, env, {
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
 catalog.watch()
-const app = await createApp({ db, env, site, catalog, calendar })
-const built = (b: BuildOutcome) => console.log(b.ok ? `Site built in ${b.duration_ms} ms` : `Site build failed: ${b.error}`)
+const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: watch, log })
 // With no earlier build to serve, build before listening so the first visitor gets pages; otherwise
 // serve the last build at once and rebuild meanwhile so the pages match the data.
-if (!site.currentDir()) built(await site.build('first start'))
-else site.build('start').then(built)
+if (!site.currentDir()) await site.build('first start')
+else void site.build('start')
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
 watch?.start(env.caldavPollSeconds)
+const backups = new BackupSchedule(db, { databasePath: env.databasePath, dir: env.backupDir })
+await backups.start()
 app.listen({ ...SERVE_OPTIONS, port: env.port })
-console.log(`Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`)
+logEvent('service.start', {
+  port: app.server?.port,
+  message: `Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`,
+})
 const setup = await newSetupLink(db, env.publicBaseUrl)
-if (setup) console.log(`No owner yet. Create the first owner here (one-time link): ${setup}`)
+if (setup) logEvent('setup.link', { message: `No owner yet. Create the first owner here (one-time link): ${setup}` })
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, async () => {
-    catalog.stop()
-    watch?.stop()
-    await site.stop()
-    await app.stop()
-    await db.destroy()
-    process.exit(0)
-  })
+// SIGTERM or SIGINT: refuse new connections, finish what is under way (bounded), close the database, exit 0.
+stopOnSignals({
+  server: app.server!,
+  timers: [() => catalog.stop(), () => watch?.stop()],
+  work: [() => site.stop(), () => backups.stop()],
+  close: () => db.destroy(),
+  flushLog: () => output.flush(),
+})

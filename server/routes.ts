@@ -8,6 +8,7 @@ import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { CalendarStore } from './calendar/store.ts'
+import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
@@ -33,6 +34,8 @@ export interface Services {
   catalog: CatalogLoader | null
   /** The CalDAV collection, when CALDAV_* are set. */
   calendar: CalendarStore | null
+  /** What the service last heard from the calendar store (the health check reads it); null when nothing polls it. */
+  calendarWatch: CalendarWatch | null
 }
 
 export interface HandlerContext<P, Q, B, C> extends Services {

@@ -120,4 +120,25 @@ describe('server/cli.ts', () => {
       await server.exited
     }
   })
+
+  it('restore puts a backup in place of the database and keeps the replaced file; one line and exit 1 when it cannot', () => {
+    const people = (file: string) => {
+      const db = new Database(file, { readonly: true })
+      const n = (db.query('select count(*) as n from people').get() as any).n
+      db.close()
+      return n
+    }
+    const seeded = people(dbPath)
+    expect(seeded).toBeGreaterThan(2) // seed-demo ran after the backup
+    for (const args of [['restore'], ['restore', path.join(dir, 'no-such-backup.db')]]) {
+      const refused = cli(args)
+      expect(refused.code).toBe(1)
+      expect(refused.out.trim().split('\n')).toHaveLength(1)
+    }
+    const run = cli(['restore', path.join(dir, 'backup.db')])
+    expect(run.code).toBe(0)
+    expect(run.out).toMatch(/^Restored .+ from .+backup\.db; the replaced database is kept as .+\n$/)
+    expect(people(dbPath)).toBe(2)
+    expect(people(/kept as (\S+)\n$/.exec(run.out)![1])).toBe(seeded)
+  })
 })

@@ -13,6 +13,8 @@ export class CalendarWatch {
   private failing = false
   private timer: Timer | null = null
   private polling: Promise<PollOutcome> | null = null
+  /** When the store was last asked (a poll or the read before a build) and whether it answered: the health check's source. */
+  lastContact: { at: string; ok: boolean } | null = null
 
   constructor(
     private db: Db,
@@ -24,7 +26,17 @@ export class CalendarWatch {
 
   /** Before each site build: refreshes the local copy the pages are built from and remembers its tag. */
   async refreshForBuild(): Promise<void> {
-    this.builtTag = (await refreshCopy(this.db, this.store)).tag
+    try {
+      this.builtTag = (await refreshCopy(this.db, this.store)).tag
+      this.contacted(true)
+    } catch (error) {
+      this.contacted(false)
+      throw error
+    }
+  }
+
+  private contacted(ok: boolean): void {
+    this.lastContact = { at: new Date().toISOString(), ok }
   }
 
   /** One poll; store failures are logged when they begin and end, and the last good copy stays up meanwhile. */
@@ -37,7 +49,9 @@ export class CalendarWatch {
     let tag: string
     try {
       tag = await this.store.currentTag()
+      this.contacted(true)
     } catch (error) {
+      this.contacted(false)
       if (!this.failing)
         this.log(`Calendar store unreachable; the pages keep the last copy: ${error instanceof Error ? error.message : error}`)
       this.failing = true

@@ -34,6 +34,7 @@ export interface Database {
   settings: SettingTable
   action_log: ActionLogTable
   site_builds: SiteBuildTable
+  backups: BackupTable
   catalog_variants: CatalogVariantTable
   catalog_files: CatalogFileTable
   catalog_removed: CatalogRemovedTable
@@ -154,6 +155,18 @@ export interface SiteBuildTable {
   duration_ms: number
   ok: number
   reason: string
+  error: string | null
+}
+
+export interface BackupTable {
+  id: Generated<number>
+  started_at: string
+  finished_at: string
+  reason: 'daily' | 'catch-up' | 'before-migration'
+  ok: number
+  /** The file's name in the backup folder; null when the attempt failed. */
+  file: string | null
+  bytes: number | null
   error: string | null
 }
 

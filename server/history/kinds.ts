@@ -5,6 +5,9 @@ export const HISTORY_KINDS = {
   'account.session_end': 'Signed out another device',
   'announcements.create': 'Announcement published',
   'announcements.revoke': 'Announcement taken down',
+  'backups.failed': 'Backup failed',
+  'backups.before_migration': 'Backup taken before an upgrade',
+  'backups.restore': 'Database restored from a backup',
   'calendar.create': 'Event added',
   'calendar.update': 'Event changed',
   'calendar.delete': 'Event deleted',
@@ -70,6 +73,7 @@ export const HISTORY_AREAS = {
   'Site builds': 'site.',
   'Social posts': 'socialposts.',
   'Season catalog': 'catalog.',
+  Backups: 'backups.',
 } as const
 
 /** The words for a kind; a kind no longer recorded (from an older version) shows as it is. */

@@ -50,6 +50,7 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
     prefixes: ['/api/admin/settings', '/api/admin/site', '/api/admin/catalog'],
   },
   { name: 'Catalog', description: 'The season catalog, read by the trading bot.', prefixes: ['/api/catalog'] },
+  { name: 'Health', description: 'Whether the service works, for Docker, systemd and uptime monitors.', prefixes: ['/healthz'] },
 ]
 
 const tagOf = (path: string) => TAGS.find((t) => t.prefixes.some((p) => path === p || path.startsWith(p + '/')))?.name ?? 'Site'

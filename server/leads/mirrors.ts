@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { type Executor, type Lead, MIRROR_STATUSES } from '../db/database.ts'
 import { record } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
+import { logEvent } from '../ops/log.ts'
 import { Instant, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -44,6 +45,12 @@ export async function copyToSpreadsheet(db: Db, lead: Lead): Promise<boolean> {
     .where('lead_id', '=', lead.id)
     .where('target', '=', 'spreadsheet')
     .execute()
+  logEvent('mirror.copy', {
+    ok: !error,
+    lead_id: lead.id,
+    target: 'spreadsheet',
+    message: error ? `Copying lead ${lead.id} to the spreadsheet failed: ${error}` : `Copied lead ${lead.id} to the spreadsheet`,
+  })
   return !error
 }
 

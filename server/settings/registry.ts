@@ -128,6 +128,20 @@ export const SETTINGS = {
     15,
     'How often the public site is rebuilt on its own, to pick up calendar changes made in other calendar apps.',
   ),
+  'backups.keep': integer(
+    'Daily backups kept',
+    1,
+    90,
+    7,
+    'How many daily copies of the database stay in the backup folder; older ones are deleted after each new backup.',
+  ),
+  'backups.hour': integer(
+    'Hour of the daily backup',
+    0,
+    23,
+    3,
+    "The hour (0–23, in the site's time zone) at which the daily copy of the database is made; 3 is 3 AM.",
+  ),
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS
@@ -147,6 +161,13 @@ export function settingError(key: SettingKey, value: unknown): string | null {
 }
 
 const cache = new WeakMap<object, Map<string, unknown>>()
+const listeners = new Set<(db: Db, key: SettingKey) => void>()
+
+/** Calls `listener` after each committed change of a setting (so a schedule can follow its hour); returns the unsubscribe. */
+export function onSettingChange(listener: (db: Db, key: SettingKey) => void): () => void {
+  listeners.add(listener)
+  return () => void listeners.delete(listener)
+}
 
 async function storedValues(db: Executor): Promise<Map<string, unknown>> {
   let values = cache.get(db)
@@ -255,6 +276,13 @@ export async function changeSetting(db: Db, caller: Caller, key: string, value: 
     )
   })
   cache.delete(db)
+  // The change is committed: a listener's failure must not turn it into an error answer.
+  for (const listener of listeners)
+    try {
+      listener(db, key)
+    } catch (error) {
+      console.error(`After changing ${key}: ${error instanceof Error ? error.message : error}`)
+    }
   return { setting: (await listSettings(db)).find((s) => s.key === key)! }
 }
 

@@ -5,11 +5,14 @@ import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { record } from '../db/write.ts'
+import { errorText, logEvent } from '../ops/log.ts'
 
 const SITE_ROOT = path.join(import.meta.dir, '..', '..', 'site')
 const ASTRO = path.join(import.meta.dir, '..', '..', 'node_modules', 'astro', 'bin', 'astro.mjs')
 /** Builds kept besides the one served, so a request that began on the previous build can still finish. */
 const KEEP_BUILDS = 2
+/** How long `stop` lets a build under way finish before it ends the build's process. */
+export const STOP_GRACE_MS = 10_000
 
 export interface BuildOutcome {
   ok: boolean
@@ -36,6 +39,8 @@ export class SiteBuilder {
   /** The debounced build asked for by `request`, not started yet. */
   private pending: { timer: Timer; outcome: Promise<BuildOutcome> } | null = null
   private running: Promise<BuildOutcome> | null = null
+  /** The build's process while one runs, so stopping can end it. */
+  private child: Bun.Subprocess | null = null
   private followUp: Promise<BuildOutcome> | null = null
   private stopped = false
   private periodic: Timer | null = null
@@ -154,19 +159,30 @@ export class SiteBuilder {
     return run
   }
 
-  /** Stops scheduling and waits for a build under way, so nothing writes after the database closes. */
-  async stop(): Promise<void> {
+  /**
+   * Stops scheduling and waits for a build under way, so nothing writes after the database closes. A build still
+   * running after `graceMs` is ended (its process killed, nothing recorded); stop never waits much longer than that.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopped = true
     for (const t of [this.timed, this.pending?.timer]) if (t) clearTimeout(t)
     if (this.periodic) clearInterval(this.periodic)
     this.pending?.outcome.catch(() => {})
     this.timed = this.periodic = this.pending = null
-    await this.running?.catch(() => {})
-    await this.followUp?.catch(() => {})
+    const done = async () => {
+      await this.running?.catch(() => {})
+      await this.followUp?.catch(() => {})
+    }
+    const within = (ms: number) => Promise.race([done().then(() => true), Bun.sleep(ms).then(() => false)])
+    if (await within(graceMs)) return
+    this.child?.kill('SIGKILL')
+    await within(2000)
   }
 
   private async runOnce(reason: string): Promise<BuildOutcome> {
-    await this.prepare().catch((e) => console.error('before the site build:', e))
+    await this.prepare().catch((e) => logEvent('site.prepare', { ok: false, message: `Before the site build: ${errorText(e)}` }))
+    // Stopped meanwhile (the service is shutting down): no new build process.
+    if (this.stopped) return { ok: false, duration_ms: 0, error: 'the site builder is stopped' }
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)
@@ -182,8 +198,20 @@ export class SiteBuilder {
       stdout: 'pipe',
       stderr: 'pipe',
     })
+    this.child = child
+    // A service that exits at once (a second signal) takes its build process with it.
+    const killOnExit = () => child.kill('SIGKILL')
+    process.once('exit', killOnExit)
     const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
+    process.off('exit', killOnExit)
+    this.child = null
     const duration_ms = Date.now() - started.getTime()
+    if (this.stopped && child.signalCode === 'SIGKILL') {
+      // Ended by stop(): not a failure of the site, so the last recorded build still says how the pages are.
+      rmSync(outDir, { recursive: true, force: true })
+      logEvent('site.build', { ok: false, reason, duration_ms, message: 'Site build cancelled: the service is stopping' })
+      return { ok: false, duration_ms, error: 'cancelled: the service is stopping' }
+    }
     const ok = code === 0 && existsSync(path.join(outDir, 'index.html')) && complete(outDir)
     const error = ok
       ? null
@@ -199,6 +227,12 @@ export class SiteBuilder {
         .values({ started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms, ok: ok ? 1 : 0, reason, error })
         .execute()
       if (!ok) await record(trx, 'system', 'site.build', `Site build failed (${reason}); the last good site stays up: ${error}`)
+    })
+    logEvent('site.build', {
+      ok,
+      reason,
+      duration_ms,
+      message: ok ? `Site built in ${duration_ms} ms` : `Site build failed; the last good site stays up: ${error}`,
     })
     return { ok, duration_ms, error }
   }

@@ -29,6 +29,8 @@ const KEYS = [
   'roster.year_start_month',
   'site.name',
   'site.description',
+  'backups.keep',
+  'backups.hour',
 ]
 
 const DEFAULTS: Record<string, unknown> = {
@@ -42,6 +44,8 @@ const DEFAULTS: Record<string, unknown> = {
   'roster.year_start_month': 8,
   'site.name': 'Pack & Troop',
   'site.description': 'A Cub Scout pack and a Scouts BSA troop: meetings, events and how to join.',
+  'backups.keep': 7,
+  'backups.hour': 3,
 }
 
 const put = (key: string, json: unknown, cookie = owner.cookie) => s.req('PUT', `/api/admin/settings/${key}`, { cookie, json })
@@ -128,6 +132,8 @@ describe('PUT /api/admin/settings/:key', () => {
       'socialposts.control_url': 'http://publisher.lan:8080',
       'socialposts.min_lead_minutes': 0,
       'roster.year_start_month': 12,
+      'backups.keep': 90,
+      'backups.hour': 0,
     }
     for (const [key, value] of Object.entries(good)) {
       const res = await put(key, { value })
@@ -181,6 +187,12 @@ describe('PUT /api/admin/settings/:key', () => {
       ['roster.year_start_month', 0],
       ['roster.year_start_month', 13],
       ['roster.year_start_month', 'august'],
+      ['backups.keep', 0],
+      ['backups.keep', 91],
+      ['backups.keep', '7'],
+      ['backups.hour', -1],
+      ['backups.hour', 24],
+      ['backups.hour', 3.5],
     ]
     const before = await settings()
     const count = await logCount()

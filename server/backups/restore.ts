@@ -1,0 +1,91 @@
+// Putting a backup in place of the database: only while nothing has the database open, only a checked copy of
+// this service's database from this version or an older one, and the replaced database kept beside it, whole.
+import { Database } from 'bun:sqlite'
+import { copyFileSync, existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { openDatabase } from '../db/client.ts'
+import { record } from '../db/write.ts'
+import { checkDatabaseFile, fsyncFile, fsyncFolder } from './copy.ts'
+import { stamp } from './files.ts'
+import { claimDatabase } from './service-lock.ts'
+
+const MIGRATIONS = path.join(import.meta.dir, '..', 'db', 'migrations')
+
+/** What makes `backup` unfit to restore, or null. */
+function refusal(backup: string, databasePath: string): string | null {
+  if (!existsSync(backup)) return `${backup} does not exist`
+  if (existsSync(databasePath) && realpathSync(backup) === realpathSync(databasePath)) return `${backup} is the database itself`
+  const problem = checkDatabaseFile(backup, { service: true })
+  if (problem) return `${backup} cannot be restored: ${problem}`
+  // A backup from a newer version would fail to start here: its migrations are unknown to this code.
+  const known = new Set(readdirSync(MIGRATIONS).map((f) => f.replace(/\.ts$/, '')))
+  const copy = new Database(backup, { readonly: true })
+  const names = (copy.query('select name from kysely_migration').all() as { name: string }[]).map((r) => r.name)
+  copy.close()
+  const unknown = names.find((name) => !known.has(name))
+  return unknown ? `${backup} comes from a newer version of the service (migration ${unknown} is unknown here)` : null
+}
+
+/**
+ * Writes the database's WAL into it and turns it back into one file (rollback journal), which also proves no
+ * other connection has it open: SQLite refuses the switch (busy) while one does, whatever process holds it and
+ * whether or not it left a pid file. False then; a damaged file that cannot be opened counts as not in use.
+ */
+function writeWalBack(databasePath: string): boolean {
+  let old: Database | null = null
+  try {
+    old = new Database(databasePath, { readwrite: true })
+    old.exec('PRAGMA busy_timeout = 0')
+    old.exec('PRAGMA journal_mode = DELETE')
+    return true
+  } catch (error) {
+    return !(error as { code?: string }).code?.startsWith('SQLITE_BUSY')
+  } finally {
+    old?.close()
+  }
+}
+
+/** Moves the database aside as `<database>.replaced-<time>`, with any side file left (a damaged one) under the matching name. */
+function keepReplaced(databasePath: string, now: number): string {
+  let kept = `${databasePath}.replaced-${stamp(now)}`
+  for (let n = 2; existsSync(kept); n++) kept = `${databasePath}.replaced-${stamp(now)}-${n}`
+  renameSync(databasePath, kept)
+  for (const suffix of ['-wal', '-shm', '-journal']) if (existsSync(databasePath + suffix)) renameSync(databasePath + suffix, kept + suffix)
+  return kept
+}
+
+/** Restores `backup` over the database; returns the line to print, throws an Error whose message is that line. */
+export async function restoreDatabase(databasePath: string, backup: string, now = Date.now()): Promise<string> {
+  const release = claimDatabase(databasePath)
+  try {
+    const problem = refusal(backup, databasePath)
+    if (problem) throw new Error(problem)
+    const existing = existsSync(databasePath)
+    if (existing && !writeWalBack(databasePath))
+      throw new Error(`${databasePath} is open in another process (a service, a backup or a database shell); stop it first`)
+    // Copied under a temporary name and renamed: the database path never holds half a file.
+    const incoming = `${databasePath}.restoring`
+    try {
+      copyFileSync(backup, incoming)
+      fsyncFile(incoming)
+    } catch (error) {
+      rmSync(incoming, { force: true })
+      throw error
+    }
+    const kept = existing ? keepReplaced(databasePath, now) : null
+    renameSync(incoming, databasePath)
+    fsyncFolder(path.dirname(path.resolve(databasePath)))
+    const db = openDatabase(databasePath)
+    const keptWords = kept ? `; the replaced database is kept as ${kept}` : ''
+    await record(
+      db,
+      'cli',
+      'backups.restore',
+      `Restored from ${path.basename(backup)}${kept ? ` (the replaced database is kept as ${path.basename(kept)})` : ''}`,
+    )
+    await db.destroy()
+    return `Restored ${databasePath} from ${backup}${keptWords}`
+  } finally {
+    release()
+  }
+}

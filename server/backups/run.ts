@@ -1,0 +1,46 @@
+// One backup run: a checked copy into the backup folder, rotation, and the attempt recorded.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import type { Db } from '../db/client.ts'
+import { errorText, logEvent } from '../ops/log.ts'
+import { getSetting } from '../settings/registry.ts'
+import { copyDatabase } from './copy.ts'
+import { type BackupReason, backupName, prune, stemOf } from './files.ts'
+import { type BackupOutcome, recordBackup } from './status.ts'
+
+export interface BackupPlace {
+  /** The live database file: backups are named after it. */
+  databasePath: string
+  /** The backup folder (BACKUP_DIR). */
+  dir: string
+}
+
+/** Takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
+export async function runBackup(db: Db, place: BackupPlace, reason: BackupReason, now = Date.now()): Promise<BackupOutcome> {
+  const stem = stemOf(place.databasePath)
+  let outcome: BackupOutcome
+  try {
+    mkdirSync(place.dir, { recursive: true })
+    const name = backupName(stem, now, reason)
+    const bytes = await copyDatabase(db, path.join(place.dir, name))
+    prune(place.dir, stem, await getSetting(db, 'backups.keep'))
+    outcome = { ok: true, name, bytes }
+  } catch (error) {
+    outcome = { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+  try {
+    await recordBackup(db, reason, now, outcome)
+  } catch (error) {
+    logEvent('backup.run', { ok: false, reason, message: `Could not record the backup: ${errorText(error)}` })
+  }
+  if (outcome.ok)
+    logEvent('backup.run', {
+      ok: true,
+      reason,
+      file: outcome.name,
+      bytes: outcome.bytes,
+      message: `Backed up the database to ${path.join(place.dir, outcome.name)} (${reason})`,
+    })
+  else logEvent('backup.run', { ok: false, reason, message: `Backup failed (${reason}): ${outcome.error}` })
+  return outcome
+}

@@ -1,0 +1,213 @@
+// GET /healthz's checks: a registry of small, fast checks (database, site, catalog, calendar), each with its
+// schema for the API docs. The service is healthy when every required check passes; the others only report.
+import { type TProperties, type TSchema } from '@sinclair/typebox'
+import { sql } from 'kysely'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import type { Services } from '../routes.ts'
+import { t } from '../schemas.ts'
+import { lastBackup } from '../backups/status.ts'
+import { errorText, logEvent } from './log.ts'
+
+/** A check that has not answered by then fails, so /healthz answers in about this long at worst. */
+export const CHECK_TIMEOUT_MS = 2000
+
+export interface HealthCheck {
+  /** A failing required check makes /healthz answer 503; a failing optional one shows `ok: false` only. */
+  required: boolean
+  /** One line for the API docs. */
+  description: string
+  /** What the check answers besides `ok`, `required` and `error` (for the API docs and the contract tests). */
+  fields: TProperties
+  /** Those fields in a passing answer, for the API docs. */
+  example: Record<string, unknown>
+  /** Whether the check applies to this service (the calendar only when configured); always when absent. */
+  applies?: (services: Services) => boolean
+  /**
+   * Runs the check: fast, no outside request, never a secret, path or URL in the answer (the endpoint is public).
+   * Throwing (or not answering within CHECK_TIMEOUT_MS) fails the check; the reason goes to the log.
+   */
+  run(services: Services): Promise<{ ok: boolean; error?: string } & Record<string, unknown>>
+}
+
+const when = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)) : null)
+
+const database: HealthCheck = {
+  required: true,
+  description: 'The database answers a trivial query',
+  fields: { ms: t.Number({ minimum: 0, description: 'How long the query took, in milliseconds' }) },
+  example: { ms: 0.08 },
+  async run({ db }) {
+    const started = performance.now()
+    try {
+      await sql`select count(*) as n from sqlite_master`.execute(db)
+      return { ok: true, ms: Math.round((performance.now() - started) * 100) / 100 }
+    } catch (error) {
+      logEvent('health.database', { ok: false, message: `The database did not answer: ${errorText(error)}` })
+      const code = (error as { code?: unknown }).code
+      return {
+        ok: false,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        error: typeof code === 'string' && /^SQLITE_\w+$/.test(code) ? code : 'The database did not answer',
+      }
+    }
+  },
+}
+
+const site: HealthCheck = {
+  required: true,
+  description: 'A complete build is served and the last build succeeded',
+  fields: {
+    served: t.Boolean({ description: 'A complete build is being served' }),
+    building: t.Boolean({ description: 'A build is asked for or under way' }),
+    last_build_ok: t.Union([t.Boolean(), t.Null()], { description: 'How the last build ended; null before the first' }),
+    last_build_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the last build finished' }),
+    age_seconds: t.Union([t.Integer({ minimum: 0 }), t.Null()], { description: 'Seconds since the last build finished' }),
+  },
+  example: { served: true, building: false, last_build_ok: true, last_build_at: '2026-11-23T08:00:01.300Z', age_seconds: 420 },
+  async run({ db, site }) {
+    const last = await db.selectFrom('site_builds').select(['ok', 'finished_at']).orderBy('id', 'desc').limit(1).executeTakeFirst()
+    let dir = site?.currentDir() ?? null
+    // The served build lost its files (a cleaned folder): say so, and let the builder find or make another.
+    if (dir && !existsSync(path.join(dir, '404.html'))) dir = site!.lost()
+    const served = dir !== null
+    const lastOk = last ? last.ok === 1 : null
+    return {
+      ok: served && lastOk === true,
+      served,
+      building: site?.busy ?? false,
+      last_build_ok: lastOk,
+      last_build_at: last?.finished_at ?? null,
+      age_seconds: when(last?.finished_at),
+    }
+  },
+}
+
+const catalog: HealthCheck = {
+  required: false,
+  description: 'Every season file is loaded; a refused file keeps its last good version served',
+  fields: {
+    loaded: t.Integer({ minimum: 0, description: 'Season files loaded as they are now' }),
+    refused: t.Integer({ minimum: 0, description: 'Season files refused at their last change' }),
+  },
+  example: { loaded: 3, refused: 0 },
+  async run({ db }) {
+    const rows = await db
+      .selectFrom('catalog_files')
+      .select(['ok', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('ok')
+      .execute()
+    const count = (ok: number) => Number(rows.find((r) => r.ok === ok)?.n ?? 0)
+    return { ok: count(0) === 0, loaded: count(1), refused: count(0) }
+  },
+}
+
+const calendar: HealthCheck = {
+  required: false,
+  description: 'The calendar store answered when last asked (a poll about once a minute); only when a calendar is configured',
+  fields: {
+    checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the store was last asked; null before that' }),
+  },
+  example: { checked_at: '2026-11-23T08:06:40.000Z' },
+  applies: (s) => s.calendar !== null,
+  async run({ calendarWatch }) {
+    const last = calendarWatch?.lastContact ?? null
+    return last === null || last.ok
+      ? { ok: true, checked_at: last?.at ?? null }
+      : { ok: false, checked_at: last.at, error: 'The calendar store did not answer; the pages keep the last copy' }
+  },
+}
+
+/**
+ * The checks, by the key they answer under: adding one is one line here (its module exports a HealthCheck).
+ * A required check makes the whole service unhealthy (503) when it fails: only for what breaks the site itself.
+ */
+const backup: HealthCheck = {
+  required: false,
+  description: 'The daily backup is working: the last attempt succeeded and one succeeded within two days',
+  fields: {
+    last_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the newest good backup was finished' }),
+    age_seconds: t.Union([t.Integer({ minimum: 0 }), t.Null()], { description: 'Seconds since then' }),
+  },
+  example: { last_at: '2026-11-23T09:00:05.120Z', age_seconds: 3600 },
+  async run({ db }) {
+    const status = await lastBackup(db)
+    // The recorded error may name folders; the public answer says only where to look.
+    return {
+      ok: status.ok,
+      last_at: status.at,
+      age_seconds: when(status.at),
+      ...(status.ok ? {} : { error: 'The backup is failing or late; the history page (Backups) says why' }),
+    }
+  },
+}
+
+export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup }
+
+const common = {
+  ok: t.Boolean({ description: 'The check passed' }),
+  required: t.Boolean({ description: 'A failure of this check makes the service unhealthy (503)' }),
+}
+
+function checkSchema(name: string, check: HealthCheck): TSchema {
+  const answered = t.Object(
+    { ...common, ...check.fields, error: t.Optional(t.String({ description: 'Why it failed, in words' })) },
+    { additionalProperties: false },
+  )
+  const failed = t.Object(
+    { ...common, error: t.String({ description: 'The check itself failed or did not answer in time (details in the service log)' }) },
+    { additionalProperties: false },
+  )
+  return t.Union([answered, failed], { description: `${name}: ${check.description}${check.required ? ' (required)' : ''}` })
+}
+
+const passing = Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, { ok: true, required: c.required, ...c.example }]))
+const EXAMPLE = { ok: true, checks: passing }
+const UNHEALTHY = { ok: false, checks: { ...passing, site: { ...passing.site, ok: false, last_build_ok: false } } }
+
+const healthSchema = (example: object) =>
+  t.Object(
+    {
+      ok: t.Boolean({ description: 'Every required check passed' }),
+      checks: t.Object(
+        Object.fromEntries(
+          Object.entries(CHECKS).map(([name, check]) => [
+            name,
+            check.applies ? t.Optional(checkSchema(name, check)) : checkSchema(name, check),
+          ]),
+        ),
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, examples: [example] },
+  )
+
+export const Health = healthSchema(EXAMPLE)
+/** The same answer when unhealthy, with an example that shows a failed required check. */
+export const Unhealthy = healthSchema(UNHEALTHY)
+
+async function runCheck(name: string, check: HealthCheck, services: Services) {
+  let timer: Timer | undefined
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
+    })
+    const { ok, ...details } = await Promise.race([check.run(services), timeout])
+    return { ok, required: check.required, ...details }
+  } catch (error) {
+    logEvent('health.check', { check: name, ok: false, message: `The ${name} check failed: ${errorText(error)}` })
+    return { ok: false, required: check.required, error: 'The check failed; the service log says why' }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Runs every check that applies, side by side; `ok` when every required one passed. */
+export async function health(services: Services): Promise<{ ok: boolean; checks: Record<string, { ok: boolean; required: boolean }> }> {
+  const names = Object.keys(CHECKS).filter((name) => CHECKS[name].applies?.(services) ?? true)
+  const results = await Promise.all(names.map((name) => runCheck(name, CHECKS[name], services)))
+  return {
+    ok: results.every((r) => r.ok || !r.required),
+    checks: Object.fromEntries(names.map((name, i) => [name, results[i]])),
+  }
+}
