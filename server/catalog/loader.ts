@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { nowIso } from '../schemas.ts'
+import { warmAutocomplete } from './autocomplete.ts'
 import { removeSeason, replaceSeason } from './sync.ts'
 import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
 
@@ -25,11 +26,18 @@ export const seasonFiles = (dir: string) =>
         .sort()
     : []
 
+let versions = 0
+
 export class CatalogLoader {
   private watcher: FSWatcher | null = null
   private pending = new Map<string, Timer>()
-  /** Bumped after every change to the stored catalog, so cached answers know they are stale. */
+  /**
+   * Bumped after every change to the stored catalog, so cached answers know they are stale. Versions come from
+   * one counter for every loader in the process, so two services in one process (tests) never share one.
+   */
   version = 0
+  /** The version at which each season last changed: its own answers stay cached while other seasons reload. */
+  private seasonVersions = new Map<string, number>()
 
   constructor(
     private db: Db,
@@ -70,7 +78,7 @@ export class CatalogLoader {
         const served = season ? `; season ${season} is no longer served` : ''
         await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
       })
-      this.changed()
+      if (season) this.changed(season)
       return true
     }
     const { problems, season: file } = validateSeason(name, await Bun.file(full).bytes())
@@ -100,12 +108,19 @@ export class CatalogLoader {
         .onConflict((oc) => oc.column('file').doUpdateSet(file ? { ...status, loaded_at: now } : status))
         .execute()
     })
-    if (file) this.changed()
+    if (file) this.changed(file.season)
     return !!file
   }
 
-  private changed() {
-    this.version++
+  versionOf(season: string): number {
+    return this.seasonVersions.get(season) ?? 0
+  }
+
+  private changed(season: string) {
+    this.version = ++versions
+    this.seasonVersions.set(season, this.version)
+    // The season's autocomplete index is built now rather than by the first bot that asks.
+    void warmAutocomplete(this.db, season, this.version)
     this.onChange()
   }
 }

@@ -158,24 +158,3 @@ export async function seasonRows(db: Executor, season: string, filters: typeof S
   if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
   return { season, variants: await catalogRows(db, season, filters) }
 }
-
-/** Rows whose base or row name holds the text: confirmed first, then prefix before substring, then by name. */
-export async function autocomplete(db: Executor, season: string, query: typeof AutocompleteQuery.static) {
-  if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
-  const q = query.q.trim().toLowerCase()
-  const scored = []
-  for (const row of await catalogRows(db, season, {})) {
-    const names = [row.base_name.toLowerCase(), row.row_name.toLowerCase()]
-    const rank = names.some((n) => n.startsWith(q)) ? 0 : names.some((n) => n.includes(q)) ? 1 : -1
-    if (rank >= 0) scored.push({ row, rank })
-  }
-  // rarity_weight is display only: it never takes part in the order.
-  scored.sort(
-    (a, b) =>
-      Number(b.row.confirmed) - Number(a.row.confirmed) ||
-      a.rank - b.rank ||
-      a.row.base_name.localeCompare(b.row.base_name) ||
-      a.row.variant.localeCompare(b.row.variant),
-  )
-  return { season, q: query.q, matches: scored.slice(0, query.limit ?? 20).map((s) => s.row) }
-}

@@ -138,6 +138,8 @@ describe('fuzzing every route', async () => {
             }
             const before = await snapshot()
             const res = await s.req(route.method, path, options)
+            // The fuzzed service builds no site, so its health answer is a 503 with the checks (the contract holds it).
+            if (route.path === '/healthz' && res.status === 503) return expect(res.body.checks.site.ok).toBe(false)
             expect(res.status, `${route.method} ${path} as ${who}: ${res.text.slice(0, 200)}`).toBeLessThan(500)
             expect(res.text).not.toMatch(/\n\s+at \S+ \(|node_modules|\.ts:\d+:\d+/)
             // A route that takes a body refuses it (400) unless the request is refused before the body is read: no

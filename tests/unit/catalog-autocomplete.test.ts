@@ -1,0 +1,120 @@
+// The autocomplete index: folding, the order rules, and the same answers as reading every row, on any data.
+import { describe, expect, it } from 'bun:test'
+import fc from 'fast-check'
+import { buildIndex, fold, type IndexedRow } from '../../server/catalog/autocomplete.ts'
+
+const row = (base_name: string, variant: string, confirmed: boolean, row_name = 'Row', extra: object = {}) => ({
+  base_name,
+  row_name,
+  variant,
+  confirmed,
+  ...extra,
+})
+
+/** The rules read straight off every row: what the index must agree with. */
+function reference(rows: IndexedRow[], q: string, limit: number) {
+  const f = fold(q)
+  return rows
+    .map((r) => {
+      const names = [fold(r.base_name), fold(r.row_name)]
+      return { r, rank: names.some((n) => n.startsWith(f)) ? 0 : names.some((n) => n.includes(f)) ? 1 : -1 }
+    })
+    .filter((s) => s.rank >= 0)
+    .sort(
+      (a, b) =>
+        Number(b.r.confirmed) - Number(a.r.confirmed) ||
+        a.rank - b.rank ||
+        a.r.base_name.localeCompare(b.r.base_name) ||
+        a.r.variant.localeCompare(b.r.variant),
+    )
+    .slice(0, limit)
+    .map((s) => s.r)
+}
+
+const names = (rows: IndexedRow[], q: string, limit = 20) => {
+  const index = buildIndex('c1s1', rows)
+  return JSON.parse(new TextDecoder().decode(index.answer(fold(q), limit))).matches.map((m: IndexedRow) => `${m.base_name}/${m.variant}`)
+}
+
+describe('fold', () => {
+  it('ignores case and accents, and spaces around and between words', () => {
+    expect(fold('Nandú')).toBe('nandu')
+    expect(fold('CAFÉ')).toBe('cafe')
+    expect(fold('Cafe\u0301')).toBe('cafe')
+    expect(fold('  Ember\u00a0  Fox ')).toBe('ember fox')
+    expect(fold('ﬁre')).toBe('fire')
+  })
+})
+
+describe('autocomplete index', () => {
+  const rows = [
+    row('Nandú', 'Default', true, 'Birds'),
+    row('Nandu', 'Default', false, 'Birds'),
+    row('Café', 'Default', true, 'Kitchen'),
+    row('Bear Café Latte', 'Default', true, 'Kitchen'),
+    row('Cafeteria Cat', 'Golden', false, 'Kitchen'),
+    row('Cafeteria Cat', 'Default', false, 'Kitchen'),
+    row('Brown Cafe Mole', 'Shadow', false, 'Kitchen', { rarity_weight: 0.01 }),
+    row('Brown Cafe Mole', 'Default', true, 'Kitchen', { rarity_weight: 9 }),
+  ]
+
+  it('matches ignoring case and accents, in the name and in the query', () => {
+    expect(names(rows, 'nandu')).toEqual(['Nandú/Default', 'Nandu/Default'])
+    expect(names(rows, 'NANDÚ')).toEqual(['Nandú/Default', 'Nandu/Default'])
+    expect(names(rows, 'CAFE').slice(0, 1)).toEqual(['Café/Default'])
+  })
+
+  it('puts confirmed first, then prefix before inner matches, then base_name and variant; rarity_weight never counts', () => {
+    expect(names(rows, 'cafe')).toEqual([
+      'Café/Default',
+      'Bear Café Latte/Default',
+      'Brown Cafe Mole/Default',
+      'Cafeteria Cat/Default',
+      'Cafeteria Cat/Golden',
+      'Brown Cafe Mole/Shadow',
+    ])
+  })
+
+  it('matches row names too, and stops at the limit', () => {
+    expect(names(rows, 'kit', 3)).toEqual(['Bear Café Latte/Default', 'Brown Cafe Mole/Default', 'Café/Default'])
+    expect(names(rows, 'itch', 1)).toEqual(['Bear Café Latte/Default'])
+    expect(names(rows, 'zzz')).toEqual([])
+  })
+
+  it('answers every row for an empty query, in order, as before', () => {
+    expect(names(rows, '   ', 3)).toEqual(['Bear Café Latte/Default', 'Brown Cafe Mole/Default', 'Café/Default'])
+  })
+
+  it('answers the rows as given, with the season and the folded query', () => {
+    const index = buildIndex('c1s1', rows)
+    expect(JSON.parse(new TextDecoder().decode(index.answer('nandu', 5)))).toEqual({
+      season: 'c1s1',
+      q: 'nandu',
+      matches: [rows[0], rows[1]],
+    })
+    expect(JSON.parse(new TextDecoder().decode(index.answer('nothing', 5)))).toEqual({ season: 'c1s1', q: 'nothing', matches: [] })
+  })
+
+  // Few letters, accents and case, so names share prefixes and pieces and both search paths are taken.
+  const letter = fc.constantFrom('a', 'b', 'á', 'B', 'n', 'u', 'ú', ' ', 'é', 'E')
+  const text = fc.array(letter, { minLength: 1, maxLength: 6 }).map((cs) => cs.join(''))
+  const season = fc
+    .uniqueArray(fc.record({ base: text, row: text, variants: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }) }), {
+      selector: (s) => s.base,
+      minLength: 1,
+      maxLength: 40,
+    })
+    .map((sprites) => sprites.flatMap((s) => s.variants.map((confirmed, i) => row(s.base, i ? `V${i}` : 'Default', confirmed, s.row))))
+
+  for (const gatherMax of [0, 3, 4096])
+    it(`agrees with reading every row (sorting at most ${gatherMax} candidates, else walking in order)`, () =>
+      fc.assert(
+        fc.property(season, text, fc.integer({ min: 1, max: 10 }), (rows, q, limit) => {
+          const index = buildIndex('c1s1', rows, { gatherMax })
+          expect(index.search(fold(q), limit).length).toBeLessThanOrEqual(limit)
+          const got = JSON.parse(new TextDecoder().decode(index.answer(fold(q), limit))).matches
+          expect(got).toEqual(reference(rows, q, limit))
+        }),
+        { numRuns: 500 },
+      ))
+})
