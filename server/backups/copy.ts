@@ -26,6 +26,19 @@ export function fsyncFolder(dir: string): void {
 }
 
 /**
+ * The rows of one query, its statement finalized at once: a statement left to `query`'s cache keeps the file
+ * open after `close()` until garbage collection, and an open file makes `restore` think it is in use.
+ */
+export function readAll<T>(db: Database, sql: string): T[] {
+  const statement = db.prepare(sql)
+  try {
+    return statement.all() as T[]
+  } finally {
+    statement.finalize()
+  }
+}
+
+/**
  * What is wrong with a database file, opened read-only: null when `PRAGMA integrity_check` says ok. With
  * `service: true` it must also be a database of this service (it has the migrations table).
  */
@@ -33,13 +46,13 @@ export function checkDatabaseFile(file: string, options: { service?: boolean } =
   let copy: Database | null = null
   try {
     copy = new Database(file, { readonly: true })
-    const rows = copy.query('PRAGMA integrity_check').all() as { integrity_check: string }[]
+    const rows = readAll<{ integrity_check: string }>(copy, 'PRAGMA integrity_check')
     if (rows.length !== 1 || rows[0].integrity_check !== 'ok')
       return `integrity_check failed: ${rows
         .slice(0, 3)
         .map((r) => r.integrity_check)
         .join('; ')}`
-    if (options.service && !copy.query("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get())
+    if (options.service && !readAll(copy, "select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").length)
       return 'it is not a database of this service (no kysely_migration table)'
     return null
   } catch (error) {

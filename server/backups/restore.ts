@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, readdirSync, realpathSync, renameSync, rmSync
 import path from 'node:path'
 import { openDatabase } from '../db/client.ts'
 import { record } from '../db/write.ts'
-import { checkDatabaseFile, fsyncFile, fsyncFolder } from './copy.ts'
+import { checkDatabaseFile, fsyncFile, fsyncFolder, readAll } from './copy.ts'
 import { stamp } from './files.ts'
 import { claimDatabase } from './service-lock.ts'
 
@@ -20,7 +20,7 @@ function refusal(backup: string, databasePath: string): string | null {
   // A backup from a newer version would fail to start here: its migrations are unknown to this code.
   const known = new Set(readdirSync(MIGRATIONS).map((f) => f.replace(/\.ts$/, '')))
   const copy = new Database(backup, { readonly: true })
-  const names = (copy.query('select name from kysely_migration').all() as { name: string }[]).map((r) => r.name)
+  const names = readAll<{ name: string }>(copy, 'select name from kysely_migration').map((r) => r.name)
   copy.close()
   const unknown = names.find((name) => !known.has(name))
   return unknown ? `${backup} comes from a newer version of the service (migration ${unknown} is unknown here)` : null

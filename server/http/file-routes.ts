@@ -28,6 +28,8 @@ interface Incoming {
   set: { status?: number | string; headers: Record<string, string | number | string[]> }
 }
 
+type HandlerContext = Record<string, unknown>
+
 /** The function that answers one route: authorize, validate, handle. */
 function runner(def: RouteDef, services: Services) {
   const check = {
@@ -42,41 +44,47 @@ function runner(def: RouteDef, services: Services) {
   return async (c: Incoming, params: Record<string, string>) => {
     const { address, caller } = requestState.of(c.request)
     const validated = () => {
-      const query = { ...c.query }
-      for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
-      for (const field of booleans) if (typeof query[field] === 'string' && query[field] in BOOLEAN) query[field] = BOOLEAN[query[field]]
+      // Copies only where a field is converted: a query string and path are text, a few fields numbers.
+      let query = c.query
+      if (numeric.length || booleans.length) {
+        query = { ...c.query }
+        for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
+        for (const field of booleans) if (typeof query[field] === 'string' && query[field] in BOOLEAN) query[field] = BOOLEAN[query[field]]
+      }
       // `null` is what the body parser answers for an empty body: no body at all.
       const body = c.body === null ? undefined : c.body
       // A path id that is not a number names nothing: 404, not 422.
-      const path: Record<string, unknown> = { ...params }
-      for (const field of ids) {
-        if (!/^\d{1,15}$/.test(params[field] ?? '')) throw notFound()
-        path[field] = Number(params[field])
+      let path: Record<string, unknown> = params
+      if (ids.length) {
+        path = { ...params }
+        for (const field of ids) {
+          if (!/^\d{1,15}$/.test(params[field] ?? '')) throw notFound()
+          path[field] = Number(params[field])
+        }
       }
-      return {
-        ...services,
-        params: check.params ? check.params(path) : path,
-        query: check.query ? check.query(query) : query,
-        body: check.body ? check.body(body ?? {}) : body,
-        address,
-        client: { address, userAgent: c.request.headers.get('user-agent') },
-        startSession: async (token: string, personId: number) => {
-          const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
-          c.set.headers['set-cookie'] = cookies
-          return start
-        },
-        request: c.request,
-        set: c.set,
+      // The services are the context's prototype rather than copied into it: one object per request, not two.
+      const context: HandlerContext = Object.create(services)
+      context.params = check.params ? check.params(path) : path
+      context.query = check.query ? check.query(query) : query
+      context.body = check.body ? check.body(body ?? {}) : body
+      context.address = address
+      context.client = { address, userAgent: c.request.headers.get('user-agent') }
+      context.startSession = async (token: string, personId: number) => {
+        const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
+        c.set.headers['set-cookie'] = cookies
+        return start
       }
+      context.request = c.request
+      context.set = c.set
+      context.caller = caller
+      return context
     }
-    let result
-    if (def.auth === 'public') result = await def.handler({ ...validated(), caller })
-    else {
+    if (def.auth !== 'public') {
       if (!caller) throw unauthorized()
       if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it')
       if (def.auth !== 'any' && !caller.capabilities.has(def.auth)) throw forbidden(`This needs the capability ${def.auth}`)
-      result = await def.handler({ ...validated(), caller })
     }
+    const result = await def.handler(validated() as never)
     if (!(result instanceof Response)) c.set.status = status
     if (def.publishes) services.publicDataChanged()
     return result
@@ -103,16 +111,19 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
     const tail = routes[0].tail
     if (!tail) {
       const run = runner(routes[0].def, services)
-      app.route(method, path, (c) => run(c as Incoming, c.params as Record<string, string>))
+      // Named fields, not the whole context: Elysia reads the handler to decide what to parse (never the cookies here).
+      app.route(method, path, ({ request, params, query, body, set }) =>
+        run({ request, params, query, body, set } as Incoming, params as Record<string, string>),
+      )
       continue
     }
     // One mount serves every action under a tail path, since the id before the action may hold a slash.
     const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.def, services)]))
-    app.route(method, path, (c) => {
-      const { id, action } = splitTail((c.params as Record<string, string>)['*'])
+    app.route(method, path, ({ request, params, query, body, set }) => {
+      const { id, action } = splitTail((params as Record<string, string>)['*'])
       const run = actions.get(action)
       if (!run || !id) throw notFound()
-      return run(c as Incoming, { [tail.param]: id })
+      return run({ request, params, query, body, set } as Incoming, { [tail.param]: id })
     })
   }
   return app

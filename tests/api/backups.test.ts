@@ -3,6 +3,7 @@
 // restored after it stops, and copying an older database before migrating it.
 import { afterAll, beforeAll, describe, expect, it, setDefaultTimeout } from 'bun:test'
 import { Database } from 'bun:sqlite'
+import { readAll } from '../../server/backups/copy.ts'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,18 +29,15 @@ async function until(condition: () => boolean) {
   for (const started = Date.now(); !condition(); await Bun.sleep(10))
     if (Date.now() - started > 5_000) throw new Error(`not so within 5 s: ${condition}`)
 }
-const integrity = (file: string) => {
-  const copy = new Database(file, { readonly: true })
-  const result = (copy.query('PRAGMA integrity_check').get() as any).integrity_check
-  copy.close()
-  return result
-}
+// Statements finalized before close: a cached one keeps the file open until garbage collection, and restore
+// (rightly) refuses a database another process has open.
 const rows = (file: string, query: string) => {
   const db = new Database(file, { readonly: true })
-  const result = db.query(query).all() as any[]
-  db.close()
+  const result = readAll<any>(db, query)
+  db.close(true)
   return result
 }
+const integrity = (file: string) => rows(file, 'PRAGMA integrity_check')[0].integrity_check
 
 describe('the backup schedule', () => {
   const chicago = 'America/Chicago'
@@ -278,7 +276,7 @@ describe('the running service', () => {
       live.run(
         "insert into nearby_units (name, unit_type, active, created_at, updated_at) values ('After the backup', 'crew', 1, '2026-11-23', '2026-11-23')",
       )
-      live.close()
+      live.close(true)
       const refused = cli(['restore', file], dbPath)
       expect(refused.code).toBe(1)
       expect(refused.err).toBe(`${dbPath} is in use by another process (pid ${proc.pid}); stop it first\n`)
@@ -334,10 +332,14 @@ describe('the running service', () => {
     bytes.fill(0x41, 4096 * 2, 4096 * 6) // pages 3-6 overwritten
     writeFileSync(damaged, bytes)
     const foreign = path.join(folder, 'foreign.db')
-    new Database(foreign, { create: true }).run('create table t (x)')
+    const foreignDb = new Database(foreign, { create: true })
+    foreignDb.run('create table t (x)')
+    foreignDb.close(true)
     const newer = path.join(folder, 'newer.db')
     writeFileSync(newer, readFileSync(path.join(backups, listBackups(backups, 'site')[0].name)))
-    new Database(newer).run(`insert into kysely_migration (name, timestamp) values ('2099-01-01T0000-future', '2099-01-01')`)
+    const newerDb = new Database(newer)
+    newerDb.run(`insert into kysely_migration (name, timestamp) values ('2099-01-01T0000-future', '2099-01-01')`)
+    newerDb.close(true)
     const cases: [string, RegExp][] = [
       [newer, /^.+newer\.db comes from a newer version of the service \(migration 2099-01-01T0000-future is unknown here\)\n$/],
       [damaged, /^.+damaged\.db cannot be restored: (integrity_check failed|database disk image is malformed|file is not a database).*\n$/],

@@ -329,7 +329,7 @@ describe('GET /api/admin/calendar', () => {
     await withServer({}, async (bare) => {
       const l = await bare.as(ROLES.packLeader)
       const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
-      expect(list.body).toEqual({ configured: false, events: [] })
+      expect(list.body).toEqual({ configured: false, events: [], deleted_with_replies: [] })
       const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
       expect(write.status).toBe(409)
       expect(write.body.detail).toContain('not configured')
