@@ -8,7 +8,7 @@ import type { AddressRules } from './address.ts'
 import { BREAK_GLASS_CAPABILITIES, type Capability } from './capabilities.ts'
 import { authEpoch } from './epoch.ts'
 import { findSession, SESSION_COOKIE, TOUCH_INTERVAL_MS } from './sessions.ts'
-import { isWellFormedKey, sameSecret, sha256 } from './tokens.ts'
+import { hasKeyShape, isWellFormedKey, sameSecret, sha256 } from './tokens.ts'
 
 export interface Caller {
   via: 'session' | 'key' | 'break_glass'
@@ -54,9 +54,11 @@ const KEY_CACHE_MS = 10_000
 const keyCache = new Map<string, CachedKey>()
 
 /** The caller a key stands for (its owner's current capabilities ∩ its scopes), or null when it is dead. */
-async function keyCaller(ctx: AuthContext, hash: string): Promise<CachedKey | null> {
+async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promise<CachedKey | null> {
   const cached = keyCache.get(hash)
   if (cached && cached.epoch === authEpoch.value && Date.now() - cached.cachedAt < KEY_CACHE_MS) return cached
+  // Checked only when the key is not known already: a wrong checksum is refused before any database lookup.
+  if (!isWellFormedKey(secret)) throw unauthorized('Malformed API key')
   // Taken before reading, so a write that lands meanwhile makes this entry stale at once.
   const epoch = authEpoch.value
   const key = await ctx.db
@@ -121,8 +123,8 @@ export async function authenticate(ctx: AuthContext, request: Request, address: 
   const authorization = request.headers.get('authorization')
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization)
-    if (!match || !isWellFormedKey(match[1])) throw unauthorized('Malformed API key')
-    const key = await keyCaller(ctx, sha256(match[1]))
+    if (!match || !hasKeyShape(match[1])) throw unauthorized('Malformed API key')
+    const key = await keyCaller(ctx, sha256(match[1]), match[1])
     const now = Date.now()
     if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized('API key is unknown, revoked or expired')
     if ((await getSetting(ctx.db, 'api_keys_from')) === 'lan' && !ctx.rules.isLan(address))

@@ -37,9 +37,12 @@ export function newKeySecret(): string {
   return KEY_PREFIX + body + checksum(body)
 }
 
+/** True when the key has the shape of one (prefix, length, alphabet). */
+export const hasKeyShape = (key: string) => KEY_PATTERN.test(key)
+
 /** True when the key has the right shape and its checksum holds; no database needed. */
 export function isWellFormedKey(key: string): boolean {
-  if (!KEY_PATTERN.test(key)) return false
+  if (!hasKeyShape(key)) return false
   const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_BODY_LENGTH)
   return key.endsWith(checksum(body))
 }
