@@ -15,16 +15,28 @@ const catalogDir = path.join(dir, 'catalog')
 cpSync(path.join(import.meta.dir, '..', '..', 'catalog'), catalogDir, { recursive: true })
 const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), PORT: '0', CATALOG_DIR: catalogDir })
 const db = await openMigrated(env.databasePath)
-const owner = await db.transaction().execute((trx) =>
-  createAccount(trx, { email: 'owner@bench.example', name: null, password: 'benchmark password', global_role: 'owner', units: [] }),
-)
+const owner = await db
+  .transaction()
+  .execute((trx) =>
+    createAccount(trx, { email: 'owner@bench.example', name: null, password: 'benchmark password', global_role: 'owner', units: [] }),
+  )
 const key = newKeySecret()
 await db
   .insertInto('api_keys')
-  .values({ person_id: owner, label: 'bench', scopes: JSON.stringify(['leads:read']), token_hash: sha256(key), hint: key.slice(5, 9), created_at: new Date().toISOString() })
+  .values({
+    person_id: owner,
+    label: 'bench',
+    scopes: JSON.stringify(['leads:read']),
+    token_hash: sha256(key),
+    hint: key.slice(5, 9),
+    created_at: new Date().toISOString(),
+  })
   .execute()
 // app.handle has no socket, so no client address: let the key work from anywhere.
-await db.insertInto('settings').values({ key: 'api_keys_from', value: JSON.stringify('anywhere'), updated_at: new Date().toISOString() }).execute()
+await db
+  .insertInto('settings')
+  .values({ key: 'api_keys_from', value: JSON.stringify('anywhere'), updated_at: new Date().toISOString() })
+  .execute()
 const catalog = new CatalogLoader(db, catalogDir, () => {})
 await catalog.loadAll()
 const app = await createApp({ db, env, catalog })
@@ -41,8 +53,14 @@ async function perRequest(label: string, make: () => Request, n = 50_000) {
 
 const first = await app.handle(new Request('http://localhost/api/catalog/c6s3', { headers: { 'accept-encoding': 'gzip' } }))
 const etag = first.headers.get('etag')!
-await perRequest('keyed GET /api/admin/whoami', () => new Request('http://localhost/api/admin/whoami', { headers: { authorization: `Bearer ${key}` } }))
-await perRequest('GET /api/catalog/c6s3 → 304', () => new Request('http://localhost/api/catalog/c6s3', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } }))
+await perRequest(
+  'keyed GET /api/admin/whoami',
+  () => new Request('http://localhost/api/admin/whoami', { headers: { authorization: `Bearer ${key}` } }),
+)
+await perRequest(
+  'GET /api/catalog/c6s3 → 304',
+  () => new Request('http://localhost/api/catalog/c6s3', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } }),
+)
 const bare = (r: Request) => new Response(null, { status: 304, headers: { etag: r.headers.get('if-none-match') ?? '' } })
 const start = performance.now()
 for (let i = 0; i < 50_000; i++) bare(new Request('http://localhost/x', { headers: { 'if-none-match': etag } }))
