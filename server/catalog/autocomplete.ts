@@ -257,7 +257,8 @@ export function autocompleteIndex(db: Executor, season: string, version: number)
   let seasons = indexes.get(db)
   if (!seasons) indexes.set(db, (seasons = new Map()))
   const held = seasons.get(season)
-  if (held && held.version === version) return held.index
+  // The newest index serves a request made at an older version too: nothing older is kept.
+  if (held && held.version >= version) return held.index
   const index = catalogRows(db, season, {}).then((rows) => {
     if (!rows.length) throw notFound(`No season ${season}`)
     return buildIndex(season, rows)

@@ -82,7 +82,7 @@ export async function catalogBench() {
   const size = built.size
   // Only the service's own index stays for the timings below.
   seasonRows = built = null
-  const index = await autocompleteIndex(s.db, 'c9s8', s.catalog!.version)
+  const index = await autocompleteIndex(s.db, 'c9s8', s.catalog!.versionOf('c9s8'))
   const queries = autocompleteQueries(named, 1000)
   for (const q of queries) index.answer(fold(q), 20) // warm the code paths
   // Three passes, each after a full collection; the one with the median p99 is reported.
