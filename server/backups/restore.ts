@@ -35,7 +35,8 @@ function writeWalBack(databasePath: string): boolean {
   let old: Database | null = null
   try {
     old = new Database(databasePath, { readwrite: true })
-    old.exec('PRAGMA busy_timeout = 0')
+    // A few seconds' grace: a process that has just stopped (a site build finishing after its service) lets go of the file.
+    old.exec('PRAGMA busy_timeout = 5000')
     old.exec('PRAGMA journal_mode = DELETE')
     return true
   } catch (error) {

@@ -250,6 +250,9 @@ describe('the running service', () => {
       .values({ name: 'Before the backup', unit_type: 'crew', active: 1, created_at: iso(Date.now()), updated_at: iso(Date.now()) } as any)
       .execute()
     await db.destroy()
+    // kysely-bun-sqlite leaves its statements to the garbage collector, which keeps the file open until then;
+    // restore below (rightly) refuses a database another process still has open.
+    Bun.gc(true)
     // Five old daily backups of ours (the newest four days old: the service was down) and files not ours.
     for (let n = 1; n <= 5; n++) writeFileSync(path.join(backups, backupName('site', Date.now() - (n + 3) * 86_400_000, 'daily')), 'old')
     for (const name of ['README.txt', 'other-2026-01-01T000000Z.db']) writeFileSync(path.join(backups, name), 'not ours')
