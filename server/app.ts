@@ -1,5 +1,6 @@
-// createApp builds the Elysia application from named plugins, in the order a request meets them: errors,
-// security headers, credentials (with the CSRF rule), body parsing, the route files, the API docs, the pages.
+// createApp builds the Elysia application in the order a request meets it: the front door (path, credential,
+// CSRF rule; security headers and the log line on the way out), errors, the route files (each parsing its own
+// body), the API docs, the pages.
 import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
 import { LoginThrottle } from './auth/login-throttle.ts'
@@ -9,15 +10,12 @@ import type { CatalogLoader } from './catalog/loader.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
 import { apiDocs } from './http/api-docs.ts'
-import { bodies } from './http/body.ts'
-import { credentials } from './http/credentials.ts'
-import { errorHandling } from './http/error-response.ts'
+import { errorHandling, errorResponse } from './http/error-response.ts'
 import { fileRoutes, methodsAt } from './http/file-routes.ts'
-import { securityHeaders } from './http/security-headers.ts'
+import { frontDoor } from './http/front-door.ts'
 import { sitePages } from './http/site-pages.ts'
 import { MirrorQueue } from './leads/mirrors.ts'
 import type { Logger } from './ops/log.ts'
-import { logRequests } from './ops/request-log.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
 import type { SiteBuilder } from './site/builder.ts'
@@ -74,14 +72,17 @@ export async function createApp({ db, env, routes, site, catalog, calendar, cale
   }
   const registry = routes ?? (await loadRoutes())
   const allowed = methodsAt(registry)
-  const app = new Elysia({ name: 'site' })
-  // Around everything, so an answer given by any hook (a refused credential, a 404) is logged too.
-  if (log) app.wrap(logRequests(log))
+  const app: Elysia = new Elysia({ name: 'site' })
   return app
+    .wrap(
+      frontDoor({
+        auth: { db, env, rules: addressRules(env.trustProxy, env.lanCidrs) },
+        server: () => app.server,
+        log: log ?? null,
+        internalError: (error, request) => errorResponse('UNKNOWN', error, request, allowed),
+      }),
+    )
     .use(errorHandling(allowed))
-    .use(securityHeaders())
-    .use(credentials({ db, env, rules: addressRules(env.trustProxy, env.lanCidrs) }))
-    .use(bodies(registry))
     .use(fileRoutes(registry, services))
     .use(apiDocs(registry, env.publicBaseUrl))
     .use(sitePages(site ?? null, allowed))

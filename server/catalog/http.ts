@@ -2,6 +2,7 @@
 // use; a strong ETag per representation, 304 by weak comparison, and the coding the client prefers (RFC 9110).
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
+import { type DressedInit, dressedInit, dressedResponse } from '../http/front-door.ts'
 
 export type Coding = 'identity' | 'br' | 'zstd' | 'gzip'
 type Compressed = Exclude<Coding, 'identity'>
@@ -50,7 +51,7 @@ interface Entry {
   /** Compressed on the first request that wants the coding; a promise while that runs. */
   encoded: Partial<Record<Compressed, Bytes | Promise<Bytes>>>
   /** The 304's headers per coding, made once: a 304 is the answer the bot gets most. */
-  notModified: Partial<Record<Coding, ResponseInit>>
+  notModified: Partial<Record<Coding, DressedInit>>
   bytes: number
 }
 
@@ -116,25 +117,23 @@ function answer(request: Request, entry: Entry): Response | Promise<Response> {
   const etag = entry.etags[coding]
   const match = request.headers.get('if-none-match')
   if (match !== null && noneMatch(match, etag))
-    return new Response(
-      null,
-      (entry.notModified[coding] ??= { status: 304, headers: new Headers({ etag, vary: VARY, 'cache-control': CACHE_CONTROL }) }),
-    )
+    return dressedResponse(null, (entry.notModified[coding] ??= dressedInit(304, { etag, vary: VARY, 'cache-control': CACHE_CONTROL })))
   if (coding === 'identity') return ok(entry.body, etag, null)
   const encoded = (entry.encoded[coding] ??= compress(entry, coding))
   return encoded instanceof Uint8Array ? ok(encoded, etag, coding) : encoded.then((bytes) => ok(bytes, etag, coding))
 }
 
 const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
-  new Response(body, {
-    headers: {
+  dressedResponse(
+    body,
+    dressedInit(200, {
       'content-type': 'application/json',
       etag,
       vary: VARY,
       'cache-control': CACHE_CONTROL,
       ...(coding ? { 'content-encoding': coding } : {}),
-    },
-  })
+    }),
+  )
 
 function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
   const done = (bytes: Bytes) => {

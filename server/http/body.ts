@@ -1,9 +1,8 @@
 // Request bodies, read once and bounded: at most `limit` bytes actually read (413, whatever Content-Length
 // says or when it is absent), JSON no deeper than MAX_DEPTH (400, found by a scan before any object is
 // built), forms as flat fields, and any other type of body refused (415).
-import { Elysia } from 'elysia'
 import { HttpError } from '../errors.ts'
-import type { LoadedRoute, RouteDef } from '../routes.ts'
+import type { RouteDef } from '../routes.ts'
 
 /** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
 export const MAX_DEPTH = 32
@@ -73,19 +72,14 @@ export async function parseBody(request: Request, contentType: string, limit: nu
   }
 }
 
-/** The body parser for every route: each route's own size limit, and forms only where the route takes them. */
-export function bodies(registry: LoadedRoute[]) {
-  const mounts = Map.groupBy(registry, (r) => `${r.method} ${r.path}`)
-  /** The route a request is for; for a tail mount, the action its last path segment names. */
-  const routeOf = (method: string, mount: string, path: string): RouteDef | undefined => {
-    const routes = mounts.get(`${method} ${mount}`) ?? []
-    const action = path.slice(path.lastIndexOf('/') + 1)
-    return (routes.length === 1 ? routes[0] : routes.find((r) => r.tail?.action === action))?.def
-  }
-  return new Elysia({ name: 'bodies' }).onParse({ as: 'global' }, ({ request, contentType, route, path }) => {
-    const def = routeOf(request.method, route, path)
-    // A route that takes no body ignores whatever is sent: it is never read.
+/**
+ * The body parser of one mount (a parse hook): the size limit of the route the request is for, and forms only
+ * where that route takes them. A route that takes no body ignores whatever is sent: it is never read.
+ */
+export function bodyParser(routeFor: (path: string) => RouteDef | undefined) {
+  return ({ request, contentType, path }: { request: Request; contentType?: string; path: string }) => {
+    const def = routeFor(path)
     if (!def?.body) return null
     return parseBody(request, (contentType ?? '').trim().toLowerCase(), def.maxBody ?? DEFAULT_BODY_LIMIT, def.forms ?? false)
-  })
+  }
 }

@@ -7,6 +7,9 @@ import { requestPath } from './request-path.ts'
 const json = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers })
 
+/** The answer a refusal gives: its status, `{detail}` body and headers. */
+export const refusal = (error: HttpError): Response => json(error.status, error.body, error.headers)
+
 /** No route answers this method here: 405 with `Allow` when the path has other methods, else 404. */
 export function notServed(method: string, path: string, allowed: (path: string) => string[]): HttpError {
   const methods = allowed(path)
@@ -15,7 +18,7 @@ export function notServed(method: string, path: string, allowed: (path: string) 
 }
 
 export function errorResponse(code: string | number, error: unknown, request: Request, allowed: (path: string) => string[]): Response {
-  if (error instanceof HttpError) return json(error.status, error.body, error.headers)
+  if (error instanceof HttpError) return refusal(error)
   // Elysia wraps what a parse hook throws; our body parser throws HttpError.
   if (code === 'PARSE' && (error as { cause?: unknown })?.cause instanceof HttpError)
     return errorResponse(code, (error as { cause: HttpError }).cause, request, allowed)

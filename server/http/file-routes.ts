@@ -2,11 +2,14 @@
 // validated against the route's schemas (422 in plain words), then the handler; the declared success status
 // is set, and a write that changes public pages asks for a rebuild.
 import type { TSchema } from '@sinclair/typebox'
-import { Elysia } from 'elysia'
+import { type Context, Elysia } from 'elysia'
+import { mapResponse } from 'elysia/adapter/bun/handler'
 import { sessionCookies } from '../account/session-cookies.ts'
+import type { Caller } from '../auth/credential.ts'
 import { forbidden, notFound, unauthorized } from '../errors.ts'
 import { type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { requestState } from './request-state.ts'
+import { bodyParser } from './body.ts'
 import { validator, withTextRules } from './validate.ts'
 
 const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
@@ -30,8 +33,38 @@ interface Incoming {
 
 type HandlerContext = Record<string, unknown>
 
+/**
+ * What every handler's context inherits: the services, and what is worked out from the request only when a
+ * handler asks (most never need the client address). One object per request, not a copy of the services.
+ */
+function sharedContext(services: Services): Services {
+  return Object.create(services, {
+    address: {
+      get(this: { request: Request }) {
+        return requestState.address(this.request)
+      },
+    },
+    client: {
+      get(this: { request: Request }) {
+        return { address: requestState.address(this.request), userAgent: this.request.headers.get('user-agent') }
+      },
+    },
+    // Handlers take it out of the context (`{ startSession }`), so it is made for the request when asked.
+    startSession: {
+      get(this: { set: Incoming['set'] }) {
+        const set = this.set
+        return async (token: string, personId: number) => {
+          const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
+          set.headers['set-cookie'] = cookies
+          return start
+        }
+      },
+    },
+  })
+}
+
 /** The function that answers one route: authorize, validate, handle. */
-function runner(def: RouteDef, services: Services) {
+function runner(def: RouteDef, shared: Services) {
   const check = {
     params: def.params ? validator(withTextRules(def.params), 'path') : null,
     query: def.query ? validator(withTextRules(def.query), 'query') : null,
@@ -41,53 +74,61 @@ function runner(def: RouteDef, services: Services) {
   const booleans = fieldsOf(def.query, 'boolean')
   const ids = fieldsOf(def.params, 'integer')
   const status = successStatus(def)
-  return async (c: Incoming, params: Record<string, string>) => {
-    const { address, caller } = requestState.of(c.request)
-    const validated = () => {
-      // Copies only where a field is converted: a query string and path are text, a few fields numbers.
-      let query = c.query
-      if (numeric.length || booleans.length) {
-        query = { ...c.query }
-        for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
-        for (const field of booleans) if (typeof query[field] === 'string' && query[field] in BOOLEAN) query[field] = BOOLEAN[query[field]]
-      }
-      // `null` is what the body parser answers for an empty body: no body at all.
-      const body = c.body === null ? undefined : c.body
-      // A path id that is not a number names nothing: 404, not 422.
-      let path: Record<string, unknown> = params
-      if (ids.length) {
-        path = { ...params }
-        for (const field of ids) {
-          if (!/^\d{1,15}$/.test(params[field] ?? '')) throw notFound()
-          path[field] = Number(params[field])
-        }
-      }
-      // The services are the context's prototype rather than copied into it: one object per request, not two.
-      const context: HandlerContext = Object.create(services)
-      context.params = check.params ? check.params(path) : path
-      context.query = check.query ? check.query(query) : query
-      context.body = check.body ? check.body(body ?? {}) : body
-      context.address = address
-      context.client = { address, userAgent: c.request.headers.get('user-agent') }
-      context.startSession = async (token: string, personId: number) => {
-        const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
-        c.set.headers['set-cookie'] = cookies
-        return start
-      }
-      context.request = c.request
-      context.set = c.set
-      context.caller = caller
-      return context
+  /** The handler's context: the request's fields converted where the schema wants numbers, then validated. */
+  const contextFor = (c: Incoming, params: Record<string, string>, caller: Caller | null): HandlerContext => {
+    // Copies only where a field is converted: a query string and path are text, a few fields numbers.
+    let query = c.query
+    if (numeric.length || booleans.length) {
+      query = { ...c.query }
+      for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
+      for (const field of booleans) if (typeof query[field] === 'string' && query[field] in BOOLEAN) query[field] = BOOLEAN[query[field]]
     }
+    // `null` is what the body parser answers for an empty body: no body at all.
+    const body = c.body === null ? undefined : c.body
+    // A path id that is not a number names nothing: 404, not 422.
+    let path: Record<string, unknown> = params
+    if (ids.length) {
+      path = { ...params }
+      for (const field of ids) {
+        if (!/^\d{1,15}$/.test(params[field] ?? '')) throw notFound()
+        path[field] = Number(params[field])
+      }
+    }
+    const context: HandlerContext = Object.create(shared)
+    context.params = check.params ? check.params(path) : path
+    context.query = check.query ? check.query(query) : query
+    context.body = check.body ? check.body(body ?? {}) : body
+    context.request = c.request
+    context.set = c.set
+    context.caller = caller
+    return context
+  }
+  const finish = (c: Incoming, result: unknown) => {
+    if (!(result instanceof Response)) c.set.status = status
+    if (def.publishes) shared.publicDataChanged()
+    return result
+  }
+  /**
+   * A handler's later answer, made into the final Response here with what the handler set (status, cookies), as
+   * Elysia does for an answer given at once: Elysia does not wait for a promise from a handler it takes for
+   * synchronous (see `mount`). The set is emptied after, so Elysia's own pass over the answer changes nothing.
+   */
+  const late = (c: Incoming, value: unknown) => {
+    const response = mapResponse(finish(c, value), c.set as Context['set'], c.request)
+    c.set.headers = {}
+    c.set.status = 200
+    return response
+  }
+  // Not async: a handler that answers at once (a cached catalog answer) costs no promise here.
+  return (c: Incoming, params: Record<string, string>): unknown => {
+    const { caller } = requestState.of(c.request)
     if (def.auth !== 'public') {
       if (!caller) throw unauthorized()
       if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it')
       if (def.auth !== 'any' && !caller.capabilities.has(def.auth)) throw forbidden(`This needs the capability ${def.auth}`)
     }
-    const result = await def.handler(validated() as never)
-    if (!(result instanceof Response)) c.set.status = status
-    if (def.publishes) services.publicDataChanged()
-    return result
+    const result: unknown = def.handler(contextFor(c, params, caller) as never)
+    return result instanceof Promise ? result.then((value) => late(c, value)) : finish(c, result)
   }
 }
 
@@ -103,28 +144,100 @@ function splitTail(tail: string): { id: string; action: string } {
   return { id, action: tail.slice(cut + 1) }
 }
 
+type Mounted = (c: Incoming) => unknown
+const NO_QUERY: Record<string, unknown> = Object.freeze({})
+
+/**
+ * The handler Elysia mounts, naming only the fields the routes use: Elysia reads a handler's source to decide what
+ * to parse, so a route with no query schema never pays for parsing a query string, and one with no body schema
+ * never reads a body. Elysia also takes a handler whose source ends in `return f(…)` for an async one and puts
+ * every answer through a promise, doubling the cost of a cached catalog answer: so each ends in `return answer`,
+ * after a check that there is one. A promise they hand back is then not awaited by Elysia: it resolves to the
+ * final Response (`late` in the runner), and its failure becomes an answer in the front door, as a thrown error
+ * does in Elysia's error hook.
+ */
+function mount(
+  app: Elysia,
+  method: string,
+  path: string,
+  defs: RouteDef[],
+  routeFor: (path: string) => RouteDef | undefined,
+  handle: Mounted,
+) {
+  const query = defs.some((d) => d.query)
+  const hook = defs.some((d) => d.body) ? { parse: bodyParser(routeFor) } : {}
+  if (query && hook.parse)
+    app.route(
+      method,
+      path,
+      function all({ request, params, query, body, set }) {
+        const answer = handle({ request, params, query, body, set })
+        if (answer === undefined) throw new Error(`${method} ${path} answered nothing`)
+        return answer
+      },
+      hook,
+    )
+  else if (query)
+    app.route(method, path, function withQuery({ request, params, query, set }) {
+      const answer = handle({ request, params, query, body: null, set })
+      if (answer === undefined) throw new Error(`${method} ${path} answered nothing`)
+      return answer
+    })
+  else if (hook.parse)
+    app.route(
+      method,
+      path,
+      function withBody({ request, params, body, set }) {
+        const answer = handle({ request, params, query: NO_QUERY, body, set })
+        if (answer === undefined) throw new Error(`${method} ${path} answered nothing`)
+        return answer
+      },
+      hook,
+    )
+  else
+    app.route(method, path, function plain({ request, params, set }) {
+      const answer = handle({ request, params, query: NO_QUERY, body: null, set })
+      if (answer === undefined) throw new Error(`${method} ${path} answered nothing`)
+      return answer
+    })
+}
+
 export function fileRoutes(registry: LoadedRoute[], services: Services) {
   const app = new Elysia({ name: 'file-routes' })
+  const shared = sharedContext(services)
   const mounts = Map.groupBy(registry, (r) => `${r.method} ${r.path}`)
   for (const routes of mounts.values()) {
     const { method, path } = routes[0]
+    const defs = routes.map((r) => r.def)
     const tail = routes[0].tail
     if (!tail) {
-      const run = runner(routes[0].def, services)
-      // Named fields, not the whole context: Elysia reads the handler to decide what to parse (never the cookies here).
-      app.route(method, path, ({ request, params, query, body, set }) =>
-        run({ request, params, query, body, set } as Incoming, params as Record<string, string>),
+      const run = runner(defs[0], shared)
+      mount(
+        app,
+        method,
+        path,
+        defs,
+        () => defs[0],
+        (c) => run(c, c.params),
       )
       continue
     }
     // One mount serves every action under a tail path, since the id before the action may hold a slash.
-    const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.def, services)]))
-    app.route(method, path, ({ request, params, query, body, set }) => {
-      const { id, action } = splitTail((params as Record<string, string>)['*'])
-      const run = actions.get(action)
-      if (!run || !id) throw notFound()
-      return run({ request, params, query, body, set } as Incoming, { [tail.param]: id })
-    })
+    const actions = new Map(routes.map((r) => [r.tail!.action, { def: r.def, run: runner(r.def, shared) }]))
+    const actionOf = (requestPath: string) => actions.get(requestPath.slice(requestPath.lastIndexOf('/') + 1))
+    mount(
+      app,
+      method,
+      path,
+      defs,
+      (requestPath) => actionOf(requestPath)?.def,
+      (c) => {
+        const { id, action } = splitTail(c.params['*'])
+        const run = actions.get(action)?.run
+        if (!run || !id) throw notFound()
+        return run(c, { [tail.param]: id })
+      },
+    )
   }
   return app
 }

@@ -2,12 +2,18 @@
 // malformed (`Host: a/b`); such a request, or one whose Host is not a host name, has no path we trust.
 const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
+/** The last Host header found good: a site is asked under one or two names, so the pattern rarely runs. */
+let goodHost = ''
+
 /** The request's path (no query), or null when its URL or Host header cannot be read as such. */
 export function requestPath(request: Request): string | null {
   const url = request.url
   if (!url.startsWith('http://') && !url.startsWith('https://')) return null
   const host = request.headers.get('host')
-  if (host !== null && !HOST.test(host)) return null
+  if (host !== null && host !== goodHost) {
+    if (!HOST.test(host)) return null
+    goodHost = host
+  }
   const start = url.indexOf('/', url.indexOf('//') + 2)
   if (start < 0) return '/'
   const end = url.indexOf('?', start)

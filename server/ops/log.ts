@@ -1,7 +1,5 @@
 // The service log: one line per request and one per background event, as plain text or JSON lines (LOG_FORMAT),
 // written through a buffer so a request costs a string and no system call.
-import { requestState } from '../http/request-state.ts'
-
 export const LOG_FORMATS = ['text', 'json'] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
 
@@ -107,15 +105,14 @@ export class Logger {
 
   /**
    * One answered request: method, path without query values or tokens, status, milliseconds since `startedAt`
-   * (a performance.now() reading) and how the caller authenticated. Never a header, cookie, token or body.
+   * (a performance.now() reading) and how the caller authenticated (`via`). Never a header, cookie, token or body.
    */
-  request(request: Request, status: number, startedAt: number): void {
+  request(request: Request, status: number, startedAt: number, via: string): void {
     const end = performance.now()
     const ms = Math.round((end - startedAt) * 100) / 100
     const url = request.url
     const path = loggedPath(url)
     const query = url.includes('?') ? queryNames(url) : null
-    const via = requestState.of(request).caller?.via ?? 'none'
     if (this.format === 'json') {
       const q = query ? `,"query":${JSON.stringify(query)}` : ''
       this.sink(

@@ -179,6 +179,13 @@ async function storedValues(db: Executor): Promise<Map<string, unknown>> {
   return values
 }
 
+/** A setting's value when the settings are read already (after the first `getSetting`), else undefined. */
+export function loadedSetting<K extends SettingKey>(db: Executor, key: K): (typeof SETTINGS)[K]['default'] | any {
+  const values = cache.get(db)
+  if (!values) return undefined
+  return values.has(key) ? values.get(key) : SETTINGS[key].default
+}
+
 export async function getSetting<K extends SettingKey>(db: Executor, key: K): Promise<(typeof SETTINGS)[K]['default'] | any> {
   const values = await storedValues(db)
   return values.has(key) ? values.get(key) : SETTINGS[key].default

@@ -1,0 +1,150 @@
+// Every request comes in and every answer goes out here (Elysia's `wrap`, which its per-route handlers and its
+// general handler both go through). On the way in: a readable path (400 otherwise), the client address, and for
+// the admin API and its docs the credential (401 without one, 403 from a network it may not be used from), then
+// the CSRF rule for browser writes. On the way out: the security headers and one request log line. A public
+// request takes no promise here, so the cached catalog answers cost little more than a bare server's.
+import type { Server } from 'bun'
+import type { HigherOrderFunction } from 'elysia/types'
+import { type AuthContext, type Caller, authenticate } from '../auth/credential.ts'
+import { badRequest, forbidden, HttpError, unauthorized } from '../errors.ts'
+import type { Logger } from '../ops/log.ts'
+import { refusal } from './error-response.ts'
+import { requestOrigin, requestPath } from './request-path.ts'
+import { type RequestState, requestState } from './request-state.ts'
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Paths that need a credential: the admin API and its docs. */
+export const isAdminPath = (path: string) => path === '/api/admin' || path.startsWith('/api/admin/')
+export const isDocsPath = (path: string) => path === '/api/docs' || path.startsWith('/api/docs/')
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/** On every answer: no MIME sniffing, no referrer to other sites. */
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' } as const
+
+/** Answers made by `dressedResponse`, which carry the security headers already. */
+const dressed = new WeakSet<Response>()
+
+/** Response options that carry the security headers besides `headers`; made once for an answer given often. */
+export type DressedInit = ResponseInit & { readonly headers: Headers; readonly dressed: true }
+export const dressedInit = (status: number, headers: Record<string, string>): DressedInit => ({
+  status,
+  headers: new Headers({ ...headers, ...SECURITY_HEADERS }),
+  dressed: true,
+})
+
+/**
+ * A public answer built with the security headers in place, for the answers asked most (a cached catalog 304):
+ * the way out then leaves its headers alone, since reading a Response's headers back costs Bun more than
+ * writing them in.
+ */
+export function dressedResponse(body: BodyInit | null, init: DressedInit): Response {
+  const response = new Response(body, init)
+  dressed.add(response)
+  return response
+}
+
+export interface FrontDoorOptions {
+  auth: AuthContext
+  /** The listening server, for the peer address; null when the app is driven without a socket. */
+  server: () => Server<unknown> | null
+  log: Logger | null
+  /** What an unexpected error becomes (the app's one error shape). */
+  internalError: (error: unknown, request: Request) => Response
+}
+
+export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions): HigherOrderFunction {
+  const ownOrigin = new URL(auth.env.publicBaseUrl).origin
+
+  /** The CSRF rule: a browser-driven write must come from our own pages; keys and the break-glass token are
+   * headers a browser never adds by itself, and a write with neither Origin nor Sec-Fetch-Site is a script. */
+  const crossSite = (request: Request, caller: Caller | null): HttpError | null => {
+    if (!UNSAFE.has(request.method) || caller?.via === 'key' || caller?.via === 'break_glass') return null
+    const origin = request.headers.get('origin')
+    if (origin && origin !== ownOrigin && origin !== requestOrigin(request))
+      return forbidden('Cross-site request refused (Origin does not match this site)')
+    if (request.headers.get('sec-fetch-site') === 'cross-site') return forbidden('Cross-site request refused (Sec-Fetch-Site: cross-site)')
+    return null
+  }
+
+  const readAddress = (request: Request) =>
+    auth.rules.clientAddress(server()?.requestIP(request)?.address ?? null, request.headers.get('x-forwarded-for'))
+
+  /** A refused credential is an answer; anything else is an error for the caller of this. */
+  const refused = (error: unknown): Response => {
+    if (error instanceof HttpError) return refusal(error)
+    throw error
+  }
+
+  const admitCaller = (fetch: Fetch, request: Request, state: RequestState, caller: Caller | null): Response | Promise<Response> => {
+    state.caller = caller
+    if (!caller) return refusal(unauthorized())
+    if (isDocsPath(state.path) && (caller.via !== 'session' || !caller.capabilities.has('api:docs')))
+      return refusal(forbidden('The API docs need a signed-in leader, admin or owner'))
+    const crossed = crossSite(request, caller)
+    return crossed ? refusal(crossed) : fetch(request)
+  }
+
+  const admitGuarded = (fetch: Fetch, request: Request, state: RequestState): Response | Promise<Response> => {
+    let caller: Caller | null | Promise<Caller | null>
+    try {
+      caller = authenticate(auth, request, requestState.address)
+    } catch (error) {
+      return refused(error)
+    }
+    if (!(caller instanceof Promise)) return admitCaller(fetch, request, state, caller)
+    return caller.then((found) => admitCaller(fetch, request, state, found), refused)
+  }
+
+  const admit = (fetch: Fetch, request: Request, path: string | null): Response | Promise<Response> => {
+    if (path === null) return refusal(badRequest('The request URL or its Host header cannot be read'))
+    const state: RequestState = { path, caller: null, address: undefined, readAddress }
+    requestState.set(request, state)
+    if (isAdminPath(path) || isDocsPath(path)) return admitGuarded(fetch, request, state)
+    const crossed = crossSite(request, null)
+    return crossed ? refusal(crossed) : fetch(request)
+  }
+
+  /** The security headers, and no caching of admin answers unless the route says. */
+  const finish = (request: Request, path: string | null, started: number, response: Response): Response => {
+    const guarded = path !== null && (isAdminPath(path) || isDocsPath(path))
+    if (guarded || !dressed.has(response)) {
+      const headers = response.headers
+      for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name as keyof typeof SECURITY_HEADERS])
+      if (guarded && !headers.has('cache-control')) headers.set('cache-control', 'no-store')
+    }
+    log?.request(request, response.status, started, requestState.of(request).caller?.via ?? 'none')
+    return response
+  }
+
+  const wrap = (fetch: Fetch): Fetch => {
+    return (request) => {
+      const started = log ? performance.now() : 0
+      const path = requestPath(request)
+      let answer: Response | Promise<Response>
+      try {
+        answer = admit(fetch, request, path)
+      } catch (error) {
+        answer = internalError(error, request)
+      }
+      if (!(answer instanceof Promise)) return finish(request, path, started, answer)
+      return answer.then(
+        (response) => finish(request, path, started, response),
+        (error) => finish(request, path, started, internalError(error, request)),
+      )
+    }
+  }
+  // Elysia asks for the wrapped handler on every request (`hoc(map, request)`): it is made once.
+  let inner: Fetch | null = null
+  let wrapped: Fetch | null = null
+  const hoc = (fetch: Fetch): Fetch => {
+    if (fetch !== inner) {
+      inner = fetch
+      wrapped = wrap(fetch)
+    }
+    return wrapped!
+  }
+  // Elysia types the wrapped handler loosely (a Function); it is the fetch handler, request in, answer out.
+  return hoc as unknown as HigherOrderFunction
+}
