@@ -8,11 +8,17 @@ import { sessionCookies } from '../account/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, notFound, unauthorized } from '../errors.ts'
 import { type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
+import { dressedInit, dressedResponse, isAdminPath } from './front-door.ts'
 import { requestState } from './request-state.ts'
 import { bodyParser } from './body.ts'
 import { validator, withTextRules } from './validate.ts'
 
 const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
+
+const isEmpty = (headers: object) => {
+  for (const _ in headers) return false
+  return true
+}
 
 /** Fields a route types as `types`: a path or a query string is text, so these are converted first. */
 function fieldsOf(schema: TSchema | undefined, ...types: string[]): string[] {
@@ -64,7 +70,7 @@ function sharedContext(services: Services): Services {
 }
 
 /** The function that answers one route: authorize, validate, handle. */
-function runner(def: RouteDef, shared: Services) {
+function runner(def: RouteDef, shared: Services, admin: boolean) {
   const check = {
     params: def.params ? validator(withTextRules(def.params), 'path') : null,
     query: def.query ? validator(withTextRules(def.query), 'query') : null,
@@ -103,9 +109,14 @@ function runner(def: RouteDef, shared: Services) {
     context.caller = caller
     return context
   }
+  const json = dressedInit(status, { 'content-type': 'application/json;charset=utf-8', ...(admin ? { 'cache-control': 'no-store' } : {}) })
   const finish = (c: Incoming, result: unknown) => {
-    if (!(result instanceof Response)) c.set.status = status
     if (def.publishes) shared.publicDataChanged()
+    if (result instanceof Response) return result
+    // A JSON answer with nothing else to carry (no cookie) is made here with every header it needs, so neither
+    // Elysia nor the front door has to read its headers back.
+    if (typeof result === 'object' && result !== null && isEmpty(c.set.headers)) return dressedResponse(JSON.stringify(result), json)
+    c.set.status = status
     return result
   }
   /**
@@ -211,7 +222,7 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
     const defs = routes.map((r) => r.def)
     const tail = routes[0].tail
     if (!tail) {
-      const run = runner(defs[0], shared)
+      const run = runner(defs[0], shared, isAdminPath(path))
       mount(
         app,
         method,
@@ -223,7 +234,7 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
       continue
     }
     // One mount serves every action under a tail path, since the id before the action may hold a slash.
-    const actions = new Map(routes.map((r) => [r.tail!.action, { def: r.def, run: runner(r.def, shared) }]))
+    const actions = new Map(routes.map((r) => [r.tail!.action, { def: r.def, run: runner(r.def, shared, isAdminPath(path)) }]))
     const actionOf = (requestPath: string) => actions.get(requestPath.slice(requestPath.lastIndexOf('/') + 1))
     mount(
       app,

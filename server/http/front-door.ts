@@ -35,9 +35,9 @@ export const dressedInit = (status: number, headers: Record<string, string>): Dr
 })
 
 /**
- * A public answer built with the security headers in place, for the answers asked most (a cached catalog 304):
- * the way out then leaves its headers alone, since reading a Response's headers back costs Bun more than
- * writing them in.
+ * An answer built with the security headers in place (a cached catalog 304, a route's JSON): the way out then
+ * leaves its headers alone, since reading a Response's headers back costs Bun more than writing them in. An
+ * answer under /api/admin must carry `cache-control` itself.
  */
 export function dressedResponse(body: BodyInit | null, init: DressedInit): Response {
   const response = new Response(body, init)
@@ -108,11 +108,11 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
 
   /** The security headers, and no caching of admin answers unless the route says. */
   const finish = (request: Request, path: string | null, started: number, response: Response): Response => {
-    const guarded = path !== null && (isAdminPath(path) || isDocsPath(path))
-    if (guarded || !dressed.has(response)) {
+    if (!dressed.has(response)) {
       const headers = response.headers
       for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name as keyof typeof SECURITY_HEADERS])
-      if (guarded && !headers.has('cache-control')) headers.set('cache-control', 'no-store')
+      if (path !== null && (isAdminPath(path) || isDocsPath(path)) && !headers.has('cache-control'))
+        headers.set('cache-control', 'no-store')
     }
     log?.request(request, response.status, started, requestState.of(request).caller?.via ?? 'none')
     return response
