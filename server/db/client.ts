@@ -1,9 +1,9 @@
 // Opens the SQLite file through Kysely with the pragmas the service relies on, and migrates it (after a backup).
-import { Database as SqliteDatabase } from 'bun:sqlite'
+import { Database as SqliteDatabase, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { promises as fs } from 'node:fs'
-import { CompiledQuery, type Driver, FileMigrationProvider, Kysely, Migrator } from 'kysely'
+import { CompiledQuery, type DatabaseConnection, type Driver, FileMigrationProvider, Kysely, Migrator, type QueryResult } from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
 import { backupBeforeMigrating, recordBeforeMigration } from '../backups/before-migration.ts'
 import type { Database } from './database.ts'
@@ -20,18 +20,80 @@ export function openDatabase(file: string): Db {
   return new Kysely<Database>({ dialect: new ImmediateTransactions({ database: sqlite }) })
 }
 
+/** How many prepared statements a connection keeps: the service runs about this many distinct queries. */
+const STATEMENTS_KEPT = 500
+
 /**
  * Transactions begin IMMEDIATE: they take the write lock up front, waiting out another writer (the
  * CLI, a second process) under busy_timeout. A deferred transaction that reads first and writes later
  * gets SQLITE_BUSY at once, with no wait, when another connection wrote meanwhile.
  */
 class ImmediateTransactions extends BunSqliteDialect {
+  constructor(private readonly config: { database: SqliteDatabase }) {
+    super(config)
+  }
+
   createDriver(): Driver {
     const driver = super.createDriver()
+    const acquire = driver.acquireConnection.bind(driver)
+    let kept: KeptStatements | null = null
+    const destroy = driver.destroy.bind(driver)
+    // Acquiring takes the driver's lock (one query or transaction at a time), so it runs every time.
+    driver.acquireConnection = async () => {
+      const connection = await acquire()
+      return (kept ??= new KeptStatements(this.config.database, connection))
+    }
+    // Finalized first: SQLite keeps the file open while any statement of it lives.
+    driver.destroy = async () => {
+      kept?.forgetAll()
+      await destroy()
+    }
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'))
     }
     return driver
+  }
+}
+
+/**
+ * The driver's connection with its statements kept by SQL text: the driver prepares every query afresh, which
+ * costs more than running a short one. Kysely sends parameters apart from the text, so the texts are few.
+ */
+class KeptStatements implements DatabaseConnection {
+  #statements = new Map<string, { statement: Statement; returnsRows: boolean }>()
+
+  constructor(
+    private readonly sqlite: SqliteDatabase,
+    private readonly driverConnection: DatabaseConnection,
+  ) {}
+
+  executeQuery<R>({ sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
+    let kept = this.#statements.get(sql)
+    if (!kept) {
+      const statement = this.sqlite.prepare(sql)
+      kept = { statement, returnsRows: statement.columnNames.length > 0 }
+      if (this.#statements.size >= STATEMENTS_KEPT) this.#forgetOldest()
+      this.#statements.set(sql, kept)
+    }
+    const values = parameters as any[]
+    if (kept.returnsRows) return Promise.resolve({ rows: kept.statement.all(...values) as R[] })
+    const { changes, lastInsertRowid } = kept.statement.run(...values)
+    return Promise.resolve({ insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] })
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.driverConnection.streamQuery(query, chunkSize)
+  }
+
+  forgetAll() {
+    for (const { statement } of this.#statements.values()) statement.finalize()
+    this.#statements.clear()
+  }
+
+  #forgetOldest() {
+    const [sql, { statement }] = this.#statements.entries().next().value!
+    this.#statements.delete(sql)
+    statement.finalize()
   }
 }
 
