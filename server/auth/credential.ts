@@ -41,27 +41,53 @@ export function cookieValue(header: string | null, name: string): string | null 
   return null
 }
 
-interface CachedKey {
+interface Cached {
   caller: Caller
   expiresAt: number | null
+  /** When the key or session was last written as used: past TOUCH_INTERVAL_MS the next request writes it again. */
   lastUsed: number
   epoch: number
   cachedAt: number
 }
 /** A backstop for changes made outside the service (SQL by hand): entries are re-read at least this often. */
-const KEY_CACHE_MS = 10_000
-/** Live keys by hash, so a keyed request costs one hash and one map lookup; emptied by any auth-changing write. */
-const keyCache = new Map<string, CachedKey>()
+const CACHE_MS = 10_000
 
-/** A live key's cache entry when it is known and fresh, else null (read `keyCaller` then). */
-function knownKey(hash: string): CachedKey | null {
-  const cached = keyCache.get(hash)
-  return cached && cached.epoch === authEpoch.value && Date.now() - cached.cachedAt < KEY_CACHE_MS ? cached : null
+/**
+ * Live credentials by the hash of their secret, so a request costs one hash and one map lookup; an entry is
+ * dropped by any write that can change what a credential may do (the auth epoch). Keys and sessions are kept
+ * apart, so a key's secret sent as a session cookie is never taken for a session.
+ */
+class CredentialCache {
+  #entries = new Map<string, Cached>()
+
+  /** The entry when it is known and fresh, else null (read the database then). */
+  known(hash: string): Cached | null {
+    const cached = this.#entries.get(hash)
+    return cached && cached.epoch === authEpoch.value && Date.now() - cached.cachedAt < CACHE_MS ? cached : null
+  }
+
+  /** Usable at once, with no write due: not expired and used within the touch interval. */
+  current(hash: string): Cached | null {
+    const cached = this.known(hash)
+    const now = Date.now()
+    return cached && (cached.expiresAt === null || cached.expiresAt > now) && now - cached.lastUsed < TOUCH_INTERVAL_MS ? cached : null
+  }
+
+  set(hash: string, entry: Cached) {
+    if (this.#entries.size > 10_000) this.#entries.clear()
+    this.#entries.set(hash, entry)
+  }
+
+  delete(hash: string) {
+    this.#entries.delete(hash)
+  }
 }
+const keyCache = new CredentialCache()
+const sessionCache = new CredentialCache()
 
 /** The caller a key stands for (its owner's current capabilities ∩ its scopes), or null when it is dead. */
-async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promise<CachedKey | null> {
-  const cached = knownKey(hash)
+async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promise<Cached | null> {
+  const cached = keyCache.known(hash)
   if (cached) return cached
   // Checked only when the key is not known already: a wrong checksum is refused before any database lookup.
   if (!isWellFormedKey(secret)) throw unauthorized('Malformed API key')
@@ -87,7 +113,7 @@ async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promis
     return null
   }
   const held = new Set(personCapabilities(person))
-  const entry: CachedKey = {
+  const entry: Cached = {
     caller: {
       via: 'key',
       person,
@@ -101,7 +127,6 @@ async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promis
     epoch,
     cachedAt: Date.now(),
   }
-  if (keyCache.size > 10_000) keyCache.clear()
   keyCache.set(hash, entry)
   return entry
 }
@@ -136,25 +161,20 @@ export function authenticate(
     const match = /^Bearer\s+(\S+)$/i.exec(authorization)
     if (!match || !hasKeyShape(match[1])) throw unauthorized('Malformed API key')
     const hash = sha256(match[1])
-    const known = knownKey(hash)
+    const known = keyCache.current(hash)
     const from = loadedSetting(ctx.db, 'api_keys_from')
-    if (known && from !== undefined && Date.now() - known.lastUsed < TOUCH_INTERVAL_MS)
-      return keyAllowed(ctx, request, addressOf, known, from)
+    if (known && from !== undefined) return keyAllowed(ctx, request, addressOf, known, from)
     return keyedCaller(ctx, request, addressOf, hash, match[1])
   }
 
   const token = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)
-  return token ? sessionCaller(ctx, token) : null
+  if (!token) return null
+  const hash = sha256(token)
+  return sessionCache.current(hash)?.caller ?? sessionCaller(ctx, hash)
 }
 
 /** A key's caller once its entry and the `api_keys_from` setting are in hand: 401 when expired, 403 off the LAN. */
-function keyAllowed(
-  ctx: AuthContext,
-  request: Request,
-  addressOf: (request: Request) => string | null,
-  key: CachedKey | null,
-  from: string,
-) {
+function keyAllowed(ctx: AuthContext, request: Request, addressOf: (request: Request) => string | null, key: Cached | null, from: string) {
   if (!key || (key.expiresAt !== null && key.expiresAt <= Date.now())) throw unauthorized('API key is unknown, revoked or expired')
   if (from === 'lan' && !ctx.rules.isLan(addressOf(request))) throw forbidden('API keys work only from the LAN (setting api_keys_from)')
   return key.caller
@@ -182,11 +202,17 @@ async function keyedCaller(
   return caller
 }
 
-async function sessionCaller(ctx: AuthContext, token: string): Promise<Caller> {
-  const session = await findSession(ctx.db, token)
+/** A session not known yet (or due for its `last_seen_at`), read from the database. */
+async function sessionCaller(ctx: AuthContext, hash: string): Promise<Caller> {
+  // Taken before reading, so a write that lands meanwhile makes this entry stale at once.
+  const epoch = authEpoch.value
+  const session = await findSession(ctx.db, hash)
   const person = session && (await loadPerson(ctx.db, session.person_id))
-  if (!session || !person || person.disabled) throw unauthorized('Your session has ended; sign in again')
-  return {
+  if (!session || !person || person.disabled) {
+    sessionCache.delete(hash)
+    throw unauthorized('Your session has ended; sign in again')
+  }
+  const caller: Caller = {
     via: 'session',
     person,
     capabilities: new Set(personCapabilities(person)),
@@ -194,4 +220,12 @@ async function sessionCaller(ctx: AuthContext, token: string): Promise<Caller> {
     sessionId: session.id,
     actor: person.email,
   }
+  sessionCache.set(hash, {
+    caller,
+    expiresAt: Date.parse(session.expires_at),
+    lastUsed: Date.parse(session.last_seen_at),
+    epoch,
+    cachedAt: Date.now(),
+  })
+  return caller
 }

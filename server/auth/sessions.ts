@@ -32,23 +32,19 @@ export async function createSession(db: Executor, personId: number, { address, u
   return token
 }
 
-/** The live session for a cookie token, sliding its expiry forward at most once a minute. */
-export async function findSession(db: Executor, token: string) {
+/** The live session whose token hashes to `tokenHash`, sliding its expiry forward at most once a minute. */
+export async function findSession(db: Executor, tokenHash: string) {
   const row = await db
     .selectFrom('sessions')
     .select(['id', 'person_id', 'last_seen_at', 'expires_at'])
-    .where('token_hash', '=', sha256(token))
+    .where('token_hash', '=', tokenHash)
     .executeTakeFirst()
   const now = Date.now()
   if (!row || Date.parse(row.expires_at) <= now) return null
-  if (now - Date.parse(row.last_seen_at) >= TOUCH_INTERVAL_MS) {
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_IDLE_DAYS * DAY).toISOString() })
-      .where('id', '=', row.id)
-      .execute()
-  }
-  return row
+  if (now - Date.parse(row.last_seen_at) < TOUCH_INTERVAL_MS) return row
+  const touched = { last_seen_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_IDLE_DAYS * DAY).toISOString() }
+  await db.updateTable('sessions').set(touched).where('id', '=', row.id).execute()
+  return { ...row, ...touched }
 }
 
 export async function endSessionsOf(db: Executor, personId: number) {

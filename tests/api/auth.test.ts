@@ -132,6 +132,57 @@ describe('sessions', () => {
   })
 })
 
+describe('a session already answered once (held in memory)', () => {
+  const whoami = (cookie: string) => s.req('GET', '/api/admin/whoami', { cookie })
+  const used = async (role: (typeof ROLES)[keyof typeof ROLES]) => {
+    const p = await s.as(role)
+    expect((await whoami(p.cookie)).status).toBe(200)
+    return p
+  }
+
+  it('ends at once on sign-out, on sign-in from the same browser and when signed out from another device', async () => {
+    const a = await used(ROLES.member)
+    expect((await s.req('POST', '/logout', { cookie: a.cookie })).status).toBe(200)
+    expect((await whoami(a.cookie)).status).toBe(401)
+
+    const b = await used(ROLES.member)
+    await s.req('POST', '/login', { cookie: b.cookie, json: { email: b.email, password: PASSWORD } })
+    expect((await whoami(b.cookie)).status).toBe(401)
+
+    const c = await used(ROLES.member)
+    const phone = await s.signIn(c.email)
+    expect((await whoami(phone)).status).toBe(200)
+    const listed = (await s.req('GET', '/api/admin/account/sessions', { cookie: c.cookie })).body.sessions
+    const other = listed.find((x: any) => !x.current)
+    expect((await s.req('DELETE', `/api/admin/account/sessions/${other.id}`, { cookie: c.cookie })).status).toBe(200)
+    expect((await whoami(phone)).status).toBe(401)
+  })
+
+  it('ends at once when the person is disabled or changes their password, and narrows at once when roles change', async () => {
+    const owner = await s.as(ROLES.owner)
+    const target = await used(ROLES.packLeader)
+    expect((await s.req('POST', `/api/admin/people/${target.id}/disable`, { cookie: owner.cookie })).status).toBe(200)
+    expect((await whoami(target.cookie)).status).toBe(401)
+
+    const me = await used(ROLES.member)
+    const phone = await s.signIn(me.email)
+    expect((await whoami(phone)).status).toBe(200)
+    const change = { current_password: PASSWORD, new_password: 'another long password' }
+    expect((await s.req('POST', '/api/admin/account/password', { cookie: me.cookie, json: change })).status).toBe(200)
+    expect((await whoami(phone)).status).toBe(401)
+    expect((await whoami(me.cookie)).status).toBe(200)
+
+    const leader = await used(ROLES.packLeader)
+    expect((await whoami(leader.cookie)).body.capabilities).toContain('leads:read')
+    const roles = await s.req('PUT', `/api/admin/people/${leader.id}/roles`, {
+      cookie: owner.cookie,
+      json: { global_role: null, units: [] },
+    })
+    expect(roles.status).toBe(200)
+    expect((await whoami(leader.cookie)).body.capabilities).not.toContain('leads:read')
+  })
+})
+
 describe('POST /logout', () => {
   it('ends the session, clears the cookie and logs it', async () => {
     const p = await s.as(ROLES.member)
