@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import { errorText, logEvent } from '../ops/log.ts'
+import { tidyDatabase } from '../db/tidy.ts'
 import { getSetting } from '../settings/registry.ts'
 import { copyDatabase } from './copy.ts'
 import { type BackupReason, backupName, prune, stemOf } from './files.ts'
@@ -15,9 +16,14 @@ export interface BackupPlace {
   dir: string
 }
 
-/** Takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
+/** Tidies the database, takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
 export async function runBackup(db: Db, place: BackupPlace, reason: BackupReason, now = Date.now()): Promise<BackupOutcome> {
   const stem = stemOf(place.databasePath)
+  try {
+    await tidyDatabase(db)
+  } catch (error) {
+    logEvent('db.tidy', { ok: false, message: `Could not tidy the database before the backup: ${errorText(error)}` })
+  }
   let outcome: BackupOutcome
   try {
     mkdirSync(place.dir, { recursive: true })

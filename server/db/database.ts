@@ -40,6 +40,7 @@ export interface Database {
   catalog_removed: CatalogRemovedTable
   catalog_sequence: CatalogSequenceTable
   leads: LeadTable
+  leads_search: LeadSearchTable
   join_spam: JoinSpamTable
   mirror_copies: MirrorCopyTable
   announcements: AnnouncementTable
@@ -232,6 +233,11 @@ export interface LeadTable {
   claimed_at: string | null
 }
 export type Lead = Selectable<LeadTable>
+
+/** The FTS5 trigram index over the searchable lead fields (migration 0011); its rowid is the lead's id. */
+export interface LeadSearchTable {
+  rowid: number
+}
 
 export interface JoinSpamTable {
   id: Generated<number>

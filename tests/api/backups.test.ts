@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { FileMigrationProvider, Migrator } from 'kysely'
+import { FileMigrationProvider, Migrator, sql } from 'kysely'
+import type { Caller } from '../../server/auth/credential.ts'
+import { listLeads } from '../../server/leads/leads.ts'
 import { openDatabase, openMigrated } from '../../server/db/client.ts'
 import { BEFORE_MIGRATION_KEPT, backupName, listBackups, prune, stemOf } from '../../server/backups/files.ts'
 import { runBackup } from '../../server/backups/run.ts'
@@ -175,6 +177,31 @@ describe('runBackup and lastBackup', () => {
         file: names[2],
         error: `No backup since ${status.at}`,
       })
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('first merges the lead search index into one segment (a search reads each segment), and searches find the same leads', async () => {
+    const databasePath = path.join(dir, 'tidy', 'site.db')
+    const db = await openMigrated(databasePath)
+    const segments = async () =>
+      Number((await sql<{ n: number }>`select count(distinct segid) as n from leads_search_idx`.execute(db)).rows[0].n)
+    const owner: Caller = { via: 'break_glass', person: null, capabilities: new Set(), key: null, sessionId: null, actor: 'test' }
+    const found = async () => (await listLeads(db, owner, { q: 'ñandú', limit: 100 })).leads.map((l) => l.id)
+    try {
+      // One lead a transaction, as the join form adds them: each adds a segment until FTS5 merges a level.
+      for (let n = 0; n < 40; n++)
+        await db
+          .insertInto('leads')
+          .values({ created_at: iso(Date.now()), parent_name: n % 4 ? `Parent ${n}` : `Pat Ñandú ${n}`, unit: 'pack' })
+          .execute()
+      const before = await found()
+      expect(before).toHaveLength(10)
+      expect(await segments()).toBeGreaterThan(1)
+      expect((await runBackup(db, { databasePath, dir: path.join(dir, 'tidy', 'backups') }, 'daily')).ok).toBe(true)
+      expect(await segments()).toBe(1)
+      expect(await found()).toEqual(before)
     } finally {
       await db.destroy()
     }
