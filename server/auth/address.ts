@@ -27,9 +27,24 @@ function contains(list: BlockList, address: string | null): boolean {
   return family !== 0 && list.check(plain, family === 4 ? 'ipv4' : 'ipv6')
 }
 
+/** Answers by address, remembered: the same few clients ask on every request, and BlockList.check costs more. */
+function remembered(check: (address: string | null) => boolean): (address: string | null) => boolean {
+  const answers = new Map<string, boolean>()
+  return (address) => {
+    if (address === null) return check(null)
+    let answer = answers.get(address)
+    if (answer === undefined) {
+      if (answers.size >= 4096) answers.clear()
+      answers.set(address, (answer = check(address)))
+    }
+    return answer
+  }
+}
+
 export function addressRules(trustProxy: string[], lanCidrs: string[]): AddressRules {
   const proxies = blockList(trustProxy)
-  const lan = blockList(lanCidrs)
+  const lanList = blockList(lanCidrs)
+  const lan = remembered((address) => contains(lanList, address))
   return {
     /** The socket peer, unless it is a trusted proxy: then the right-most forwarded entry that is not one. */
     clientAddress(peer, forwardedFor) {
@@ -46,6 +61,6 @@ export function addressRules(trustProxy: string[], lanCidrs: string[]): AddressR
       }
       return hops.length ? unmapped(hops[0]) : unmapped(peer)
     },
-    isLan: (address) => contains(lan, address),
+    isLan: lan,
   }
 }

@@ -30,7 +30,7 @@ function checksum(body: string): string {
 /** A URL-safe secret of 32 random bytes, for sessions, invites, resets and setup links. */
 export const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 
-export const sha256 = (secret: string) => new Bun.CryptoHasher('sha256').update(secret).digest('hex')
+export const sha256 = (secret: string): string => Bun.SHA256.hash(secret, 'hex')
 
 export function newKeySecret(): string {
   const body = base62(randomBigInt(32), KEY_BODY_LENGTH)

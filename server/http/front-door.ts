@@ -107,31 +107,32 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
   }
 
   /** The security headers, and no caching of admin answers unless the route says. */
-  const finish = (request: Request, path: string | null, started: number, response: Response): Response => {
+  const finish = (request: Request, url: string, path: string | null, started: number, response: Response): Response => {
     if (!dressed.has(response)) {
       const headers = response.headers
       for (const name in SECURITY_HEADERS) headers.set(name, SECURITY_HEADERS[name as keyof typeof SECURITY_HEADERS])
       if (path !== null && (isAdminPath(path) || isDocsPath(path)) && !headers.has('cache-control'))
         headers.set('cache-control', 'no-store')
     }
-    log?.request(request, response.status, started, requestState.of(request).caller?.via ?? 'none')
+    log?.request(request.method, url, response.status, started, requestState.of(request).caller?.via ?? 'none')
     return response
   }
 
   const wrap = (fetch: Fetch): Fetch => {
     return (request) => {
       const started = log ? performance.now() : 0
-      const path = requestPath(request)
+      const url = request.url
+      const path = requestPath(request, url)
       let answer: Response | Promise<Response>
       try {
         answer = admit(fetch, request, path)
       } catch (error) {
         answer = internalError(error, request)
       }
-      if (!(answer instanceof Promise)) return finish(request, path, started, answer)
+      if (!(answer instanceof Promise)) return finish(request, url, path, started, answer)
       return answer.then(
-        (response) => finish(request, path, started, response),
-        (error) => finish(request, path, started, internalError(error, request)),
+        (response) => finish(request, url, path, started, response),
+        (error) => finish(request, url, path, started, internalError(error, request)),
       )
     }
   }

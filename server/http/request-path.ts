@@ -5,9 +5,11 @@ const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::
 /** The last Host header found good: a site is asked under one or two names, so the pattern rarely runs. */
 let goodHost = ''
 
-/** The request's path (no query), or null when its URL or Host header cannot be read as such. */
-export function requestPath(request: Request): string | null {
-  const url = request.url
+/**
+ * The request's path (no query), or null when its URL or Host header cannot be read as such. `url` is
+ * `request.url` when the caller has it already: each read of it makes a new string.
+ */
+export function requestPath(request: Request, url = request.url): string | null {
   if (!url.startsWith('http://') && !url.startsWith('https://')) return null
   const host = request.headers.get('host')
   if (host !== null && host !== goodHost) {

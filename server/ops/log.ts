@@ -104,24 +104,23 @@ export class Logger {
   }
 
   /**
-   * One answered request: method, path without query values or tokens, status, milliseconds since `startedAt`
+   * One answered request: method, path (from the full `url`) without query values or tokens, status, milliseconds since `startedAt`
    * (a performance.now() reading) and how the caller authenticated (`via`). Never a header, cookie, token or body.
    */
-  request(request: Request, status: number, startedAt: number, via: string): void {
+  request(method: string, url: string, status: number, startedAt: number, via: string): void {
     const end = performance.now()
     const ms = Math.round((end - startedAt) * 100) / 100
-    const url = request.url
     const path = loggedPath(url)
     const query = url.includes('?') ? queryNames(url) : null
     if (this.format === 'json') {
       const q = query ? `,"query":${JSON.stringify(query)}` : ''
       this.sink(
-        `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(request.method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"via":"${via}"${q}}`,
+        `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"via":"${via}"${q}}`,
       )
       return
     }
     const shown = BARE.test(path) ? path : JSON.stringify(path)
-    this.sink(`${this.iso(end)} ${request.method} ${shown} ${status} ${ms}ms via=${via}${query ? ` query=${query.join(',')}` : ''}`)
+    this.sink(`${this.iso(end)} ${method} ${shown} ${status} ${ms}ms via=${via}${query ? ` query=${query.join(',')}` : ''}`)
   }
 }
 
