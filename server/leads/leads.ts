@@ -127,27 +127,26 @@ async function findLead(db: Executor, id: number) {
 }
 
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`
+/** A trigram index finds text of three characters or more; shorter text is matched by reading the leads. */
+const indexable = (text: string) => [...text].length >= 3
 
 /**
- * Case- and accent-insensitive substring match on name, email, phone, message and scout name. Three characters
- * or more are looked up in the trigram index (`leads_search`), quoted as one FTS5 phrase so no query syntax
- * applies; shorter text, which a trigram cannot index, is matched by reading the leads.
+ * Case- and accent-insensitive substring match on name, email, phone, message and scout name. Indexable text is
+ * looked up in the trigram index (`leads_search`), quoted as one FTS5 phrase so no query syntax applies.
  */
 const matches = (text: string) =>
-  [...text].length >= 3
+  indexable(text)
     ? sql<SqlBool>`leads.id in (select rowid from leads_search where leads_search match ${ftsPhrase(text)})`
     : sql<SqlBool>`(instr(lower(leads.parent_name), ${text}) > 0 or instr(lower(coalesce(leads.email, '')), ${text}) > 0
   or instr(lower(coalesce(leads.phone, '')), ${text}) > 0 or instr(lower(coalesce(leads.message, '')), ${text}) > 0
   or instr(lower(coalesce(leads.scout_name, '')), ${text}) > 0)`
 
-/** The lead id as the index gives it: ordering by it lets the index hand out its newest matches first. */
-const searchId = sql.ref<number>('leads_search.rowid')
-
 /**
  * A page of leads, newest first. A search of three characters or more over all leads (or the unclaimed ones)
  * walks the trigram index newest first and stops at the page's end, so it costs the same at 1,000 leads or
- * 100,000; CROSS JOIN keeps SQLite from starting at the leads instead. "Mine" starts from the few leads the
- * caller holds and checks each against the search.
+ * 100,000; CROSS JOIN keeps SQLite from starting at the leads instead, and ordering by the index's own rowid
+ * lets it hand out its newest matches first. "Mine" starts from the few leads the caller holds and checks each
+ * against the search.
  */
 export async function listLeads(db: Executor, caller: Caller, query: typeof LeadQuery.static) {
   const limit = query.limit ?? 50
@@ -159,22 +158,20 @@ export async function listLeads(db: Executor, caller: Caller, query: typeof Lead
       : query.filter === 'mine'
         ? eb('leads.claimed_by', '=', caller.person?.id ?? -1)
         : null
-  const rows =
-    text && [...text].length >= 3 && query.filter !== 'mine'
-      ? await withDetails(db.selectFrom('leads_search').crossJoin('leads').whereRef('leads.id', '=', 'leads_search.rowid'))
-          .where(sql<SqlBool>`leads_search match ${ftsPhrase(text)}`)
-          .$if(!!held, (q) => q.where(held!))
-          .$if(!!query.before_id, (q) => q.where(searchId, '<', query.before_id!))
-          .orderBy(searchId, 'desc')
-          .limit(limit + 1)
-          .execute()
-      : await leadsQuery(db)
-          .$if(!!text, (q) => q.where(matches(text!)))
-          .$if(!!held, (q) => q.where(held!))
-          .$if(!!query.before_id, (q) => q.where('leads.id', '<', query.before_id!))
-          .orderBy('leads.id', 'desc')
-          .limit(limit + 1)
-          .execute()
+  const fromIndex = !!text && indexable(text) && query.filter !== 'mine'
+  const id = sql.ref<number>(fromIndex ? 'leads_search.rowid' : 'leads.id')
+  const rows = await (
+    fromIndex
+      ? withDetails(db.selectFrom('leads_search').crossJoin('leads').whereRef('leads.id', '=', 'leads_search.rowid')).where(
+          sql<SqlBool>`leads_search match ${ftsPhrase(text)}`,
+        )
+      : leadsQuery(db).$if(!!text, (q) => q.where(matches(text!)))
+  )
+    .$if(!!held, (q) => q.where(held!))
+    .$if(!!query.before_id, (q) => q.where(id, '<', query.before_id!))
+    .orderBy(id, 'desc')
+    .limit(limit + 1)
+    .execute()
   const leads = rows.slice(0, limit).map(leadView)
   return { leads, next_before_id: rows.length > limit ? leads[leads.length - 1].id : null }
 }
