@@ -137,6 +137,36 @@ describe('GET /api/admin/leads and /api/admin/leads/:id', () => {
     expect(await find('z-')).toEqual([c])
   })
 
+  it('combines a search with unclaimed, mine and paging, from the index and from the leads alike', async () => {
+    const leader = await s.as(ROLES.troopLeader)
+    const ids = [] as number[]
+    for (const n of [1, 2, 3, 4]) ids.push(await newLead({ parent_name: `Wilhelmina Vexley ${n}` }))
+    for (const id of [ids[1], ids[3]])
+      expect((await s.req('POST', `/api/admin/leads/${id}/claim`, { cookie: leader.cookie })).status).toBe(200)
+    const page = async (params: string) =>
+      (await s.req('GET', `/api/admin/leads?${params}`, { cookie: leader.cookie })).body as {
+        leads: { id: number }[]
+        next_before_id: number | null
+      }
+    const all = async (params: string) => {
+      const found: number[] = []
+      for (let p = await page(`${params}&limit=1`); ; p = await page(`${params}&limit=1&before_id=${p.next_before_id}`)) {
+        found.push(...p.leads.map((l) => l.id))
+        if (p.next_before_id === null) return found
+      }
+    }
+    const newestFirst = (list: number[]) => [...list].reverse()
+    // "vexley" is read from the trigram index; "x" (too short for a trigram) by reading the leads, and other
+    // leads of this file have an x too.
+    expect(await all('q=vexley')).toEqual(newestFirst(ids))
+    expect(await all('q=vexley&filter=unclaimed')).toEqual(newestFirst([ids[0], ids[2]]))
+    expect(await all('q=vexley&filter=mine')).toEqual(newestFirst([ids[1], ids[3]]))
+    const unclaimed = await all('q=x&filter=unclaimed')
+    expect(unclaimed).toEqual(expect.arrayContaining([ids[0], ids[2]]))
+    expect(unclaimed).not.toContain(ids[1])
+    expect(await all('q=x&filter=mine')).toEqual(newestFirst([ids[1], ids[3]]))
+  })
+
   it('answers one lead, and 404 for an unknown id', async () => {
     const leader = await s.as(ROLES.packLeader)
     const id = await newLead({ parent_name: 'Detail Parent' })
