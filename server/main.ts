@@ -81,5 +81,8 @@ stopOnSignals({
   timers: [() => catalog.stop(), () => watch?.stop()],
   work: [() => site.stop(), () => backups.stop()],
   close: () => db.destroy(),
-  flushLog: () => output.flush(),
+  flushLog: () => {
+    log.drain()
+    return output.flush()
+  },
 })

@@ -10,6 +10,7 @@ import { INDEXED_PAGES } from '../site/src/lib/public-pages.ts'
 import type { Capability } from '../server/auth/capabilities.ts'
 import { type Db, openMigrated } from '../server/db/client.ts'
 import { readEnv } from '../server/env.ts'
+import type { Logger } from '../server/ops/log.ts'
 import { SiteBuilder } from '../server/site/builder.ts'
 import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
@@ -72,7 +73,7 @@ export const uniqueEmail = (label = 'person') => `${label}.${process.pid}.${++co
 
 export async function startServer(
   vars: Record<string, string> = {},
-  options: { site?: boolean; catalogDir?: string } = {},
+  options: { site?: boolean; catalogDir?: string; log?: Logger } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
@@ -87,7 +88,7 @@ export async function startServer(
     : undefined
   await catalog?.loadAll()
   catalog?.watch()
-  const app = await createApp({ db, env, site, catalog, onPublicDataChange: () => rebuilds.count++ })
+  const app = await createApp({ db, env, site, catalog, log: options.log, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
 

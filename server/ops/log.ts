@@ -1,5 +1,6 @@
-// The service log: one line per request and one per background event, as plain text or JSON lines (LOG_FORMAT),
-// written through a buffer so a request costs a string and no system call.
+// The service log: one line per request and one per background event, as plain text or JSON lines (LOG_FORMAT).
+// A request costs a few numbers pushed on a list; its line is made with the others answered in the same 50 ms,
+// after the answers are out, and written through a buffer with no system call per line.
 export const LOG_FORMATS = ['text', 'json'] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
 
@@ -16,6 +17,8 @@ const MAX_PATH = 300
 const BARE = /^[^\s"\\=\u0000-\u001f\u007f]+$/
 const CONTROL = /[\u0000-\u001f\u007f]/g
 const QUERY_NAME = /^[\w.\-[\]]{1,40}$/
+/** How long answered requests wait to be written as lines, together. */
+const BATCH_MS = 50
 
 const escapeControl = (c: string) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 const textValue = (v: string | number | boolean | null) => (typeof v !== 'string' ? String(v) : BARE.test(v) ? v : JSON.stringify(v))
@@ -57,6 +60,13 @@ export function queryNames(url: string): string[] | null {
 }
 
 export class Logger {
+  /**
+   * Answered requests whose lines are not made yet, six values each (method, url, status, start, end, via): made
+   * one at a time in a loop, a line costs a fraction of what it costs made between two answers, where the code
+   * it runs is cold (about 3 µs of a 40 µs keyed request, measured in the running service).
+   */
+  private waiting: (string | number)[] = []
+  private batch: Timer | null = null
   private lastSecond = -1
   private secondIso = ''
   /** Wall clock minus performance.now(), taken again every second so the clock's corrections are followed. */
@@ -73,9 +83,11 @@ export class Logger {
    * its date and time part made once per second however many lines share it.
    */
   private iso(now = performance.now()): string {
-    if (now - this.synced > 1000) {
-      this.offset = Date.now() - now
-      this.synced = now
+    // Synced from a reading taken now: `now` may be a request's end, read up to BATCH_MS ago.
+    const fresh = performance.now()
+    if (fresh - this.synced > 1000) {
+      this.offset = Date.now() - fresh
+      this.synced = fresh
     }
     const ms = Math.floor(this.offset + now)
     const second = Math.floor(ms / 1000)
@@ -89,6 +101,7 @@ export class Logger {
 
   /** One background event: `kind` is dotted (`site.build`), `fields` say what happened; `message` reads as a sentence. */
   event(kind: string, fields: LogFields = {}): void {
+    this.drain()
     this.sink(this.line(kind, fields))
   }
 
@@ -106,21 +119,37 @@ export class Logger {
   /**
    * One answered request: method, path (from the full `url`) without query values or tokens, status, milliseconds since `startedAt`
    * (a performance.now() reading) and how the caller authenticated (`via`). Never a header, cookie, token or body.
+   * Its line is written within BATCH_MS, before any later event's line, or at `drain()`.
    */
   request(method: string, url: string, status: number, startedAt: number, via: string): void {
-    const end = performance.now()
+    this.waiting.push(method, url, status, startedAt, performance.now(), via)
+    if (this.batch === null) {
+      this.batch = setTimeout(() => this.drain(), BATCH_MS)
+      this.batch.unref()
+    }
+  }
+
+  /** Writes the lines of the requests answered so far: on the batch's timer, before an event's line, and before exit. */
+  drain(): void {
+    if (this.batch !== null) clearTimeout(this.batch)
+    this.batch = null
+    const w = this.waiting
+    if (!w.length) return
+    this.waiting = []
+    for (let i = 0; i < w.length; i += 6)
+      this.sink(this.requestLine(w[i] as string, w[i + 1] as string, w[i + 2] as number, w[i + 3] as number, w[i + 4] as number, w[i + 5] as string))
+  }
+
+  private requestLine(method: string, url: string, status: number, startedAt: number, end: number, via: string): string {
     const ms = Math.round((end - startedAt) * 100) / 100
     const path = loggedPath(url)
     const query = url.includes('?') ? queryNames(url) : null
     if (this.format === 'json') {
       const q = query ? `,"query":${JSON.stringify(query)}` : ''
-      this.sink(
-        `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"via":"${via}"${q}}`,
-      )
-      return
+      return `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"via":"${via}"${q}}`
     }
     const shown = BARE.test(path) ? path : JSON.stringify(path)
-    this.sink(`${this.iso(end)} ${method} ${shown} ${status} ${ms}ms via=${via}${query ? ` query=${query.join(',')}` : ''}`)
+    return `${this.iso(end)} ${method} ${shown} ${status} ${ms}ms via=${via}${query ? ` query=${query.join(',')}` : ''}`
   }
 }
 

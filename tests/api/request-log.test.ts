@@ -24,8 +24,9 @@ async function startLogged(format: LogFormat) {
   dirs.push(dir)
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1' })
   const db = await openMigrated(env.databasePath)
-  const lines: string[] = []
-  const app = await createApp({ db, env, log: new Logger(format, (line) => lines.push(line)) })
+  const written: string[] = []
+  const log = new Logger(format, (line) => written.push(line))
+  const app = await createApp({ db, env, log })
   app.listen({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
   const send = async (method: string, p: string, headers: Record<string, string> = {}, body?: string) => {
@@ -36,7 +37,11 @@ async function startLogged(format: LogFormat) {
   return {
     url,
     db: db as Db,
-    lines,
+    /** What the log wrote, with the requests answered so far (their lines wait for a batch otherwise). */
+    get lines() {
+      log.drain()
+      return written
+    },
     send,
     async stop() {
       await app.stop(true)
@@ -167,6 +172,33 @@ describe('background events', () => {
     new Logger('json', (l) => lines.push(l)).event('site.build', fields)
     expect(lines[0]).toMatch(/^\S+Z site\.build ok=false reason="data changed" duration_ms=812 Site build failed:\\nline two$/)
     expect(JSON.parse(lines[1])).toEqual({ at: expect.any(String), kind: 'site.build', ...fields })
+  })
+
+  it('follow the lines of the requests answered before them, which otherwise are written together soon after', async () => {
+    const lines: string[] = []
+    let wrote = () => {}
+    const log = new Logger('text', (line) => {
+      lines.push(line)
+      wrote()
+    })
+    log.request('GET', 'http://x/a', 200, performance.now(), 'none')
+    log.request('POST', 'http://x/b?q=1', 201, performance.now(), 'key')
+    expect(lines).toEqual([])
+    log.event('site.build', { ok: true })
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/ GET \/a 200 /)
+    expect(lines[1]).toMatch(/ POST \/b 201 [\d.]+ms via=key query=q$/)
+    expect(lines[2]).toMatch(/ site\.build ok=true$/)
+
+    // Left alone, a request's line comes by itself, stamped with when it was answered rather than when written.
+    const before = Date.now()
+    log.request('GET', 'http://x/c', 304, performance.now(), 'none')
+    const after = Date.now()
+    await new Promise<void>((resolve) => (wrote = resolve))
+    expect(lines[3]).toMatch(/ GET \/c 304 /)
+    const at = Date.parse(lines[3].split(' ')[0])
+    expect(at).toBeGreaterThanOrEqual(before - 1)
+    expect(at).toBeLessThanOrEqual(after + 1)
   })
 
   it('LOG_FORMAT is text by default, json on request, and anything else is refused at start', () => {

@@ -8,6 +8,8 @@ import { type AutocompleteIndex, autocompleteIndex, buildIndex, fold } from '../
 import { catalogRows } from '../../server/catalog/queries.ts'
 import { schemaFileText } from '../../server/catalog/schema.ts'
 import { flatten, validateSeason } from '../../server/catalog/validate.ts'
+import { Logger } from '../../server/ops/log.ts'
+import { BufferedOutput } from '../../server/ops/output.ts'
 import { startServer } from '../helpers.ts'
 import { autocompleteQueries, generatedSeason, namedSeason } from './catalog-data.ts'
 import { ensureWrk, median, wrk } from './wrk.ts'
@@ -44,7 +46,8 @@ export async function catalogBench() {
   }
   const peakRssMb = process.resourceUsage().maxRSS / 1024
 
-  const s = await startServer({}, { catalogDir: dir })
+  // With the request log on, as the service runs: lines made and written as on stdout, to a file nobody reads.
+  const s = await startServer({}, { catalogDir: dir, log: new Logger('text', new BufferedOutput(Bun.file('/dev/null').writer()).write) })
   const url = `${s.url}/api/catalog/c9s9?row_name=Row%201`
   // The bot's conditional request: its own Accept-Encoding, and the tag of the representation that gave it.
   const first = await fetch(url, { headers: { 'accept-encoding': ACCEPT }, decompress: false } as RequestInit)
