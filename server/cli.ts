@@ -96,8 +96,8 @@ switch (command) {
   }
   case 'catalog-check': {
     const report = await checkCatalog(rest[0] ?? env.catalogDir)
-    if (report.errors.length) console.log(`Errors (${report.errors.length}):\n${report.errors.join('\n')}`)
-    if (report.warnings.length) console.log(`Warnings (${report.warnings.length}):\n${report.warnings.join('\n')}`)
+    if (report.errors.length) console.log(`Errors (${report.counts.errors}):\n${report.errors.join('\n')}`)
+    if (report.warnings.length) console.log(`Warnings (${report.counts.warnings}):\n${report.warnings.join('\n')}`)
     if (!report.errors.length) console.log(`Catalog OK${report.warnings.length ? ' (with warnings)' : ''}`)
     process.exit(report.errors.length ? 1 : 0)
   }

@@ -14,6 +14,12 @@ export interface Problem {
   message: string
 }
 
+/** How many errors and warnings a file has, the ones past the listed first MAX_LISTED included. */
+export interface ProblemCounts {
+  errors: number
+  warnings: number
+}
+
 /** A flattened row: a stored variant row without its id, with its flags as booleans. */
 /** A variant as the file gives it, flattened (the columns kept for syncing and search come with the load). */
 export type CatalogRow = Omit<
@@ -114,7 +120,10 @@ export const oneLine = (text: string) => (/[\u0000-\u001f\u007f\u0085\u2028\u202
  * Every problem of a season file read from `input` (its bytes, or text already decoded); `season` is set when the file
  * has no errors (warnings allowed). `fileName` may carry a directory: only its last part is the file name.
  */
-export function validateSeason(fileName: string, input: string | Uint8Array): { problems: Problem[]; season?: SeasonFile } {
+export function validateSeason(
+  fileName: string,
+  input: string | Uint8Array,
+): { problems: Problem[]; counts: ProblemCounts; season?: SeasonFile } {
   const name = path.basename(fileName)
   const problems: Problem[] = []
   if (!SEASON_FILE_NAME.test(name))
@@ -124,7 +133,7 @@ export function validateSeason(fileName: string, input: string | Uint8Array): { 
       message: `file name ${quote(name)} is not a season followed by .json, like c6s3.json (lower-case c and s, digits 0-9); season must equal the file name stem`,
     })
   const read = readJson(input)
-  if ('problem' in read) return { problems: [...problems, { level: 'error', ...read.problem }] }
+  if ('problem' in read) return reported([...problems, { level: 'error', ...read.problem }])
   for (const d of read.duplicates) problems.push({ level: 'error', ...d })
   const data = read.value
   problems.push(...schemaProblems(data))
@@ -137,9 +146,14 @@ export function validateSeason(fileName: string, input: string | Uint8Array): { 
     })
   // The rules below walk the file's structure, so they run only on a file the schema accepts.
   if (!problems.some((p) => p.level === 'error')) problems.push(...ruleProblems(data as SeasonFile))
-  return problems.some((p) => p.level === 'error')
-    ? { problems: capped(problems) }
-    : { problems: capped(problems), season: data as SeasonFile }
+  return reported(problems, data as SeasonFile)
+}
+
+/** What `validateSeason` answers: the problems listed (capped), how many there were, and the season when it has no error. */
+function reported(problems: Problem[], season?: SeasonFile) {
+  const counts: ProblemCounts = { errors: 0, warnings: 0 }
+  for (const p of problems) p.level === 'error' ? counts.errors++ : counts.warnings++
+  return counts.errors || !season ? { problems: capped(problems), counts } : { problems: capped(problems), counts, season }
 }
 
 /** One row per variant, with defaults applied and the effective game mode. */

@@ -54,7 +54,7 @@ describe('season file names (the rule "season equals the file name stem")', () =
 
   it('checks every *.json but season.schema.json, and skips hidden files and other extensions', async () => {
     const dir = folder({ 'c1s1.json': seasonText('c1s1'), '.c1s2.json': '{', 'c1s3.json~': '{', 'README.md': '# notes' })
-    expect(await checkCatalog(dir)).toEqual({ errors: [], warnings: [] })
+    expect(await checkCatalog(dir)).toEqual({ errors: [], warnings: [], counts: { errors: 0, warnings: 0 } })
   })
 
   it('reports both the name and the mismatch when C6S3.json holds season c6s3', () => {
@@ -151,6 +151,19 @@ describe('messages stay one line', () => {
     expect(problems).toHaveLength(201)
     expect(problems.slice(0, 200).every((p) => p.message === 'is required but missing')).toBe(true)
     expect(problems[200]).toEqual({ level: 'error', pointer: '', message: '… and 37 more errors' })
+  })
+
+  it('counts every error, not the lines listed, in catalog-check', async () => {
+    const sprites = Array.from({ length: 237 }, (_, i) => ({
+      base_name: `S${i}`,
+      variants: [{ variant: 'Default', status: 'unreleased' }],
+    }))
+    const dir = folder({ 'c1s1.json': seasonText('c1s1', { sprites }) })
+    const report = await checkCatalog(dir)
+    expect(report.errors).toHaveLength(201)
+    expect(report.counts).toEqual({ errors: 237, warnings: 0 })
+    const run = Bun.spawnSync([process.execPath, 'server/cli.ts', 'catalog-check', dir], { cwd: root })
+    expect(run.stdout.toString()).toStartWith('Errors (237):\n')
   })
 
   it('cuts the rules after the schema the same way', () => {

@@ -289,6 +289,7 @@ describe('checkCatalog', () => {
     expect(await checkCatalog(dir)).toEqual({
       errors: [`${rel(dir)}/c1s1.json: /sprites/0/variants/1/variant: "Golden" is already used by /sprites/0/variants/0`, schemaLine(dir)],
       warnings: [],
+      counts: { errors: 2, warnings: 0 },
     })
   })
 
@@ -297,6 +298,7 @@ describe('checkCatalog', () => {
     expect(await checkCatalog(dir)).toEqual({
       errors: [schemaLine(dir)],
       warnings: [`${rel(dir)}/c1s1.json: /sprites/0/variants/0: is released but has no released_at`],
+      counts: { errors: 1, warnings: 1 },
     })
   })
 
@@ -309,6 +311,7 @@ describe('checkCatalog', () => {
     expect(await checkCatalog(dir)).toEqual({
       errors: [`${rel(dir)}/c1s2.json: /season: is "c1s1" but the file is named c1s2.json; they must match`],
       warnings: [`${rel(dir)}/c1s1.json: /sprites/0/variants/0: is released but has no released_at`],
+      counts: { errors: 1, warnings: 1 },
     })
   })
 
@@ -323,7 +326,7 @@ describe('checkCatalog', () => {
   it('reports a schema file that differs from the generated one', async () => {
     const dir = tempCatalog([['pass', 'minimal']], false)
     writeFileSync(path.join(dir, 'season.schema.json'), '{}\n')
-    expect(await checkCatalog(dir)).toEqual({ errors: [schemaLine(dir)], warnings: [] })
+    expect(await checkCatalog(dir)).toEqual({ errors: [schemaLine(dir)], warnings: [], counts: { errors: 1, warnings: 0 } })
   })
 
   it('finds nothing wrong in the real catalog folder', async () => {
