@@ -37,7 +37,7 @@ const complete = (dir: string) => existsSync(path.join(dir, '404.html'))
 
 export class SiteBuilder {
   /** The debounced build asked for by `request`, not started yet. */
-  private pending: { timer: Timer; outcome: Promise<BuildOutcome> } | null = null
+  private pending: { timer: Timer; outcome: Promise<BuildOutcome>; covered: (by: Promise<BuildOutcome>) => void } | null = null
   private running: Promise<BuildOutcome> | null = null
   /** The build's process while one runs, so stopping can end it. */
   private child: Bun.Subprocess | null = null
@@ -115,7 +115,7 @@ export class SiteBuilder {
       this.pending = null
       resolve(this.build(reason))
     }, this.debounceMs)
-    this.pending = { timer, outcome }
+    this.pending = { timer, outcome, covered: resolve }
   }
 
   /** Resolves once no build is asked for or under way: every write made before the call is then on the pages. */
@@ -156,6 +156,13 @@ export class SiteBuilder {
       if (this.running === run) this.running = null
     })
     this.running = run
+    // A build starting now reads every write made so far, so it answers a request still waiting out its debounce
+    // (at first start: the catalog's first load asks for a build just before the first build).
+    if (this.pending) {
+      clearTimeout(this.pending.timer)
+      this.pending.covered(run)
+      this.pending = null
+    }
     return run
   }
 

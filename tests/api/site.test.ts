@@ -91,6 +91,16 @@ describe('site regeneration', () => {
     expect((await count()) - before).toBeLessThanOrEqual(2)
   })
 
+  it('lets a build that starts answer a request still waiting out its debounce, instead of building again after it', async () => {
+    const count = async () => (await s.db.selectFrom('site_builds').select('id').execute()).length
+    await s.site!.settled()
+    const before = await count()
+    s.site!.request('data changed')
+    const started = s.site!.build('asked directly')
+    expect(await s.site!.settled()).toEqual(await started)
+    expect((await count()) - before).toBe(1)
+  })
+
   it("keeps each database's builds apart: three rebuilds of another database in the same folder leave this site whole", async () => {
     const otherEnv = readEnv({ DATABASE_PATH: path.join(s.dir, 'other.db') })
     const mine = s.site!.currentDir()!
