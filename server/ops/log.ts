@@ -59,13 +59,16 @@ export function queryNames(url: string): string[] | null {
   return names.size ? [...names] : null
 }
 
+/** What a request's line is made from: method, url, status, start and end (performance.now()), how the caller authenticated. */
+type RequestFields = [method: string, url: string, status: number, startedAt: number, end: number, via: string]
+
 export class Logger {
   /**
    * Answered requests whose lines are not made yet, six values each (method, url, status, start, end, via): made
    * one at a time in a loop, a line costs a fraction of what it costs made between two answers, where the code
    * it runs is cold (about 3 µs of a 40 µs keyed request, measured in the running service).
    */
-  private waiting: (string | number)[] = []
+  private waiting: RequestFields[number][] = []
   private batch: Timer | null = null
   private lastSecond = -1
   private secondIso = ''
@@ -136,8 +139,7 @@ export class Logger {
     const w = this.waiting
     if (!w.length) return
     this.waiting = []
-    for (let i = 0; i < w.length; i += 6)
-      this.sink(this.requestLine(w[i] as string, w[i + 1] as string, w[i + 2] as number, w[i + 3] as number, w[i + 4] as number, w[i + 5] as string))
+    for (let i = 0; i < w.length; i += 6) this.sink(this.requestLine(...(w.slice(i, i + 6) as RequestFields)))
   }
 
   private requestLine(method: string, url: string, status: number, startedAt: number, end: number, via: string): string {
