@@ -20,7 +20,6 @@ export interface ProblemCounts {
   warnings: number
 }
 
-/** A flattened row: a stored variant row without its id, with its flags as booleans. */
 /** A variant as the file gives it, flattened (the columns kept for syncing and search come with the load). */
 export type CatalogRow = Omit<
   CatalogVariant,
@@ -153,7 +152,8 @@ export function validateSeason(
 function reported(problems: Problem[], season?: SeasonFile) {
   const counts: ProblemCounts = { errors: 0, warnings: 0 }
   for (const p of problems) p.level === 'error' ? counts.errors++ : counts.warnings++
-  return counts.errors || !season ? { problems: capped(problems), counts } : { problems: capped(problems), counts, season }
+  const listed = capped(problems)
+  return counts.errors || !season ? { problems: listed, counts } : { problems: listed, counts, season }
 }
 
 /** One row per variant, with defaults applied and the effective game mode. */

@@ -82,17 +82,17 @@ export class Logger {
   ) {}
 
   /**
-   * The time as ISO 8601 from a performance.now() reading (which a request has anyway; Date.now() costs more),
+   * The time as ISO 8601 of a performance.now() reading `at` (which a request has anyway; Date.now() costs more), now when left out,
    * its date and time part made once per second however many lines share it.
    */
-  private iso(now = performance.now()): string {
-    // Synced from a reading taken now: `now` may be a request's end, read up to BATCH_MS ago.
-    const fresh = performance.now()
-    if (fresh - this.synced > 1000) {
-      this.offset = Date.now() - fresh
-      this.synced = fresh
+  private iso(at?: number): string {
+    // Synced from a reading taken now: `at` may be a request's end, read up to BATCH_MS ago.
+    const now = performance.now()
+    if (now - this.synced > 1000) {
+      this.offset = Date.now() - now
+      this.synced = now
     }
-    const ms = Math.floor(this.offset + now)
+    const ms = Math.floor(this.offset + (at ?? now))
     const second = Math.floor(ms / 1000)
     if (second !== this.lastSecond) {
       this.lastSecond = second

@@ -156,8 +156,7 @@ export class SiteBuilder {
       if (this.running === run) this.running = null
     })
     this.running = run
-    // A build starting now reads every write made so far, so it answers a request still waiting out its debounce
-    // (at first start: the catalog's first load asks for a build just before the first build).
+    // A build starting now reads every write made so far, so it answers a request still waiting out its debounce.
     if (this.pending) {
       clearTimeout(this.pending.timer)
       this.pending.covered(run)
