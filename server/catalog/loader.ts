@@ -45,8 +45,12 @@ export class CatalogLoader {
     private onChange: () => void,
   ) {}
 
+  /**
+   * Loads every file at start without calling `onChange`: whoever starts the loader builds once after it (a
+   * build asked for here would race that one and build the site twice).
+   */
   async loadAll(): Promise<void> {
-    for (const file of seasonFiles(this.dir)) await this.loadFile(file)
+    for (const file of seasonFiles(this.dir)) await this.loadFile(file, false)
   }
 
   watch(): void {
@@ -67,7 +71,7 @@ export class CatalogLoader {
   }
 
   /** Checks one file and, when it is valid, replaces its season's rows in one transaction. */
-  async loadFile(name: string): Promise<boolean> {
+  async loadFile(name: string, announce = true): Promise<boolean> {
     const full = path.join(this.dir, name)
     // Only a well-named file stands for a season; a misnamed one is refused and never served.
     const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
@@ -78,7 +82,7 @@ export class CatalogLoader {
         const served = season ? `; season ${season} is no longer served` : ''
         await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
       })
-      if (season) this.changed(season)
+      if (season) this.changed(season, announce)
       return true
     }
     const { problems, season: file } = validateSeason(name, await Bun.file(full).bytes())
@@ -108,7 +112,7 @@ export class CatalogLoader {
         .onConflict((oc) => oc.column('file').doUpdateSet(file ? { ...status, loaded_at: now } : status))
         .execute()
     })
-    if (file) this.changed(file.season)
+    if (file) this.changed(file.season, announce)
     return !!file
   }
 
@@ -116,11 +120,11 @@ export class CatalogLoader {
     return this.seasonVersions.get(season) ?? 0
   }
 
-  private changed(season: string) {
+  private changed(season: string, announce: boolean) {
     this.version = ++versions
     this.seasonVersions.set(season, this.version)
     // The season's autocomplete index is built now rather than by the first bot that asks.
     void warmAutocomplete(this.db, season, this.version)
-    this.onChange()
+    if (announce) this.onChange()
   }
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { CatalogLoader } from '../../server/catalog/loader.ts'
 import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'catalog-'))
@@ -121,6 +122,16 @@ describe('GET /api/catalog/:season/autocomplete', () => {
 })
 
 describe('catalog loader', () => {
+  it('asks for a site build when a file changes, but not on its first load: the start builds once after that', async () => {
+    let asked = 0
+    const loader = new CatalogLoader(s.db, dir, () => asked++)
+    await loader.loadAll()
+    expect(loader.versionOf('c6s3')).toBeGreaterThan(0)
+    expect(asked).toBe(0)
+    await loader.loadFile('c6s3.json')
+    expect(asked).toBe(1)
+  })
+
   it('reloads a changed file, and a new ETag follows', async () => {
     const before = (await s.req('GET', '/api/catalog/c6s4')).headers.get('etag')
     const file = JSON.parse(await Bun.file(path.join(dir, 'c6s4.json')).text())

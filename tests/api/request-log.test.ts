@@ -222,6 +222,13 @@ describe('the running service', () => {
       expect(s.output()).not.toContain(ADMIN_TOKEN)
       expect(s.output()).toMatch(/^\S+Z site\.build ok=true reason="first start" duration_ms=\d+ Site built in \d+ ms\n/m)
       expect(s.output()).toMatch(/^\S+Z service\.start port=\d+ Listening on /m)
+      // One build before listening: the catalog's first load does not ask for another.
+      expect(
+        s
+          .output()
+          .split(' service.start ')[0]
+          .match(/ site\.build /g),
+      ).toHaveLength(1)
     } finally {
       expect(await s.stop()).toBe(0)
     }
