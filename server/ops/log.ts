@@ -139,19 +139,45 @@ export class Logger {
     const w = this.waiting
     if (!w.length) return
     this.waiting = []
-    for (let i = 0; i < w.length; i += 6) this.sink(this.requestLine(...(w.slice(i, i + 6) as RequestFields)))
+    for (let i = 0; i < w.length; i += 6)
+      this.sink(
+        this.requestLine(
+          w[i] as string,
+          w[i + 1] as string,
+          w[i + 2] as number,
+          w[i + 3] as number,
+          w[i + 4] as number,
+          w[i + 5] as string,
+        ),
+      )
   }
 
   private requestLine(method: string, url: string, status: number, startedAt: number, end: number, via: string): string {
     const ms = Math.round((end - startedAt) * 100) / 100
-    const path = loggedPath(url)
-    const query = url.includes('?') ? queryNames(url) : null
-    if (this.format === 'json') {
-      const q = query ? `,"query":${JSON.stringify(query)}` : ''
-      return `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"ms":${ms},"via":"${via}"${q}}`
+    const { path, query } = this.target(url)
+    if (this.format === 'json')
+      return `{"at":"${this.iso(end)}","kind":"request","method":${JSON.stringify(method)},"path":${path},"status":${status},"ms":${ms},"via":"${via}"${query}}`
+    return `${this.iso(end)} ${method} ${path} ${status} ${ms}ms via=${via}${query}`
+  }
+
+  /** How a request URL is shown in this log's format: path and query names, worked out once per URL (clients repeat theirs). */
+  private readonly targets = new Map<string, { path: string; query: string }>()
+  private target(url: string): { path: string; query: string } {
+    let shown = this.targets.get(url)
+    if (shown === undefined) {
+      const path = loggedPath(url)
+      const query = url.includes('?') ? queryNames(url) : null
+      shown =
+        this.format === 'json'
+          ? { path: JSON.stringify(path), query: query ? `,"query":${JSON.stringify(query)}` : '' }
+          : { path: BARE.test(path) ? path : JSON.stringify(path), query: query ? ` query=${query.join(',')}` : '' }
+      // A one-time token's page is not kept, so its token is held no longer than its request is.
+      if (!path.includes('{token}')) {
+        if (this.targets.size >= 1000) this.targets.clear()
+        this.targets.set(url, shown)
+      }
     }
-    const shown = BARE.test(path) ? path : JSON.stringify(path)
-    return `${this.iso(end)} ${method} ${shown} ${status} ${ms}ms via=${via}${query ? ` query=${query.join(',')}` : ''}`
+    return shown
   }
 }
 
