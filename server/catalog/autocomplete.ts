@@ -290,7 +290,7 @@ export function autocompleteResponse(
   request: Request,
   db: Executor,
   season: string,
-  version: number,
+  versionNow: () => number,
   query: { q: string; limit?: number },
 ): Response | Promise<Response> {
   const q = fold(query.q)
@@ -298,5 +298,5 @@ export function autocompleteResponse(
   let database = databaseIds.get(db)
   if (database === undefined) databaseIds.set(db, (database = ++databases))
   const key = JSON.stringify(['autocomplete', database, season, q, limit])
-  return cachedBody(request, key, version, async () => (await autocompleteIndex(db, season, version)).answer(q, limit))
+  return cachedBody(request, key, versionNow, async (version) => (await autocompleteIndex(db, season, version)).answer(q, limit))
 }

@@ -3,6 +3,7 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { type DressedInit, dressedInit, dressedResponse } from '../http/front-door.ts'
+import { requestState } from '../http/request-state.ts'
 
 export type Coding = 'identity' | 'br' | 'zstd' | 'gzip'
 type Compressed = Exclude<Coding, 'identity'>
@@ -62,24 +63,47 @@ const MAX_BYTES = 256 * 2 ** 20
 let cachedBytes = 0
 const encoder = new TextEncoder()
 
-/** Answers from the cache for `key` at `version`, building the JSON body once when it is missing or stale. */
-export function cachedJson(request: Request, key: string, version: number, build: () => Promise<unknown>): Response | Promise<Response> {
-  return cachedBody(request, key, version, async () => encoder.encode(JSON.stringify(await build())))
+/**
+ * Answers from the cache for `key` at the catalog's current version (`versionNow` reads it), building the JSON body
+ * once when it is missing or stale.
+ */
+export function cachedJson(
+  request: Request,
+  key: string,
+  versionNow: () => number,
+  build: () => Promise<unknown>,
+): Response | Promise<Response> {
+  return cachedBody(request, key, versionNow, async () => encoder.encode(JSON.stringify(await build())))
 }
 
-/** As `cachedJson`, for a builder that serialises its JSON itself. */
-export function cachedBody(request: Request, key: string, version: number, build: () => Promise<Bytes>): Response | Promise<Response> {
+/**
+ * As `cachedJson`, for a builder that serialises its JSON itself. While the entry stays current, the front door answers
+ * the next GET of the same target (path and query as sent) from it without routing: the answer the route would give,
+ * since the key and version come from nothing but the target. The front door offers that only outside /api/admin and
+ * /api/docs, where no credential is read, so a repeat never skips a credential check.
+ */
+export function cachedBody(
+  request: Request,
+  key: string,
+  versionNow: () => number,
+  build: (version: number) => Promise<Bytes>,
+): Response | Promise<Response> {
+  requestState.repeatWith(request, (again) => {
+    const entry = cache.get(key)
+    return entry !== undefined && entry.version === versionNow() ? answer(again, entry) : null
+  })
+  const version = versionNow()
   const entry = cache.get(key)
   if (entry !== undefined && entry.version === version) return answer(request, entry)
   return entryFor(key, version, build).then((fresh) => answer(request, fresh))
 }
 
-function entryFor(key: string, version: number, build: () => Promise<Bytes>): Promise<Entry> {
+function entryFor(key: string, version: number, build: (version: number) => Promise<Bytes>): Promise<Entry> {
   // Requests that miss at the same time share one build instead of serialising the season once each.
   const slot = `${version} ${key}`
   let pending = building.get(slot)
   if (!pending) {
-    pending = build()
+    pending = build(version)
       .then((body) => store(key, version, body))
       .finally(() => building.delete(slot))
     building.set(slot, pending)

@@ -10,7 +10,7 @@ import { badRequest, forbidden, HttpError, unauthorized } from '../errors.ts'
 import type { Logger } from '../ops/log.ts'
 import { refusal } from './error-response.ts'
 import { requestOrigin, requestPath } from './request-path.ts'
-import { type RequestState, requestState } from './request-state.ts'
+import { Repeats, type RequestState, requestState, targetOf } from './request-state.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -97,11 +97,20 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
     return caller.then((found) => admitCaller(fetch, request, state, found), refused)
   }
 
-  const admit = (fetch: Fetch, request: Request, path: string | null): Response | Promise<Response> => {
+  const repeats = new Repeats()
+
+  const admit = (fetch: Fetch, request: Request, url: string, path: string | null): Response | Promise<Response> => {
     if (path === null) return refusal(badRequest('The request URL or its Host header cannot be read'))
-    const state: RequestState = { path, caller: null, address: undefined, readAddress }
+    const guarded = isAdminPath(path) || isDocsPath(path)
+    // A public GET its route answered from a cache before (a bot's conditional request) is answered from there.
+    const publicGet = !guarded && request.method === 'GET'
+    if (publicGet) {
+      const again = repeats.get(targetOf(url))?.(request)
+      if (again) return again
+    }
+    const state: RequestState = { path, caller: null, address: undefined, readAddress, repeats: publicGet ? repeats : null }
     requestState.set(request, state)
-    if (isAdminPath(path) || isDocsPath(path)) return admitGuarded(fetch, request, state)
+    if (guarded) return admitGuarded(fetch, request, state)
     const crossed = crossSite(request, null)
     return crossed ? refusal(crossed) : fetch(request)
   }
@@ -125,7 +134,7 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
       const path = requestPath(request, url)
       let answer: Response | Promise<Response>
       try {
-        answer = admit(fetch, request, path)
+        answer = admit(fetch, request, url, path)
       } catch (error) {
         answer = internalError(error, request)
       }

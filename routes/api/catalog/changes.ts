@@ -9,5 +9,10 @@ export const GET = defineRoute('public', 'Changes since a sync', {
   query: ChangesQuery,
   responses: ok(Changes, 'The changes', { 304: 'Not modified since the ETag in If-None-Match', 422: 'A bad since or limit' }),
   handler: ({ db, query, request, catalog }) =>
-    cachedJson(request, JSON.stringify(['changes', query]), catalog?.version ?? 0, () => changesSince(db, query)),
+    cachedJson(
+      request,
+      JSON.stringify(['changes', query]),
+      () => catalog?.version ?? 0,
+      () => changesSince(db, query),
+    ),
 })

@@ -13,5 +13,10 @@ export const GET = defineRoute('public', 'Search every season', {
     422: 'A bad filter, limit or cursor',
   }),
   handler: ({ db, query, request, catalog }) =>
-    cachedJson(request, JSON.stringify(['search', query]), catalog?.version ?? 0, () => search(db, query)),
+    cachedJson(
+      request,
+      JSON.stringify(['search', query]),
+      () => catalog?.version ?? 0,
+      () => search(db, query),
+    ),
 })

@@ -11,5 +11,5 @@ export const GET = defineRoute('public', 'Autocomplete variant names', {
   query: AutocompleteQuery,
   responses: ok(Matches, 'The best matches', { 304: 'Not modified since the ETag in If-None-Match', 404: 'No such season' }),
   handler: ({ db, params, query, request, catalog }) =>
-    autocompleteResponse(request, db, params.season, catalog?.versionOf(params.season) ?? 0, query),
+    autocompleteResponse(request, db, params.season, () => catalog?.versionOf(params.season) ?? 0, query),
 })

@@ -18,6 +18,11 @@ export const GET = defineRoute('public', "Get a season's variants", {
   handler({ db, params, query, request, catalog }) {
     const key = JSON.stringify(['season', params.season, query])
     // The existence check runs only when the answer is not cached yet, so a 304 touches no table.
-    return cachedJson(request, key, catalog?.versionOf(params.season) ?? 0, () => seasonPage(db, params.season, query))
+    return cachedJson(
+      request,
+      key,
+      () => catalog?.versionOf(params.season) ?? 0,
+      () => seasonPage(db, params.season, query),
+    )
   },
 })

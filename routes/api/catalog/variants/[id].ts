@@ -9,5 +9,10 @@ export const GET = defineRoute('public', 'Get a variant by id', {
   params: VariantParams,
   responses: ok(Row, 'The variant', { 304: 'Not modified since the ETag in If-None-Match', 404: 'No such variant (now)' }),
   handler: ({ db, params, request, catalog }) =>
-    cachedJson(request, JSON.stringify(['variant', params.id]), catalog?.version ?? 0, () => variantById(db, params.id)),
+    cachedJson(
+      request,
+      JSON.stringify(['variant', params.id]),
+      () => catalog?.version ?? 0,
+      () => variantById(db, params.id),
+    ),
 })
