@@ -3,7 +3,7 @@
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { type DressedInit, dressedInit, dressedResponse } from '../http/front-door.ts'
-import { requestState } from '../http/request-state.ts'
+import { type Repeat, requestState } from '../http/request-state.ts'
 
 export type Coding = 'identity' | 'br' | 'zstd' | 'gzip'
 type Compressed = Exclude<Coding, 'identity'>
@@ -88,14 +88,12 @@ export function cachedBody(
   versionNow: () => number,
   build: (version: number) => Promise<Bytes>,
 ): Response | Promise<Response> {
-  requestState.repeatWith(request, (again) => {
+  const fromCache: Repeat = (asked) => {
     const entry = cache.get(key)
-    return entry !== undefined && entry.version === versionNow() ? answer(again, entry) : null
-  })
-  const version = versionNow()
-  const entry = cache.get(key)
-  if (entry !== undefined && entry.version === version) return answer(request, entry)
-  return entryFor(key, version, build).then((fresh) => answer(request, fresh))
+    return entry !== undefined && entry.version === versionNow() ? answer(asked, entry) : null
+  }
+  requestState.repeatWith(request, fromCache)
+  return fromCache(request) ?? entryFor(key, versionNow(), build).then((fresh) => answer(request, fresh))
 }
 
 function entryFor(key: string, version: number, build: (version: number) => Promise<Bytes>): Promise<Entry> {

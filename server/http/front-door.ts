@@ -10,8 +10,8 @@ import { type AuthContext, type Caller, authenticate } from '../auth/credential.
 import { badRequest, forbidden, HttpError, unauthorized } from '../errors.ts'
 import type { Logger } from '../ops/log.ts'
 import { refusal } from './error-response.ts'
-import { requestOrigin, requestPath } from './request-path.ts'
-import { Repeats, type RequestState, requestState, targetOf } from './request-state.ts'
+import { requestOrigin, requestPath, requestTarget } from './request-path.ts'
+import { Repeats, type RequestState, requestState } from './request-state.ts'
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -106,7 +106,7 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
     // A public GET its route answered from a cache before (a bot's conditional request) is answered from there.
     const publicGet = !guarded && request.method === 'GET'
     if (publicGet) {
-      const again = repeats.get(targetOf(url))?.(request)
+      const again = repeats.get(requestTarget(url))?.(request)
       if (again) return again
     }
     const state: RequestState = { path, caller: null, address: undefined, readAddress, repeats: publicGet ? repeats : null }

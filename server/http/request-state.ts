@@ -1,6 +1,7 @@
 // What the service learns about a request before routing (its path, credential and, when asked, its client
 // address), kept for the rest of its handling. Set once per request by the front door.
 import type { Caller } from '../auth/credential.ts'
+import { requestTarget } from './request-path.ts'
 
 /**
  * Answers a repeat of a request from a cache (the same answer its route would give), or null when the cache no
@@ -21,9 +22,6 @@ export class Repeats {
     this.#byTarget.set(target, repeat)
   }
 }
-
-/** `/path?query` of an absolute request URL. */
-export const targetOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2))
 
 /** Reads a request's client address (the peer, or the proxy's header when the peer is a trusted proxy). */
 export type AddressReader = (request: Request) => string | null
@@ -47,7 +45,7 @@ export const requestState = {
   of: (request: Request): RequestState => states.get(request) ?? NONE,
   /** Lets the front door answer the next request for this target with `repeat`, before routing. */
   repeatWith(request: Request, repeat: Repeat) {
-    states.get(request)?.repeats?.set(targetOf(request.url), repeat)
+    states.get(request)?.repeats?.set(requestTarget(request.url), repeat)
   },
   /** The request's client address, read once. */
   address(request: Request): string | null {
