@@ -22,12 +22,35 @@ async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
     if (done) break
     total += value.byteLength
     if (total > limit) {
-      await reader.cancel().catch(() => {})
+      await drain(reader)
       throw tooLarge()
     }
     chunks.push(value)
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
+}
+
+/** Past this much, a body over its limit is cut off rather than read to its end (Bun refuses more anyway). */
+const DRAIN_LIMIT = 16 * 1024 * 1024
+
+/**
+ * Reads and discards the rest of a body that is over its limit, so the 413 reaches the client: closing the
+ * connection with its data unread makes the kernel reset it, and the reset can destroy the answer before the
+ * client reads it.
+ */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  let drained = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      drained += value.byteLength
+      if (drained > DRAIN_LIMIT) break
+    }
+  } catch {
+    return
+  }
+  await reader.cancel().catch(() => {})
 }
 
 /** True when arrays and objects nest deeper than `max` (strings are skipped, escapes included). */
