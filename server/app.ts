@@ -72,7 +72,9 @@ export async function createApp({ db, env, routes, site, catalog, calendar, cale
   }
   const registry = routes ?? (await loadRoutes())
   const allowed = methodsAt(registry)
-  const app: Elysia = new Elysia({ name: 'site' })
+  // Elysia's own router, not Bun's: every request then reaches the front door through one handler, where a request
+  // Bun routed costs about 2 µs more to read its URL, which the front door reads for every request.
+  const app: Elysia = new Elysia({ name: 'site', systemRouter: false })
   return app
     .wrap(
       frontDoor({

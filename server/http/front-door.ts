@@ -1,8 +1,8 @@
-// Every request comes in and every answer goes out here (Elysia's `wrap`, which its per-route handlers and its
-// general handler both go through). On the way in: a readable path (400 otherwise), the client address, and for
-// the admin API and its docs the credential (401 without one, 403 from a network it may not be used from), then
-// the CSRF rule for browser writes; a public GET its route answered from a cache before is answered from there
-// (see `cachedBody`). On the way out: the security headers and one request log line. A public
+// Every request comes in and every answer goes out here (Elysia's `wrap`, around the one handler Elysia gives Bun:
+// the app routes with Elysia's router, see app.ts). On the way in: a readable path (400 otherwise), the client
+// address, and for the admin API and its docs the credential (401 without one, 403 from a network it may not be
+// used from), then the CSRF rule for browser writes; a public GET its route answered from a cache before is
+// answered from there (see `cachedBody`). On the way out: the security headers and one request log line. A public
 // request takes no promise here, so the cached catalog answers cost little more than a bare server's.
 import type { Server } from 'bun'
 import type { HigherOrderFunction } from 'elysia/types'
