@@ -1,5 +1,6 @@
-// npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; not part
-// of the test line). `npm run bench -- service` or `-- catalog` runs one part; BENCH_SCALES=1,10 limits the sizes.
+// npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs, the catalog
+// route against the bare server of BENCH_PAIRS pairs; not part of the test line). `npm run bench -- service` or
+// `-- catalog` runs one part; BENCH_SCALES=1,10 limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
@@ -33,7 +34,7 @@ console.log(`\nMachine: ${machine}\n\n${growthTable}\n\n${table}`)
 if (!only) {
   const doc = `# Benchmarks
 
-Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (medians of ${process.env.BENCH_RUNS ?? 3} runs; \`BENCH_RUNS\` changes that).
+Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (medians of ${process.env.BENCH_RUNS ?? 3} runs, the catalog route against the bare server of ${process.env.BENCH_PAIRS ?? 9} pairs; \`BENCH_RUNS\` and \`BENCH_PAIRS\` change that).
 
 Machine: ${machine}. The load generator (wrk, one thread, on loopback) shares the cores with the
 server, so the absolute numbers move with the machine; the ratio to a bare \`Bun.serve\` answering the
