@@ -12,7 +12,7 @@ import { Logger } from '../../server/ops/log.ts'
 import { BufferedOutput } from '../../server/ops/output.ts'
 import { startServer } from '../helpers.ts'
 import { autocompleteQueries, generatedSeason, namedSeason } from './catalog-data.ts'
-import { ensureWrk, median, wrk } from './wrk.ts'
+import { compare, cpuUsedUs, ensureWrk, median, shareOf } from './wrk.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /** What Bun's fetch sends, as a bot written with it would: every coding we offer, so br is chosen. */
@@ -24,41 +24,6 @@ const spread = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(3)} ms, p99 $
 const memory = () => {
   Bun.gc(true)
   return { rss: process.memoryUsage().rss / 2 ** 20, heap: heapStats().heapSize / 2 ** 20 }
-}
-
-/** Pairs of wrk runs, the service and the bare server back to back, in alternating order. */
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 9)
-
-/** One wrk run, with the CPU time this process spent per answer: both servers run here, one at a time. */
-async function measured(url: string, options: Parameters<typeof wrk>[1]) {
-  const before = process.cpuUsage()
-  const run = await wrk(url, options)
-  const used = process.cpuUsage(before)
-  return { rps: run.rps, cpuUs: (used.user + used.system) / run.requests }
-}
-
-/**
- * The service against the bare server, as the median of per-pair ratios: a pair's two runs are seconds apart, so a
- * machine that slows down for a while (a shared host) moves both. Throughput is the figure the target names; the CPU
- * time per answer, which time stolen by other guests does not inflate, is given beside it.
- */
-async function paired(url: string, bareUrl: string, options: Parameters<typeof wrk>[1]) {
-  const service: { rps: number; cpuUs: number }[] = []
-  const ceiling: typeof service = []
-  for (let i = 0; i < PAIRS; i++) {
-    if (i % 2) ceiling.push(await measured(bareUrl, options))
-    service.push(await measured(url, options))
-    if (!(i % 2)) ceiling.push(await measured(bareUrl, options))
-  }
-  const throughput = median(service.map((s, i) => s.rps / ceiling[i].rps))
-  const cpu = median(service.map((s, i) => ceiling[i].cpuUs / s.cpuUs))
-  const us = (runs: typeof service) => median(runs.map((r) => r.cpuUs)).toFixed(1)
-  return {
-    rps: Math.round(median(service.map((s) => s.rps))),
-    ratio:
-      `${(100 * throughput).toFixed(0)}% of ${Math.round(median(ceiling.map((c) => c.rps)))} req/s (median of ${PAIRS} pairs); ` +
-      `CPU per answer ${(100 * cpu).toFixed(0)}% (${us(ceiling)} of ${us(service)} µs)`,
-  }
 }
 
 export async function catalogBench() {
@@ -99,8 +64,13 @@ export async function catalogBench() {
   })
   const bareUrl = `http://127.0.0.1:${bare.port}/`
   const conditional = { headers: { 'accept-encoding': ACCEPT, 'if-none-match': etag }, seconds: 2 }
-  const r304 = await paired(url, bareUrl, conditional)
-  const r200 = await paired(url, bareUrl, { seconds: 2 })
+  // Both servers run in this process, one at a time.
+  const servers = [
+    { url: bareUrl, cpuUs: () => cpuUsedUs() },
+    { url, cpuUs: () => cpuUsedUs() },
+  ]
+  const [bare304, r304] = await compare(servers, conditional)
+  const [bare200, r200] = await compare(servers, { seconds: 2 })
 
   // Autocomplete over 100,000 variants: the index (one query, then built in memory), then 1,000 varied queries, of
   // which a few repeat (those are answered from the cache).
@@ -154,15 +124,15 @@ export async function catalogBench() {
     { measure: 'peak resident memory of the bench process before serving', value: `${peakRssMb.toFixed(0)} MB`, target: '', ratio: '' },
     {
       measure: `GET /api/catalog/:season → 304 (Accept-Encoding: ${ACCEPT}; ${bytes.length} B body)`,
-      value: `${r304.rps} req/s`,
+      value: `${Math.round(r304.rps)} req/s`,
       target: '≥ 70% of bare',
-      ratio: r304.ratio,
+      ratio: shareOf(r304, bare304),
     },
     {
       measure: 'GET /api/catalog/:season → 200 (identity)',
-      value: `${r200.rps} req/s`,
+      value: `${Math.round(r200.rps)} req/s`,
       target: '≥ 50% of bare',
-      ratio: r200.ratio,
+      ratio: shareOf(r200, bare200),
     },
     {
       measure: `autocomplete index of ${size.toLocaleString('en-US')} variants: build time; memory it keeps`,

@@ -1,11 +1,12 @@
-// npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs, the catalog
-// route against the bare server of BENCH_PAIRS pairs; not part of the test line). `npm run bench -- service` or
+// npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; a route
+// compared with a bare server, over BENCH_ROUNDS rounds; not part of the test line). `npm run bench -- service` or
 // `-- catalog` runs one part; BENCH_SCALES=1,10 limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
 import { sizeOf } from './dataset.ts'
 import { serviceBench } from './service.ts'
+import { ROUNDS } from './wrk.ts'
 
 const only = process.argv[2]
 const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
@@ -34,7 +35,7 @@ console.log(`\nMachine: ${machine}\n\n${growthTable}\n\n${table}`)
 if (!only) {
   const doc = `# Benchmarks
 
-Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (medians of ${process.env.BENCH_RUNS ?? 3} runs, the catalog route against the bare server of ${process.env.BENCH_PAIRS ?? 9} pairs; \`BENCH_RUNS\` and \`BENCH_PAIRS\` change that).
+Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` (medians of ${process.env.BENCH_RUNS ?? 3} runs; a route compared with a bare server, keyed whoami and the catalog route, over ${ROUNDS} rounds of one run each in turn; \`BENCH_RUNS\` and \`BENCH_ROUNDS\` change that).
 
 Machine: ${machine}. The load generator (wrk, one thread, on loopback) shares the cores with the
 server, so the absolute numbers move with the machine; the ratio to a bare \`Bun.serve\` answering the
