@@ -71,7 +71,7 @@ function bare(bytes: Uint8Array<ArrayBuffer>, status = 200) {
 
 /**
  * The least a keyed whoami can cost on this runtime: a bare Bun.serve doing only the work its answer needs, with no
- * framework, request state or log line. It reads the path and Host, looks for the break-glass header, parses the
+ * framework and no request state. It reads the path and Host, looks for the break-glass header, parses the
  * bearer key, hashes and looks it up, and checks the client address against the LAN rule of `api_keys_from`. Then it
  * answers with the service's headers and a JSON text made once per key (less than the service does: it makes the
  * text per request), and leaves the request's log line, as the service must for every request. Its share of bare is
