@@ -11,7 +11,7 @@ import { requestPath } from '../../server/http/request-path.ts'
 import { Logger } from '../../server/ops/log.ts'
 import { BufferedOutput } from '../../server/ops/output.ts'
 import { BENCH_PASSWORD, fillDataset, sizeOf } from './dataset.ts'
-import { compare, cpuUsedUs, ensureWrk, median, shareOf, wrk, type WrkResult } from './wrk.ts'
+import { compare, cpuUsedUs, ensureWrk, median, percent, shareOf, wrk, type WrkResult } from './wrk.ts'
 
 const ROOT = path.join(import.meta.dir, '..', '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -186,12 +186,11 @@ export async function serviceBench(scales = [1, 10, 100]) {
       )
       bareWhoami.stop(true)
       floor.stop(true)
-      const pct = (share: number) => `${(100 * share).toFixed(0)}%`
       grow(
         'keyed GET /api/admin/whoami (64 connections): share of a bare Bun.serve; the work its answer needs, alone',
         scale,
-        `${pct(k.share)} (${Math.round(k.rps)} of ${Math.round(b.rps)} req/s; CPU per answer ${pct(k.cpuShare)}); ` +
-          `needed work alone ${pct(f.share)} (CPU ${pct(f.cpuShare)})`,
+        `${percent(k.share)} (${Math.round(k.rps)} of ${Math.round(b.rps)} req/s; CPU per answer ${percent(k.cpuShare)}); ` +
+          `needed work alone ${percent(f.share)} (CPU ${percent(f.cpuShare)})`,
         '≥ 60%',
       )
       if (scale === 1)
@@ -199,7 +198,7 @@ export async function serviceBench(scales = [1, 10, 100]) {
           measure: 'keyed GET /api/admin/whoami, 64 connections',
           value: fmt(k),
           target: '≥ 60% of bare',
-          ratio: `${shareOf(k, b)}; the work its answer needs, alone: ${pct(f.share)} (CPU ${pct(f.cpuShare)})`,
+          ratio: `${shareOf(k, b)}; the work its answer needs, alone: ${percent(f.share)} (CPU ${percent(f.cpuShare)})`,
         })
 
       // Lead search, a common name (a tenth of the leads match) and a rare one: as a leader waits for it (one

@@ -109,7 +109,10 @@ export async function compare(contenders: Contender[], options: WrkOptions): Pro
   }))
 }
 
+/** A share as a whole percentage: `86%`. */
+export const percent = (share: number) => `${(100 * share).toFixed(0)}%`
+
 /** `86% of 41185 req/s (median of 9 rounds); CPU per answer 85% (22.8 of 27.1 µs)` */
 export const shareOf = (own: Standing, bare: Standing) =>
-  `${(100 * own.share).toFixed(0)}% of ${Math.round(bare.rps)} req/s (median of ${ROUNDS} rounds); ` +
-  `CPU per answer ${(100 * own.cpuShare).toFixed(0)}% (${bare.cpuUs.toFixed(1)} of ${own.cpuUs.toFixed(1)} µs)`
+  `${percent(own.share)} of ${Math.round(bare.rps)} req/s (median of ${ROUNDS} rounds); ` +
+  `CPU per answer ${percent(own.cpuShare)} (${bare.cpuUs.toFixed(1)} of ${own.cpuUs.toFixed(1)} µs)`
