@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests drive for real when missing: Chromium (browser tests), Radicale (CalDAV).
+# Installs the Debian packages the tests drive for real when missing: Chromium (browser tests), Radicale (CalDAV),
+# faketime (the calendar tests again with the clock moved, tests/any-date.sh).
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v radicale >/dev/null 2>&1 || need+=(radicale)
+command -v faketime >/dev/null 2>&1 || need+=(faketime)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

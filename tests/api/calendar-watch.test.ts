@@ -7,6 +7,7 @@ import path from 'node:path'
 import { type Db, openMigrated } from '../../server/db/client.ts'
 import { CalendarStore } from '../../server/calendar/store.ts'
 import { CalendarWatch } from '../../server/calendar/watch.ts'
+import { addDays, compact, today } from '../dates.ts'
 import { expectFoldedWithin75Octets } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 
@@ -21,11 +22,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const nextYear = new Date().getUTCFullYear() + 1
 const foreign = (uid: string, title: string) => [
   `UID:${uid}`,
-  `DTSTART:${nextYear}0315T180000Z`,
-  `DTEND:${nextYear}0315T190000Z`,
+  `DTSTART:${compact(addDays(today(), 40))}T180000Z`,
+  `DTEND:${compact(addDays(today(), 40))}T190000Z`,
   `SUMMARY:${title}`,
 ]
 

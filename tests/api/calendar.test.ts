@@ -5,6 +5,7 @@ import { updateCalendarObject } from 'tsdav'
 import { ADMIN_TOKEN, expectFoldedWithin75Octets, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { toICalendar } from '../../server/calendar/event.ts'
+import { addDays, compact, today, upcoming } from '../dates.ts'
 
 let dav: Radicale
 let s: TestServer
@@ -19,8 +20,6 @@ afterAll(async () => {
   await dav.stop()
 })
 
-const nextYear = new Date().getUTCFullYear() + 1
-const day = (mmdd: string) => `${nextYear}-${mmdd}`
 const create = (json: Record<string, unknown>) => s.req('POST', '/api/admin/calendar', { cookie: leader.cookie, json })
 /** The raw iCalendar the store holds for a uid, read from Radicale directly. */
 async function stored(uid: string): Promise<{ text: string; event: ICAL.Component; etag: string }> {
@@ -33,11 +32,12 @@ describe('POST /api/admin/calendar', () => {
   it('folds long lines at 75 octets at most, never inside a character (RFC 5545 §3.1), and they unfold to the same text', async () => {
     const ascii = 'Spring camporee at Camp Oak: ' + 'bring tents, stoves, water, rain gear; '.repeat(8)
     const japanese = '春のキャンポリー、オーク野営場にて。テント・コンロ・水・雨具を持参してください。'.repeat(4)
+    const date = upcoming(4)
     for (const title of [ascii.slice(0, 200), japanese.slice(0, 200)]) {
-      const res = await create({ title, date: day('04-10'), description: title + ' ' + title })
+      const res = await create({ title, date, description: title + ' ' + title })
       expect(res.status).toBe(201)
       // What the site sends (the store may fold again on its own), and what the store then holds.
-      const sent = toICalendar(res.body.uid, { title, date: day('04-10'), unit: 'both', description: title }, 'America/Chicago')
+      const sent = toICalendar(res.body.uid, { title, date, unit: 'both', description: title }, 'America/Chicago')
       expect(sent).toContain('\r\n ') // it was folded at all
       expectFoldedWithin75Octets(new TextEncoder().encode(sent))
       const raw = await fetch(`${dav.url}${encodeURIComponent(res.body.uid)}.ics`, { headers: dav.auth })
@@ -49,10 +49,11 @@ describe('POST /api/admin/calendar', () => {
   })
 
   it('writes an all-day event as DATE values with an exclusive DTEND (end inclusive in the API)', async () => {
+    const first = upcoming(1, 3)
     const res = await create({
       title: 'Winter camp',
-      date: day('01-16'),
-      end: day('01-18'),
+      date: first,
+      end: addDays(first, 2),
       unit: 'troop',
       location: 'Camp Oak',
       badge: 'Camping',
@@ -62,8 +63,8 @@ describe('POST /api/admin/calendar', () => {
     expect(res.body).toMatchObject({ title: 'Winter camp', mine: true })
     const { event } = await stored(res.body.uid)
     expect(event.getFirstProperty('dtstart')!.type).toBe('date')
-    expect(event.getFirstPropertyValue('dtstart')!.toString()).toBe(day('01-16'))
-    expect(event.getFirstPropertyValue('dtend')!.toString()).toBe(day('01-19'))
+    expect(event.getFirstPropertyValue('dtstart')!.toString()).toBe(first)
+    expect(event.getFirstPropertyValue('dtend')!.toString()).toBe(addDays(first, 3))
     expect(event.getFirstPropertyValue('location')).toBe('Camp Oak')
     expect(event.getFirstPropertyValue('description')).toBe('Bring a sleeping bag')
     expect(event.getFirstPropertyValue('x-site-unit')).toBe('troop')
@@ -73,42 +74,46 @@ describe('POST /api/admin/calendar', () => {
   })
 
   it('writes a timed event in UTC from the site time zone, lasting 90 minutes without end_time, and reads it back the same', async () => {
-    const res = await create({ title: 'Troop meeting', date: day('07-06'), time: '19:00', unit: 'troop' })
+    const summer = upcoming(7, 1)
+    const res = await create({ title: 'Troop meeting', date: summer, time: '19:00', unit: 'troop' })
     const { event } = await stored(res.body.uid)
     const start = event.getFirstPropertyValue('dtstart') as ICAL.Time
     const end = event.getFirstPropertyValue('dtend') as ICAL.Time
     // America/Chicago is UTC-5 in July.
-    expect(start.toString()).toBe(`${day('07-07')}T00:00:00Z`)
+    expect(start.toString()).toBe(`${addDays(summer, 1)}T00:00:00Z`)
     expect(end.toJSDate().getTime() - start.toJSDate().getTime()).toBe(90 * 60_000)
     const list = await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })
     expect(list.body.events.find((e: any) => e.uid === res.body.uid)).toMatchObject({
-      date: day('07-06'),
+      date: summer,
       time: '19:00',
       end_time: '20:30',
       unit: 'troop',
       mine: true,
     })
-    const winter = await create({ title: 'Pack meeting', date: day('01-12'), time: '18:30', end_time: '19:45', unit: 'pack' })
+    // And UTC-6 in January.
+    const january = upcoming(1, 1)
+    const winter = await create({ title: 'Pack meeting', date: january, time: '18:30', end_time: '19:45', unit: 'pack' })
     expect(((await stored(winter.body.uid)).event.getFirstPropertyValue('dtstart') as ICAL.Time).toString()).toBe(
-      `${day('01-13')}T00:30:00Z`,
+      `${addDays(january, 1)}T00:30:00Z`,
     )
   })
 
   it('answers 422 for a missing title or date, bad formats, an end before the date, or an unknown field', async () => {
+    const d = upcoming(2, 4)
     for (const body of [
-      { date: day('02-01') },
+      { date: d },
       { title: 'No date' },
-      { title: 'x', date: day('02-30') },
-      { title: 'x', date: '2026/02/01' },
-      { title: 'x', date: day('02-01'), time: '7pm' },
-      { title: 'x', date: day('02-01'), time: '19:00', end_time: '25:00' },
-      { title: 'x', date: day('02-05'), end: day('02-01') },
-      { title: 'x', date: day('02-01'), end_time: '20:00' },
-      { title: 'x', date: day('02-01'), time: '19:00', end_time: '18:00' },
-      { title: 'x', date: day('02-01'), unit: 'crew' },
-      { title: 'x', date: day('02-01'), colour: 'red' },
+      { title: 'x', date: `${d.slice(0, 4)}-02-30` },
+      { title: 'x', date: d.replaceAll('-', '/') },
+      { title: 'x', date: d, time: '7pm' },
+      { title: 'x', date: d, time: '19:00', end_time: '25:00' },
+      { title: 'x', date: addDays(d, 4), end: d },
+      { title: 'x', date: d, end_time: '20:00' },
+      { title: 'x', date: d, time: '19:00', end_time: '18:00' },
+      { title: 'x', date: d, unit: 'crew' },
+      { title: 'x', date: d, colour: 'red' },
       { title: 'x', date: '0099-12-31' },
-      { title: 'x', date: day('02-01'), end: '2200-01-01' },
+      { title: 'x', date: d, end: '2200-01-01' },
     ]) {
       const res = await create(body)
       expect(res.status, JSON.stringify(body)).toBe(422)
@@ -118,13 +123,11 @@ describe('POST /api/admin/calendar', () => {
 })
 
 describe('repeating events', () => {
-  const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
-  const today = new Date().toISOString().slice(0, 10)
   const chicagoOffset = (date: string) =>
     new Date(`${date}T18:00:00Z`).toLocaleString('en-US', { timeZone: 'America/Chicago', hour: 'numeric', hour12: false })
   /** A Tuesday two weeks before Chicago's next clock change, so five weekly repeats cross it. */
   function tuesdayBeforeClockChange(): string {
-    let d = addDays(today, 21)
+    let d = addDays(today(), 21)
     while (chicagoOffset(d) === chicagoOffset(addDays(d, 1))) d = addDays(d, 1)
     d = addDays(d, -14)
     while (new Date(`${d}T12:00:00Z`).getUTCDay() !== 2) d = addDays(d, -1)
@@ -173,7 +176,7 @@ describe('repeating events', () => {
       while (new Date(`${d}T12:00:00Z`).getUTCDay() !== weekday) d = addDays(d, 1)
       return addDays(d, 7 * (nth - 1))
     }
-    const next = months(today, 1)
+    const next = months(today(), 1)
     const second = nthWeekday(next, 2, 2)
     const res = await create({
       title: 'Committee',
@@ -216,7 +219,7 @@ describe('repeating events', () => {
   })
 
   it('changes a series by PUT with its first day as date, and makes it one-time again without repeat', async () => {
-    const first = addDays(today, 10)
+    const first = addDays(today(), 10)
     const res = await create({
       title: 'Den meeting',
       date: first,
@@ -242,7 +245,7 @@ describe('repeating events', () => {
   })
 
   it('answers 422 naming the field for a repeat it cannot keep', async () => {
-    const d = addDays(today, 5)
+    const d = addDays(today(), 5)
     const cases: [Record<string, unknown>, string][] = [
       [{ repeat: 'weekly' }, 'repeat_until'],
       [{ repeat: 'weekly', repeat_until: addDays(d, -1) }, 'repeat_until'],
@@ -258,7 +261,7 @@ describe('repeating events', () => {
       expect(res.status, JSON.stringify(extra)).toBe(422)
       expect(res.body.detail, JSON.stringify(extra)).toStartWith(`${field}:`)
     }
-    let the30th = addDays(today, 1)
+    let the30th = addDays(today(), 1)
     while (!the30th.endsWith('-30')) the30th = addDays(the30th, 1)
     const monthly = await create({ title: 'Bad repeat', date: the30th, repeat: 'monthly_date', repeat_until: addDays(the30th, 90) })
     expect(monthly.status).toBe(422)
@@ -268,10 +271,12 @@ describe('repeating events', () => {
 
 describe('GET /api/admin/calendar', () => {
   it('lists events from other CalDAV clients with mine: false, recurring ones expanded, in date order', async () => {
+    // 01:00 UTC is the evening before in Chicago.
+    const utcDay = upcoming(3, 14)
     const status = await dav.putForeign('committee.ics', [
       'UID:committee@other-client',
-      `DTSTART:${nextYear}0303T010000Z`,
-      `DTEND:${nextYear}0303T020000Z`,
+      `DTSTART:${compact(utcDay)}T010000Z`,
+      `DTEND:${compact(utcDay)}T020000Z`,
       'RRULE:FREQ=WEEKLY;COUNT=3',
       'SUMMARY:Committee meeting',
     ])
@@ -280,7 +285,7 @@ describe('GET /api/admin/calendar', () => {
     expect(list.status).toBe(200)
     expect(list.body.configured).toBe(true)
     const committee = list.body.events.filter((e: any) => e.uid === 'committee@other-client')
-    expect(committee.map((e: any) => e.date)).toEqual([day('03-02'), day('03-09'), day('03-16')])
+    expect(committee.map((e: any) => e.date)).toEqual([-1, 6, 13].map((n) => addDays(utcDay, n)))
     expect(committee.every((e: any) => e.mine === false)).toBe(true)
     const dates = list.body.events.map((e: any) => `${e.date} ${e.time ?? ''}`)
     expect(dates).toEqual([...dates].sort())
@@ -291,7 +296,6 @@ describe('GET /api/admin/calendar', () => {
     const zone = (value: string | null) => s.req('PUT', '/api/admin/settings/site.timezone', { token: ADMIN_TOKEN, json: { value } })
     expect((await zone('America/Regina')).status).toBe(200)
     const plus = (days: number) => new Date(Date.now() + (30 + days) * 86_400_000).toISOString().slice(0, 10)
-    const compact = (date: string) => date.replaceAll('-', '')
     try {
       const order = [
         await create({ title: 'Order: late campfire', date: plus(1), time: '20:00' }), // 02:00 UTC the next day
@@ -330,7 +334,7 @@ describe('GET /api/admin/calendar', () => {
       const l = await bare.as(ROLES.packLeader)
       const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
       expect(list.body).toEqual({ configured: false, events: [], deleted_with_replies: [] })
-      const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
+      const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: upcoming(2) } })
       expect(write.status).toBe(409)
       expect(write.body.detail).toContain('not configured')
     })
@@ -345,10 +349,10 @@ describe('GET /api/admin/calendar', () => {
 
 describe('PUT and DELETE /api/admin/calendar/:uid', () => {
   it('replaces an event the site created (200) and logs calendar.update', async () => {
-    const { body } = await create({ title: 'Hike', date: day('04-11'), unit: 'both' })
+    const { body } = await create({ title: 'Hike', date: upcoming(4, 1), unit: 'both' })
     const res = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(body.uid)}`, {
       cookie: leader.cookie,
-      json: { title: 'Long hike', date: day('04-12'), time: '08:00', end_time: '15:00', unit: 'troop' },
+      json: { title: 'Long hike', date: addDays(upcoming(4, 1), 1), time: '08:00', end_time: '15:00', unit: 'troop' },
     })
     expect(res.status).toBe(200)
     const { event } = await stored(body.uid)
@@ -361,7 +365,7 @@ describe('PUT and DELETE /api/admin/calendar/:uid', () => {
     const before = await stored('committee@other-client').catch(() => null)
     const put = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent('committee@other-client')}`, {
       cookie: leader.cookie,
-      json: { title: 'Hijack', date: day('03-02') },
+      json: { title: 'Hijack', date: upcoming(3) },
     })
     expect(put.status).toBe(403)
     const del = await s.req('DELETE', `/api/admin/calendar/${encodeURIComponent('committee@other-client')}`, { cookie: leader.cookie })
@@ -376,7 +380,7 @@ describe('PUT and DELETE /api/admin/calendar/:uid', () => {
   })
 
   it('answers 409 when the event was changed in another client meanwhile, and writes nothing over it', async () => {
-    const { body } = await create({ title: 'Court of honor', date: day('05-20'), unit: 'troop' })
+    const { body } = await create({ title: 'Court of honor', date: upcoming(5), unit: 'troop' })
     const current = await stored(body.uid)
     const changed = await updateCalendarObject({
       calendarObject: {
@@ -389,14 +393,14 @@ describe('PUT and DELETE /api/admin/calendar/:uid', () => {
     expect(changed.ok).toBe(true)
     const res = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(body.uid)}`, {
       cookie: leader.cookie,
-      json: { title: 'Mine wins?', date: day('05-20') },
+      json: { title: 'Mine wins?', date: upcoming(5) },
     })
     expect(res.status).toBe(409)
     expect((await stored(body.uid)).event.getFirstPropertyValue('summary')).toBe('Court of honor (moved)')
   })
 
   it('deletes for real (200), a second delete is 404, and logs calendar.delete', async () => {
-    const { body } = await create({ title: 'Cancelled', date: day('06-01') })
+    const { body } = await create({ title: 'Cancelled', date: upcoming(6) })
     const path = `/api/admin/calendar/${encodeURIComponent(body.uid)}`
     expect((await s.req('DELETE', path, { cookie: leader.cookie })).status).toBe(200)
     expect((await fetch(`${dav.url}${encodeURIComponent(body.uid)}.ics`, { headers: dav.auth })).status).toBe(404)
@@ -412,7 +416,7 @@ describe('store refusals', () => {
     try {
       for (const srv of [wrong, down]) {
         const l = await srv.as(ROLES.packLeader)
-        const write = await srv.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: day('02-01') } })
+        const write = await srv.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: upcoming(2) } })
         expect(write.status).toBe(502)
         expect(typeof write.body.detail).toBe('string')
         expect((await srv.req('GET', '/api/admin/calendar', { cookie: l.cookie })).status).toBe(502)
