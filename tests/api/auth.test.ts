@@ -29,7 +29,18 @@ describe('POST /login', () => {
     const next = async (value: string) =>
       (await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD, next: value } })).headers.get('location')
     expect(await next('/admin/roster/?unit=pack')).toBe('/admin/roster/?unit=pack')
-    for (const offSite of ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', ''])
+    for (const offSite of [
+      'https://evil.example/',
+      '//evil.example/',
+      '/\\evil.example/',
+      'javascript:alert(1)',
+      '',
+      // Dot segments that resolve to a path starting with two slashes, which a browser reads as another host.
+      '/.//evil.example',
+      '/..//evil.example',
+      '/%2e%2e//evil.example',
+      '/x/../..//evil.example/',
+    ])
       expect(await next(offSite)).toBe('/family/')
     // A control character, which a browser would drop (/\tevil → //evil), is refused outright.
     expect((await s.req('POST', '/login', { form: { email: p.email, password: PASSWORD, next: '/\tevil' } })).status).toBe(422)

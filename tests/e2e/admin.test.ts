@@ -45,6 +45,9 @@ describe('admin section in a browser', () => {
       ['https://evil.example/', '/admin/'],
       ['//evil.example/', '/admin/'],
       ['/\\evil.example/', '/admin/'],
+      ['/.//evil.example', '/admin/'],
+      ['/..//evil.example', '/admin/'],
+      ['/%2e%2e//evil.example', '/admin/'],
     ]) {
       await p.goto(`${suite.s.url}/login/?next=${encodeURIComponent(next)}`)
       await p.getByLabel('Email').fill(admin.email)
