@@ -41,6 +41,29 @@ export function cookieValue(header: string | null, name: string): string | null 
   return null
 }
 
+/** A person as a caller: everything their roles give. */
+export const personCallerOf = (person: PersonInfo, sessionId: number | null = null): Caller => ({
+  via: 'session',
+  person,
+  capabilities: new Set(personCapabilities(person)),
+  key: null,
+  sessionId,
+  actor: person.email,
+})
+
+/** A key as a caller: its scopes intersected with its owner's current capabilities. */
+export function keyCallerOf(person: PersonInfo, key: { id: number; label: string; scopes: string }): Caller {
+  const held = new Set(personCapabilities(person))
+  return {
+    via: 'key',
+    person,
+    capabilities: new Set((JSON.parse(key.scopes) as Capability[]).filter((c) => held.has(c))),
+    key: { id: key.id, label: key.label },
+    sessionId: null,
+    actor: `key:${key.label}#${key.id} (${person.email})`,
+  }
+}
+
 interface Cached {
   caller: Caller
   expiresAt: number | null
@@ -112,16 +135,8 @@ async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promis
     keyCache.delete(hash)
     return null
   }
-  const held = new Set(personCapabilities(person))
   const entry: Cached = {
-    caller: {
-      via: 'key',
-      person,
-      capabilities: new Set((JSON.parse(key.scopes) as Capability[]).filter((c) => held.has(c))),
-      key: { id: key.id, label: key.label },
-      sessionId: null,
-      actor: `key:${key.label}#${key.id} (${person.email})`,
-    },
+    caller: keyCallerOf(person, key),
     expiresAt: key.expires_at ? Date.parse(key.expires_at) : null,
     lastUsed: key.last_used_at ? Date.parse(key.last_used_at) : 0,
     epoch,
@@ -212,14 +227,7 @@ async function sessionCaller(ctx: AuthContext, hash: string): Promise<Caller> {
     sessionCache.delete(hash)
     throw unauthorized('Your session has ended; sign in again')
   }
-  const caller: Caller = {
-    via: 'session',
-    person,
-    capabilities: new Set(personCapabilities(person)),
-    key: null,
-    sessionId: session.id,
-    actor: person.email,
-  }
+  const caller = personCallerOf(person, session.id)
   sessionCache.set(hash, {
     caller,
     expiresAt: Date.parse(session.expires_at),

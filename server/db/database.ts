@@ -124,6 +124,9 @@ export interface InviteTable {
   revoked_at: string | null
   used_at: string | null
   person_id: number | null
+  /** Who issued it (the person, and their key when a key did): it works only while they could issue it still. */
+  issuer_person_id: number | null
+  issuer_key_id: number | null
 }
 export type Invite = Selectable<InviteTable>
 
@@ -298,6 +301,8 @@ export interface ResetLinkTable {
   expires_at: string
   used_at: string | null
   revoked_at: string | null
+  issuer_person_id: number | null
+  issuer_key_id: number | null
 }
 export type ResetLink = Selectable<ResetLinkTable>
 

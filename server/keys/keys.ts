@@ -6,6 +6,7 @@ import { newKeySecret, sha256 } from '../auth/tokens.ts'
 import type { ApiKey, Executor } from '../db/database.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
+import { closeLinksIssued } from '../people/link-issuers.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t, withMessage } from '../schemas.ts'
 
@@ -113,7 +114,7 @@ export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.stati
   })
 }
 
-/** Revokes one of the caller's keys; someone else's key is 404, never 403. */
+/** Revokes one of the caller's keys and closes the invite and reset links it issued; someone else's key is 404, never 403. */
 export function revokeKey(db: Db, caller: Caller, id: number) {
   return write(db, async (trx) => {
     const key = await trx
@@ -130,7 +131,10 @@ export function revokeKey(db: Db, caller: Caller, id: number) {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”`)
+    // What a leaked key issued goes with it.
+    const closed = await closeLinksIssued(trx, { keyId: id }, revoked.revoked_at!)
+    const also = closed ? ` and closed the ${closed === 1 ? 'link' : `${closed} links`} it gave` : ''
+    await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”${also}`)
     return { key: keyView(revoked) }
   })
 }

@@ -47,15 +47,41 @@ export async function assertMayGrant(db: Executor, caller: Caller, globalRole: G
   }
 }
 
+/** An invite: `people:invite_leader`, and the right to grant its roles. Checked when it is issued and when it is used. */
+export async function assertMayInvite(db: Executor, caller: Caller, globalRole: GlobalRoleGrant, units: UnitGrant[]) {
+  if (!caller.capabilities.has('people:invite_leader')) throw forbidden('Invites need people:invite_leader')
+  await assertMayGrant(db, caller, globalRole, units)
+}
+
 /**
- * A reset link takes over an account, so the credential must be able to grant everything the target
- * holds: an owner's account needs `people:manage`, an admin's `people:invite_admin`, a unit role
- * `people:invite_leader` in that unit.
+ * A reset link takes over an account, so it needs `people:invite_admin` and the right to grant everything the
+ * person holds: an owner's account needs `people:manage`, an admin's `people:invite_admin`, a unit role
+ * `people:invite_leader` in that unit; and the person must be enabled. Checked when it is issued and when it is used.
  */
-export async function assertMayTakeOver(
+export async function assertMayReset(
   db: Executor,
   caller: Caller,
-  target: { global_role: GlobalRoleGrant; units: { unit_id: number; role: 'member' | 'leader' }[] },
+  target: { global_role: GlobalRoleGrant; units: { unit_id: number; role: 'member' | 'leader' }[]; disabled: boolean },
 ) {
+  if (!caller.capabilities.has('people:invite_admin')) throw forbidden('Reset links need people:invite_admin')
   await assertMayGrant(db, caller, target.global_role, target.units)
+  if (target.disabled) throw forbidden('This person is disabled; enable them first')
+}
+
+const GLOBAL_RANK = { admin: 1, owner: 2 } as const
+const UNIT_RANK = { member: 1, leader: 2 } as const
+
+export interface Roles {
+  global_role: GlobalRoleGrant
+  units: { unit_id: number; role: 'member' | 'leader' }[]
+}
+
+/** True when `a` holds a role `b` does not: another unit's role, or a higher one (owner over admin, leader over member). */
+export function holdsMore(a: Roles, b: Roles): boolean {
+  const rankOf = (roles: Roles, unitId: number) => {
+    const held = roles.units.find((u) => u.unit_id === unitId)
+    return held ? UNIT_RANK[held.role] : 0
+  }
+  if (a.global_role && GLOBAL_RANK[a.global_role] > (b.global_role ? GLOBAL_RANK[b.global_role] : 0)) return true
+  return a.units.some((u) => UNIT_RANK[u.role] > rankOf(b, u.unit_id))
 }

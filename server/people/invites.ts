@@ -8,7 +8,8 @@ import { record, write } from '../db/write.ts'
 import { conflict, notFound } from '../errors.ts'
 import { Email, Instant, Line, nowIso, OneOf, Password, t } from '../schemas.ts'
 import { createAccount } from './accounts.ts'
-import { assertMayGrant, rolesInWords, type UnitGrant } from './grants.ts'
+import { assertMayGrant, assertMayInvite, rolesInWords, type UnitGrant } from './grants.ts'
+import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { normaliseEmail } from './queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from './schemas.ts'
@@ -82,7 +83,7 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
   const email = normaliseEmail(input.email)
   const globalRole = input.global_role ?? null
   const units = input.units ?? []
-  await assertMayGrant(db, caller, globalRole, units)
+  await assertMayInvite(db, caller, globalRole, units)
   const token = randomToken()
   const row = await write(db, async (trx) => {
     if (await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst())
@@ -114,6 +115,7 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
         global_role: globalRole,
         units: JSON.stringify(units),
         invited_by: caller.actor,
+        ...issuedBy(caller),
         created_at: now,
         expires_at: new Date(Date.now() + INVITE_DAYS * 86_400_000).toISOString(),
       })
@@ -152,6 +154,8 @@ export async function revokeInvite(db: Db, caller: Caller, id: number) {
 /** Accepts an invite: the account with its roles, and a session token for it. */
 export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
   const link = await openLink(db, 'invites', token, 'invite link')
+  const units = JSON.parse(link.units) as UnitGrant[]
+  await assertIssuerStillMay(db, link, 'invite link', (issuer) => assertMayInvite(db, issuer, link.global_role, units))
   return write(db, async (trx) => {
     await useLink(trx, 'invites', link.id, 'invite link')
     const personId = await createAccount(trx, {
@@ -159,7 +163,7 @@ export async function acceptInvite(db: Db, token: string, input: typeof Acceptan
       name: input.name?.trim() || null,
       password: input.password,
       global_role: link.global_role,
-      units: JSON.parse(link.units) as UnitGrant[],
+      units,
     })
     await trx.updateTable('invites').set({ person_id: personId }).where('id', '=', link.id).execute()
     await record(trx, link.email, 'people.join', `Accepted the invite from ${link.invited_by}`)

@@ -8,7 +8,8 @@ import { type Executor, GLOBAL_ROLES } from '../db/database.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { KeyView, keyView } from '../keys/keys.ts'
 import { Instant, nowIso, OneOf, t } from '../schemas.ts'
-import { assertMayGrant, rolesInWords, type UnitGrant } from './grants.ts'
+import { assertMayGrant, holdsMore, rolesInWords, type UnitGrant } from './grants.ts'
+import { closeLinksIssued } from './link-issuers.ts'
 import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from './guards.ts'
 import { InviteView } from './invites.ts'
 import { loadPeople, loadPerson } from './queries.ts'
@@ -122,7 +123,11 @@ export const Disabled = t.Object(
   { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org', disabled: true }] },
 )
 
-/** Sessions end, keys stop, reset links close; the row stays. Not yourself (403), not the last owner (409); again 200. */
+/**
+ * Sessions end, keys are revoked (they stay revoked when the person is enabled again), their reset links close and
+ * so does every invite and reset link they issued; the row stays. Not yourself (403), not the last owner (409);
+ * again 200.
+ */
 export function disablePerson(db: Db, caller: Caller, id: number) {
   return write(db, async (trx) => {
     const person = await targetPerson(trx, id)
@@ -136,7 +141,18 @@ export function disablePerson(db: Db, caller: Caller, id: number) {
     await trx.updateTable('people').set({ disabled_at: now }).where('id', '=', id).execute()
     await endSessionsOf(trx, id)
     await closeResetLinks(trx, id, now)
-    await record(trx, caller.actor, 'people.disable', `Disabled ${person.email}`)
+    const keys = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('person_id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+    const links = await closeLinksIssued(trx, { personId: id }, now)
+    const also = [
+      counted(Number(keys.numUpdatedRows), 'key revoked', 'keys revoked'),
+      counted(links, 'link they gave closed', 'links they gave closed'),
+    ].filter(Boolean)
+    await record(trx, caller.actor, 'people.disable', `Disabled ${person.email}${also.length ? ` (${also.join('; ')})` : ''}`)
     return { id, email: person.email, disabled: true }
   })
 }
@@ -167,12 +183,26 @@ export const PersonAnswer = t.Object(
   { additionalProperties: false, examples: [{ person: { ...PersonSummary.examples[0], disabled: false } }] },
 )
 
-/** Replaces global role and unit roles; 409 when no enabled owner would remain. */
+/** "1 key revoked", "2 keys revoked", or nothing for none. */
+const counted = (n: number, one: string, many: string) => (n === 0 ? '' : `${n} ${n === 1 ? one : many}`)
+
+/**
+ * Replaces global role and unit roles; 409 when no enabled owner would remain. A role the person did not hold
+ * before closes their open reset links (one issued for a leader must not take over an owner); losing a role closes
+ * every invite and reset link they issued.
+ */
 export async function setRoles(db: Db, caller: Caller, id: number, roles: typeof Roles.static) {
   await assertMayGrant(db, caller, roles.global_role, roles.units)
   await write(db, async (trx) => {
     const person = await targetPerson(trx, id)
     if (person.global_role === 'owner' && roles.global_role !== 'owner') await assertAnotherOwner(trx, id, 'This change')
+    const before = {
+      global_role: person.global_role,
+      units: await trx.selectFrom('memberships').select(['unit_id', 'role']).where('person_id', '=', id).execute(),
+    }
+    const now = nowIso()
+    if (holdsMore(roles, before)) await closeResetLinks(trx, id, now)
+    const closed = holdsMore(before, roles) ? await closeLinksIssued(trx, { personId: id }, now) : 0
     await trx.updateTable('people').set({ global_role: roles.global_role }).where('id', '=', id).execute()
     await trx.deleteFrom('memberships').where('person_id', '=', id).execute()
     for (const u of roles.units)
@@ -181,7 +211,8 @@ export async function setRoles(db: Db, caller: Caller, id: number, roles: typeof
         .values({ person_id: id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
         .execute()
     const summary = await rolesInWords(trx, roles.global_role, roles.units)
-    await record(trx, caller.actor, 'people.roles', `${person.email} is now ${summary}`)
+    const also = counted(closed, 'link they gave closed', 'links they gave closed')
+    await record(trx, caller.actor, 'people.roles', `${person.email} is now ${summary}${also ? ` (${also})` : ''}`)
   })
   return { person: (await loadPerson(db, id))! }
 }

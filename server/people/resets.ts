@@ -5,9 +5,10 @@ import { endSessionsOf } from '../auth/sessions.ts'
 import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
-import { forbidden, notFound } from '../errors.ts'
+import { notFound } from '../errors.ts'
 import { Instant, nowIso, Password, t } from '../schemas.ts'
-import { assertMayTakeOver } from './grants.ts'
+import { assertMayReset } from './grants.ts'
+import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
 import { closeResetLinks } from './guards.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { loadPerson } from './queries.ts'
@@ -49,8 +50,7 @@ export const ResetDone = t.Object(
 export async function issueResetLink(db: Db, caller: Caller, personId: number, publicBaseUrl: string) {
   const person = await loadPerson(db, personId)
   if (!person) throw notFound('No such person')
-  await assertMayTakeOver(db, caller, person)
-  if (person.disabled) throw forbidden('This person is disabled; enable them first')
+  await assertMayReset(db, caller, person)
   const token = randomToken()
   const link = await write(db, async (trx) => {
     const now = nowIso()
@@ -61,6 +61,7 @@ export async function issueResetLink(db: Db, caller: Caller, personId: number, p
         token_hash: sha256(token),
         person_id: personId,
         created_by: caller.actor,
+        ...issuedBy(caller),
         created_at: now,
         expires_at: new Date(Date.now() + VALID_HOURS * 3_600_000).toISOString(),
       })
@@ -75,6 +76,11 @@ export async function issueResetLink(db: Db, caller: Caller, personId: number, p
 /** Sets the new password with a link, once; every session of that person ends. */
 export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
   const link = await openLink(db, 'reset_links', token, 'reset link')
+  await assertIssuerStillMay(db, link, 'reset link', async (issuer) => {
+    const person = await loadPerson(db, link.person_id)
+    if (!person) throw notFound('No such person')
+    await assertMayReset(db, issuer, person)
+  })
   const hash = await Bun.password.hash(input.password)
   return write(db, async (trx) => {
     await useLink(trx, 'reset_links', link.id, 'reset link')
