@@ -1,5 +1,6 @@
 // Roster writes: households (from fields or a join-form lead), the accounts linked to them, scouts and the
-// yearly checklist. Each is one transaction with its action-log entry.
+// yearly checklist. Each is one transaction with its action-log entry. A unit leader writes only within the units
+// they lead; admins and owners anywhere.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
@@ -58,6 +59,7 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
 export async function changeHousehold(db: Db, caller: Caller, id: number, change: typeof HouseholdChange.static) {
   await write(db, async (trx) => {
     const current = await assertHousehold(trx, id)
+    await assertKeepsHousehold(trx, caller, id)
     const { active, ...fields } = change
     await trx
       .updateTable('households')
@@ -70,23 +72,44 @@ export async function changeHousehold(db: Db, caller: Caller, id: number, change
   return householdById(db, id)
 }
 
-/**
- * Linking accounts to a household shows them that family, so a leader links only households with a scout
- * in a unit they lead, or with no scouts yet; admins and owners link any household.
- */
-async function assertMayLink(db: Executor, caller: Caller, householdId: number) {
+/** The units a caller's person leads, or null when they may touch every unit (an admin or owner). */
+function ledUnits(caller: Caller): Set<number> | null {
   const me = caller.person
-  if (me?.global_role) return
-  const led = new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
+  if (me?.global_role) return null
+  return new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
+}
+
+/** 403 unless the caller leads the unit (admins and owners lead every unit here). */
+function assertLeads(caller: Caller, unitId: number) {
+  const led = ledUnits(caller)
+  if (led && !led.has(unitId)) throw forbidden(`unit_id: you can only keep scouts in units you lead (unit ${unitId})`)
+}
+
+/**
+ * A leader keeps only the households of their units: those with a scout in a unit they lead, or with no scouts
+ * yet (one they just added). Editing a household, linking accounts to it (which shows them that family) and adding
+ * scouts to it all need this; admins and owners may touch any household.
+ */
+async function assertKeepsHousehold(db: Executor, caller: Caller, householdId: number) {
+  const led = ledUnits(caller)
+  if (!led) return
   const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)
   if (units.length && !units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
+}
+
+/** The scout, when it is in a unit the caller leads: 404 for none, 403 for another unit's scout. */
+async function scoutKept(db: Executor, caller: Caller, id: number) {
+  const scout = await db.selectFrom('scouts').select(['id', 'first_name', 'unit_id']).where('id', '=', id).executeTakeFirst()
+  if (!scout) throw notFound('No such scout')
+  assertLeads(caller, scout.unit_id)
+  return scout
 }
 
 /** Replaces the accounts linked to a household (the full list); an unknown person is 422. */
 export async function linkPeople(db: Db, caller: Caller, id: number, personIds: number[]) {
   await write(db, async (trx) => {
     const household = await assertHousehold(trx, id)
-    await assertMayLink(trx, caller, id)
+    await assertKeepsHousehold(trx, caller, id)
     const linked = personIds.length ? await trx.selectFrom('people').select(['id', 'email']).where('id', 'in', personIds).execute() : []
     const unknown = personIds.filter((p) => !linked.some((k) => k.id === p))
     if (unknown.length) throw unprocessable(`person_ids: no person ${unknown.join(', ')}`)
@@ -106,6 +129,8 @@ export function addScout(db: Db, caller: Caller, householdId: number, input: typ
   return write(db, async (trx) => {
     const household = await assertHousehold(trx, householdId)
     await assertUnit(trx, input.unit_id)
+    await assertKeepsHousehold(trx, caller, householdId)
+    assertLeads(caller, input.unit_id)
     const now = nowIso()
     const row = await trx
       .insertInto('scouts')
@@ -119,8 +144,11 @@ export function addScout(db: Db, caller: Caller, householdId: number, input: typ
 
 export function changeScout(db: Db, caller: Caller, id: number, change: typeof ScoutChange.static) {
   return write(db, async (trx) => {
-    if (!(await trx.selectFrom('scouts').select('id').where('id', '=', id).executeTakeFirst())) throw notFound('No such scout')
-    if (change.unit_id !== undefined) await assertUnit(trx, change.unit_id)
+    await scoutKept(trx, caller, id)
+    if (change.unit_id !== undefined) {
+      await assertUnit(trx, change.unit_id)
+      assertLeads(caller, change.unit_id)
+    }
     const row = await trx
       .updateTable('scouts')
       .set({ ...change, updated_at: nowIso() })
@@ -136,8 +164,7 @@ export function changeScout(db: Db, caller: Caller, id: number, change: typeof S
 export async function recordCheck(db: Db, caller: Caller, scoutId: number, item: CheckItem, input: typeof CheckInput.static) {
   const { year, label } = await programYear(db)
   return write(db, async (trx) => {
-    const scout = await trx.selectFrom('scouts').select(['id', 'first_name']).where('id', '=', scoutId).executeTakeFirst()
-    if (!scout) throw notFound('No such scout')
+    const scout = await scoutKept(trx, caller, scoutId)
     const check = { done: input.done ? 1 : 0, note: input.note ?? null, recorded_by: caller.actor, recorded_at: nowIso() }
     await trx
       .insertInto('checks')

@@ -124,9 +124,10 @@ describe('households and scouts', () => {
   })
 
   it('lists by unit (slug or id) with dens; unknown unit 404', async () => {
-    const { body } = await household({ parent_name: 'Gale Troop' })
+    const troopLeader = await s.as(ROLES.troopLeader)
+    const { body } = await household({ parent_name: 'Gale Troop' }, troopLeader.cookie)
     const troop = (await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()).id
-    await scout(body.id, { first_name: 'Tom', unit_id: troop, den: 'Eagle Patrol' })
+    expect((await scout(body.id, { first_name: 'Tom', unit_id: troop, den: 'Eagle Patrol' }, troopLeader.cookie)).status).toBe(201)
     const byTroop = await s.req('GET', `/api/admin/roster?unit=${troop}`, { cookie: leader.cookie })
     expect(byTroop.body.households.map((h: any) => h.parent_name)).toEqual(['Gale Troop'])
     expect(byTroop.body.dens).toEqual(['Eagle Patrol'])
@@ -186,11 +187,12 @@ describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family'
     const parent = await s.person(ROLES.member)
     const link = (id: number, cookie: string) =>
       s.req('PUT', `/api/admin/roster/households/${id}/people`, { cookie, json: { person_ids: [parent.id] } })
+    const admin = await s.as(ROLES.admin)
     const troopFamily = (await household({ parent_name: 'Troop Only' })).body.id
-    expect((await scout(troopFamily, { first_name: 'Tess', unit_id: troop })).status).toBe(201)
+    expect((await scout(troopFamily, { first_name: 'Tess', unit_id: troop }, admin.cookie)).status).toBe(201)
     const both = (await household({ parent_name: 'Both Units' })).body.id
     expect((await scout(both, { first_name: 'Pia', unit_id: pack })).status).toBe(201)
-    expect((await scout(both, { first_name: 'Tom', unit_id: troop })).status).toBe(201)
+    expect((await scout(both, { first_name: 'Tom', unit_id: troop }, admin.cookie)).status).toBe(201)
     const empty = (await household({ parent_name: 'No Scouts Yet' })).body.id
 
     const refused = await link(troopFamily, leader.cookie)
@@ -222,6 +224,72 @@ describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family'
     expect((await s.req('GET', '/api/admin/family', { cookie: parent.cookie })).body.households).toEqual([])
     expect((await s.req('GET', '/api/admin/family')).status).toBe(401)
     expect((await s.req('GET', '/api/admin/family', { token: ADMIN_TOKEN })).status).toBe(403)
+  })
+})
+
+describe("a leader and another unit's family", () => {
+  let troop: number
+  let troopLeader: { cookie: string }
+  let packFamily: number
+  let packScout: number
+  beforeAll(async () => {
+    troop = (await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()).id
+    troopLeader = await s.as(ROLES.troopLeader)
+    packFamily = (await household({ parent_name: 'Pack Family' })).body.id
+    packScout = (await scout(packFamily, { first_name: 'Pip', unit_id: pack })).body.id
+  })
+
+  it('refuses a troop leader a decoy troop scout in a pack household (403), so linking an account and reading the family stays refused', async () => {
+    const decoy = await scout(packFamily, { first_name: 'Decoy', unit_id: troop }, troopLeader.cookie)
+    expect(decoy.status).toBe(403)
+    const attacker = await s.as(ROLES.member)
+    const link = await s.req('PUT', `/api/admin/roster/households/${packFamily}/people`, {
+      cookie: troopLeader.cookie,
+      json: { person_ids: [attacker.id] },
+    })
+    expect(link.status).toBe(403)
+    expect((await s.req('GET', '/api/admin/family', { cookie: attacker.cookie })).body.households).toEqual([])
+    expect(
+      (await s.db.selectFrom('scouts').select('first_name').where('household_id', '=', packFamily).execute()).map((r) => r.first_name),
+    ).toEqual(['Pip'])
+  })
+
+  it("refuses moving a scout out of or into a unit the leader does not lead, editing another unit's scout, household or checklist (403)", async () => {
+    const patchScout = (id: number, json: Record<string, unknown>, cookie: string) =>
+      s.req('PATCH', `/api/admin/roster/scouts/${id}`, { cookie, json })
+    expect((await patchScout(packScout, { unit_id: troop }, troopLeader.cookie)).status).toBe(403)
+    expect((await patchScout(packScout, { den: 'Wolf' }, troopLeader.cookie)).status).toBe(403)
+    expect((await patchScout(packScout, { unit_id: troop }, leader.cookie)).status).toBe(403)
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/households/${packFamily}`, { cookie: troopLeader.cookie, json: { email: 'x@example.org' } }))
+        .status,
+    ).toBe(403)
+    expect(
+      (await s.req('PUT', `/api/admin/roster/scouts/${packScout}/checks/dues`, { cookie: troopLeader.cookie, json: { done: true } }))
+        .status,
+    ).toBe(403)
+    const kept = await s.db.selectFrom('scouts').select(['unit_id', 'den']).where('id', '=', packScout).executeTakeFirstOrThrow()
+    expect(kept).toEqual({ unit_id: pack, den: null })
+  })
+
+  it('lets a leader keep scouts within their units, in households of theirs or with no scouts yet; an admin anywhere', async () => {
+    const empty = (await household({ parent_name: 'New Family' }, troopLeader.cookie)).body.id
+    const tess = await scout(empty, { first_name: 'Tess', unit_id: troop }, troopLeader.cookie)
+    expect(tess.status).toBe(201)
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/scouts/${tess.body.id}`, { cookie: troopLeader.cookie, json: { den: 'Hawk Patrol' } }))
+        .status,
+    ).toBe(200)
+    expect(
+      (await s.req('PATCH', `/api/admin/roster/households/${empty}`, { cookie: troopLeader.cookie, json: { phone: '555 0100' } })).status,
+    ).toBe(200)
+    const admin = await s.as(ROLES.admin)
+    expect((await s.req('PATCH', `/api/admin/roster/scouts/${packScout}`, { cookie: admin.cookie, json: { unit_id: troop } })).status).toBe(
+      200,
+    )
+    expect((await s.req('PATCH', `/api/admin/roster/scouts/${packScout}`, { cookie: admin.cookie, json: { unit_id: pack } })).status).toBe(
+      200,
+    )
   })
 })
 

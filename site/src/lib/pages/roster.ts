@@ -187,8 +187,10 @@ function openScout(household: Household, scout: Scout | null) {
   scoutOf = { household, scout }
   scoutForm.reset()
   const unitChoice = byId<HTMLSelectElement>('scout-unit')
-  unitChoice.replaceChildren(...units.map((u) => h('option', { value: String(u.id) }, u.name)))
-  const preferred = scout?.unit_id ?? units.find((u) => u.slug === unitSelect.value)?.id ?? household.scouts[0]?.unit_id
+  // A unit leader keeps scouts only in the units they lead; the server refuses the others (403).
+  const mine = units.filter((u) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+  unitChoice.replaceChildren(...mine.map((u) => h('option', { value: String(u.id) }, u.name)))
+  const preferred = scout?.unit_id ?? mine.find((u) => u.slug === unitSelect.value)?.id ?? household.scouts[0]?.unit_id
   if (preferred) unitChoice.value = String(preferred)
   field(scoutForm, 'first_name').value = scout?.first_name ?? ''
   field(scoutForm, 'last_name').value = scout?.last_name ?? ''
