@@ -15,6 +15,7 @@ import { fileRoutes, methodsAt } from './http/file-routes.ts'
 import { frontDoor } from './http/front-door.ts'
 import { sitePages } from './http/site-pages.ts'
 import { MirrorQueue } from './leads/mirrors.ts'
+import { Outbound } from './http/outbound.ts'
 import type { Logger } from './ops/log.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
@@ -36,6 +37,8 @@ export interface AppOptions {
   log?: Logger | null
   /** Called when a write changed public data (tests count these). */
   onPublicDataChange?: () => void
+  /** How calls to addresses from settings and ingested data are made; by default under OUTBOUND_ALLOW. */
+  outbound?: Outbound
 }
 
 /**
@@ -53,8 +56,20 @@ export const SERVE_OPTIONS = {
   },
 }
 
-export async function createApp({ db, env, routes, site, catalog, calendar, calendarWatch, log, onPublicDataChange }: AppOptions) {
-  const mirrors = new MirrorQueue(db)
+export async function createApp({
+  db,
+  env,
+  routes,
+  site,
+  catalog,
+  calendar,
+  calendarWatch,
+  log,
+  onPublicDataChange,
+  outbound,
+}: AppOptions) {
+  const guarded = outbound ?? new Outbound(env.outboundAllow)
+  const mirrors = new MirrorQueue(db, guarded)
   const services: Services = {
     db,
     env,
@@ -62,6 +77,7 @@ export async function createApp({ db, env, routes, site, catalog, calendar, cale
     catalog: catalog ?? null,
     calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
     calendarWatch: calendarWatch ?? null,
+    outbound: guarded,
     loginThrottle: new LoginThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),

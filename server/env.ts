@@ -1,5 +1,6 @@
 // Environment configuration, read and validated once at start, then frozen.
 import path from 'node:path'
+import { parseRanges } from './http/outbound.ts'
 import { LOG_FORMATS, type LogFormat } from './ops/log.ts'
 
 export interface Env {
@@ -9,6 +10,8 @@ export interface Env {
   adminToken: string | null
   trustProxy: string[]
   lanCidrs: string[]
+  /** Private addresses the service may call when a setting or the publisher names them (OUTBOUND_ALLOW, CIDRs). */
+  outboundAllow: string[]
   caldav: { url: string; username: string; password: string } | null
   /** How often the calendar store is asked whether anything changed (CALDAV_POLL_SECONDS, default 60). */
   caldavPollSeconds: number
@@ -23,6 +26,8 @@ export interface Env {
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
+
+const MIN_ADMIN_TOKEN = 32
 
 const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -44,6 +49,13 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
   const caldavPollSeconds = Number(vars.CALDAV_POLL_SECONDS ?? 60)
   if (!Number.isInteger(caldavPollSeconds) || caldavPollSeconds < 1 || caldavPollSeconds > 3600)
     throw new Error(`CALDAV_POLL_SECONDS must be 1-3600, got ${vars.CALDAV_POLL_SECONDS}`)
+  // The break-glass token opens most of the admin API from the LAN: a short one could be guessed.
+  if (vars.ADMIN_TOKEN && vars.ADMIN_TOKEN.length < MIN_ADMIN_TOKEN)
+    throw new Error(
+      `ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN} characters (it has ${vars.ADMIN_TOKEN.length}); make one with: openssl rand -base64 32`,
+    )
+  const outboundAllow = list(vars.OUTBOUND_ALLOW)
+  parseRanges(outboundAllow) // throws on an entry that is not an address range
   const logFormat = (vars.LOG_FORMAT || 'text') as LogFormat
   if (!LOG_FORMATS.includes(logFormat)) throw new Error(`LOG_FORMAT must be ${LOG_FORMATS.join(' or ')}, got ${vars.LOG_FORMAT}`)
   return Object.freeze({
@@ -54,6 +66,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     adminToken: vars.ADMIN_TOKEN ? vars.ADMIN_TOKEN : null,
     trustProxy: list(vars.TRUST_PROXY),
     lanCidrs: vars.LAN_CIDRS ? list(vars.LAN_CIDRS) : DEFAULT_LAN,
+    outboundAllow,
     caldav,
     caldavPollSeconds,
     catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),

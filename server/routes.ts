@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { Outbound } from './http/outbound.ts'
 import type { CalendarStore } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -25,6 +26,8 @@ export interface Services {
   env: Readonly<Env>
   /** Asks for a site rebuild after a write that changes public data. */
   publicDataChanged(): void
+  /** Calls to addresses that came from settings or ingested data (the spreadsheet, the publisher). */
+  outbound: Outbound
   loginThrottle: LoginThrottle
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter

@@ -5,7 +5,8 @@ import type { Db } from '../db/client.ts'
 import { type Executor, type Lead, MIRROR_STATUSES } from '../db/database.ts'
 import { record } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
-import { logEvent } from '../ops/log.ts'
+import type { Outbound } from '../http/outbound.ts'
+import { errorText, logEvent } from '../ops/log.ts'
 import { Instant, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -16,27 +17,30 @@ export async function configuredTargets(db: Executor): Promise<'spreadsheet'[]> 
   return (await getSetting(db, 'mirrors.spreadsheet_url')) ? ['spreadsheet'] : []
 }
 
-/** POSTs the lead to the spreadsheet endpoint and stores the outcome; never throws. */
-export async function copyToSpreadsheet(db: Db, lead: Lead): Promise<boolean> {
+/**
+ * POSTs the lead to the spreadsheet endpoint and stores the outcome; never throws. Leaders read the outcome in
+ * plain words (never another server's status or an address); the service log keeps what happened.
+ */
+export async function copyToSpreadsheet(db: Db, outbound: Outbound, lead: Lead): Promise<boolean> {
   const url: string | null = await getSetting(db, 'mirrors.spreadsheet_url')
   let error: string | null = null
-  if (!url) error = 'mirrors.spreadsheet_url is not set'
+  let detail: string | null = null
+  if (!url) error = detail = 'mirrors.spreadsheet_url is not set'
   else {
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(publicLead(lead)),
-        signal: AbortSignal.timeout(MIRROR_TIMEOUT_MS),
-        redirect: 'follow',
-      })
-      if (!res.ok) error = `HTTP ${res.status} from the spreadsheet endpoint`
+      const res = await outbound.fetch(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(publicLead(lead)) },
+        MIRROR_TIMEOUT_MS,
+      )
       await res.body?.cancel()
+      if (!res.ok) {
+        error = 'The spreadsheet did not accept the copy'
+        detail = `HTTP ${res.status} from the spreadsheet endpoint${res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : ''}`
+      }
     } catch (e) {
-      error =
-        e instanceof Error && e.name === 'TimeoutError'
-          ? `no answer within ${MIRROR_TIMEOUT_MS / 1000} s`
-          : `unreachable: ${(e as Error).message}`
+      error = 'The spreadsheet could not be reached'
+      detail = e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${MIRROR_TIMEOUT_MS / 1000} s` : errorText(e)
     }
   }
   await db
@@ -49,7 +53,7 @@ export async function copyToSpreadsheet(db: Db, lead: Lead): Promise<boolean> {
     ok: !error,
     lead_id: lead.id,
     target: 'spreadsheet',
-    message: error ? `Copying lead ${lead.id} to the spreadsheet failed: ${error}` : `Copied lead ${lead.id} to the spreadsheet`,
+    message: error ? `Copying lead ${lead.id} to the spreadsheet failed: ${detail}` : `Copied lead ${lead.id} to the spreadsheet`,
   })
   return !error
 }
@@ -68,7 +72,7 @@ export const publicLead = (l: Lead) => ({
 })
 
 /** Copies a freshly stored lead to each target that has a pending copy row. */
-export async function mirrorNewLead(db: Db, leadId: number): Promise<void> {
+export async function mirrorNewLead(db: Db, outbound: Outbound, leadId: number): Promise<void> {
   const lead = await db.selectFrom('leads').selectAll().where('id', '=', leadId).executeTakeFirst()
   const pending = await db
     .selectFrom('mirror_copies')
@@ -76,7 +80,7 @@ export async function mirrorNewLead(db: Db, leadId: number): Promise<void> {
     .where('lead_id', '=', leadId)
     .where('status', '=', 'pending')
     .execute()
-  if (lead && pending.some((p) => p.target === 'spreadsheet')) await copyToSpreadsheet(db, lead)
+  if (lead && pending.some((p) => p.target === 'spreadsheet')) await copyToSpreadsheet(db, outbound, lead)
 }
 
 /**
@@ -90,6 +94,7 @@ export class MirrorQueue {
 
   constructor(
     private db: Db,
+    private outbound: Outbound,
     private concurrency = 2,
     private maxWaiting = 10_000,
   ) {}
@@ -103,7 +108,7 @@ export class MirrorQueue {
     while (this.active < this.concurrency && this.waiting.length) {
       const id = this.waiting.shift()!
       this.active++
-      mirrorNewLead(this.db, id)
+      mirrorNewLead(this.db, this.outbound, id)
         .catch((e) => console.error('mirror copy failed', e))
         .finally(() => {
           this.active--
@@ -146,7 +151,7 @@ export const FailedCopies = t.Object(
             status: 'failed',
             attempts: 2,
             last_attempt_at: '2026-11-22T20:20:00.000Z',
-            error: 'HTTP 503 from the spreadsheet endpoint',
+            error: 'The spreadsheet did not accept the copy',
           },
         ],
         configured: true,
@@ -187,7 +192,7 @@ export const RetryOutcome = t.Object(
 )
 
 /** Replays every owed spreadsheet copy (a copy already ok is never sent again); notification is not implemented: 422. */
-export async function retryCopies(db: Db, caller: Caller, input: typeof RetryTarget.static) {
+export async function retryCopies(db: Db, outbound: Outbound, caller: Caller, input: typeof RetryTarget.static) {
   if (input.target === 'notification') throw unprocessable('target: the notification target is not implemented')
   const owed = await db
     .selectFrom('mirror_copies')
@@ -198,7 +203,7 @@ export async function retryCopies(db: Db, caller: Caller, input: typeof RetryTar
     .orderBy('leads.id')
     .execute()
   let ok = 0
-  for (const lead of owed) if (await copyToSpreadsheet(db, lead)) ok++
+  for (const lead of owed) if (await copyToSpreadsheet(db, outbound, lead)) ok++
   // Each copy's outcome is stored as it happens (an outside call cannot sit in a transaction); this is the log of the replay.
   await record(db, caller.actor, 'mirrors.retry', `Replayed ${owed.length} spreadsheet copies: ${ok} ok, ${owed.length - ok} failed`)
   return { target: input.target, attempted: owed.length, ok, failed: owed.length - ok }

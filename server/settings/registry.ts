@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
+import type { Outbound } from '../http/outbound.ts'
 import { instantWords } from '../words.ts'
 
 interface SettingDef {
@@ -22,6 +23,8 @@ interface SettingDef {
   check?: (value: any) => string | null
   /** True for a value that widens where credentials work: only a signed-in person (a session) may set it, never a key. */
   widens?: (value: unknown) => boolean
+  /** An address the service will call: refused when it names this machine or a private network (see Outbound). */
+  calledByService?: true
 }
 
 const httpUrl = (value: string | null) => {
@@ -60,6 +63,7 @@ const url = (label: string, description: string): SettingDef => ({
   default: null,
   description,
   check: httpUrl,
+  calledByService: true,
 })
 
 /** One line of text shown on the public site. */
@@ -160,7 +164,9 @@ export function settingError(key: SettingKey, value: unknown): string | null {
   return def.check ? def.check(value) : null
 }
 
-const cache = new WeakMap<object, Map<string, unknown>>()
+/** Stored values by database, read again at least this often so a change made by hand (SQL) takes effect. */
+const cache = new WeakMap<object, { values: Map<string, unknown>; readAt: number }>()
+const REREAD_MS = 10_000
 const listeners = new Set<(db: Db, key: SettingKey) => void>()
 
 /** Calls `listener` after each committed change of a setting (so a schedule can follow its hour); returns the unsubscribe. */
@@ -169,19 +175,26 @@ export function onSettingChange(listener: (db: Db, key: SettingKey) => void): ()
   return () => void listeners.delete(listener)
 }
 
+/** The values read within the last REREAD_MS, or undefined. */
+function freshValues(db: Executor): Map<string, unknown> | undefined {
+  const entry = cache.get(db)
+  return entry && Date.now() - entry.readAt < REREAD_MS ? entry.values : undefined
+}
+
 async function storedValues(db: Executor): Promise<Map<string, unknown>> {
-  let values = cache.get(db)
+  let values = freshValues(db)
   if (!values) {
+    const readAt = Date.now()
     const rows = await db.selectFrom('settings').select(['key', 'value']).execute()
     values = new Map(rows.map((r) => [r.key, JSON.parse(r.value)]))
-    cache.set(db, values)
+    cache.set(db, { values, readAt })
   }
   return values
 }
 
-/** A setting's value when the settings are read already (after the first `getSetting`), else undefined. */
+/** A setting's value when the settings were read within the last 10 s (by `getSetting`), else undefined. */
 export function loadedSetting<K extends SettingKey>(db: Executor, key: K): (typeof SETTINGS)[K]['default'] | any {
-  const values = cache.get(db)
+  const values = freshValues(db)
   if (!values) return undefined
   return values.has(key) ? values.get(key) : SETTINGS[key].default
 }
@@ -258,12 +271,14 @@ export const SettingValue = t.Object(
 )
 
 /**
- * Changes a setting (null restores its default): 422 for an unknown key or a value it refuses, 403 for a key or
- * the break-glass token widening where credentials work.
+ * Changes a setting (null restores its default): 422 for an unknown key or a value it refuses (an address the
+ * service would call on this machine or a private network among them), 403 for a key or the break-glass token
+ * widening where credentials work.
  */
-export async function changeSetting(db: Db, caller: Caller, key: string, value: unknown) {
+export async function changeSetting(db: Db, outbound: Outbound, caller: Caller, key: string, value: unknown) {
   if (!isSettingKey(key)) throw unprocessable(`Unknown setting key: ${key}`)
-  const problem = value === null ? null : settingError(key, value)
+  const def: SettingDef = SETTINGS[key]
+  const problem = value === null ? null : (settingError(key, value) ?? (def.calledByService ? outbound.problemWith(value as string) : null))
   if (problem) throw unprocessable(`value: ${problem}`)
   if (needsSession(key, value) && caller.via !== 'session')
     throw forbidden(`Setting ${key} to ${JSON.stringify(value)} widens where credentials work: sign in to do it`)

@@ -8,6 +8,8 @@ import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
+import type { Outbound } from '../http/outbound.ts'
+import { errorText, logEvent } from '../ops/log.ts'
 
 export const PUBLISHER_TIMEOUT_MS = 8000
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -152,8 +154,13 @@ export const PostReport = t.Object(
   },
 )
 
-/** Stores a report (a re-report of the same id updates it; an omitted image keeps the stored one). */
-export async function ingestPost(db: Db, caller: Caller, report: typeof PostReport.static) {
+/**
+ * Stores a report (a re-report of the same id updates it; an omitted image keeps the stored one). A cancel_url
+ * on this machine or a private network is refused (422): a leader's cancel would make the service call it.
+ */
+export async function ingestPost(db: Db, outbound: Outbound, caller: Caller, report: typeof PostReport.static) {
+  const cancelProblem = report.cancel_url ? outbound.problemWith(report.cancel_url) : null
+  if (cancelProblem) throw unprocessable(`cancel_url: ${cancelProblem}`)
   const scheduled = new Date(parseTimestamp('scheduled_for', report.scheduled_for)).toISOString()
   const { image, ...fields } = report
   let imageColumns = {}
@@ -201,26 +208,29 @@ function assertChangeable(p: SocialPost) {
 }
 
 /**
- * Sends a request to the publisher; 2xx resolves, a refusal or no answer is 502 saying what failed. The
- * publisher's reply is never echoed: it is another system's text, not ours to show.
+ * Sends a request to the publisher; 2xx resolves. Anything else is 502 in the same plain words whether the
+ * publisher refused, did not answer or sits at an address the service may not call, so the answer tells nothing
+ * about what listens where; the service log keeps what happened. The publisher's reply is never echoed.
  */
-async function callPublisher(url: string, init: RequestInit, what: string): Promise<void> {
-  let res: Response
+async function callPublisher(outbound: Outbound, url: string, init: RequestInit, what: string): Promise<void> {
+  let detail: string
   try {
-    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(PUBLISHER_TIMEOUT_MS) })
+    const res = await outbound.fetch(url, init, PUBLISHER_TIMEOUT_MS)
+    await res.body?.cancel()
+    if (res.ok) return
+    detail = `HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : ''}`
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError'
-    throw badGateway(`The publisher ${timedOut ? 'did not answer in time' : 'could not be reached'} to ${what}`)
+    detail = (error as Error).name === 'TimeoutError' ? `no answer within ${PUBLISHER_TIMEOUT_MS / 1000} s` : errorText(error)
   }
-  await res.body?.cancel()
-  if (!res.ok) throw badGateway(`The publisher refused to ${what} (HTTP ${res.status})`)
+  logEvent('publisher.call', { ok: false, message: `The publisher did not ${what}: ${detail}` })
+  throw badGateway(`The publisher did not ${what}: it refused or could not be reached. The service log says why.`)
 }
 
 /** Cancels through the publisher's signed link, and records it once the publisher accepted. */
-export async function cancelPost(db: Db, caller: Caller, id: string) {
+export async function cancelPost(db: Db, outbound: Outbound, caller: Caller, id: string) {
   const post = await findPost(db, id)
   assertChangeable(post)
-  await callPublisher(post.cancel_url!, { method: 'POST' }, 'cancel the post')
+  await callPublisher(outbound, post.cancel_url!, { method: 'POST' }, 'cancel the post')
   return write(db, async (trx) => {
     await trx.updateTable('social_posts').set({ status: 'cancelled', updated_at: nowIso() }).where('id', '=', id).execute()
     await record(
@@ -239,7 +249,7 @@ export const Reschedule = t.Object(
 )
 
 /** Asks the control server (signed with the post's own signature) to redraft the post; it waits as a draft. */
-export async function reschedulePost(db: Db, caller: Caller, id: string, input: typeof Reschedule.static) {
+export async function reschedulePost(db: Db, outbound: Outbound, caller: Caller, id: string, input: typeof Reschedule.static) {
   const post = await findPost(db, id)
   const minutes: number = await getSetting(db, 'socialposts.min_lead_minutes')
   const when = parseTimestamp('scheduled_for', input.scheduled_for)
@@ -251,6 +261,7 @@ export async function reschedulePost(db: Db, caller: Caller, id: string, input: 
   if (!signature) throw badGateway("The post's cancel link carries no signature; the publisher must report it again")
   const scheduled = new Date(when).toISOString()
   await callPublisher(
+    outbound,
     `${control.replace(/\/+$/, '')}/reschedule`,
     {
       method: 'POST',

@@ -16,7 +16,8 @@ const spreadsheet = Bun.serve({
   },
 })
 // Loopback is a trusted proxy here, so each lead can come from its own forwarded address.
-beforeAll(async () => (s = await startServer({ TRUST_PROXY: '127.0.0.1/32' })))
+// The spreadsheet stand-in listens on loopback, which the service calls only when OUTBOUND_ALLOW names it.
+beforeAll(async () => (s = await startServer({ TRUST_PROXY: '127.0.0.1/32', OUTBOUND_ALLOW: '127.0.0.1/32' })))
 afterAll(async () => {
   await s.stop()
   spreadsheet.stop(true)
@@ -272,7 +273,7 @@ describe('mirrors', () => {
     expect(failed.find((f: any) => f.lead_id === failedLead)).toMatchObject({
       target: 'spreadsheet',
       attempts: 1,
-      error: 'HTTP 503 from the spreadsheet endpoint',
+      error: 'The spreadsheet did not accept the copy',
     })
     expect(failed.some((f: any) => f.lead_id === okLead)).toBe(false)
     expect((await s.req('GET', `/api/admin/leads/${failedLead}`, { cookie: admin.cookie })).body.lead.parent_name).toBe('Sheet Was Down')

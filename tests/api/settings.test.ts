@@ -1,5 +1,5 @@
 // Settings API: the typed registry, validation of every key, null restores the default, credentials, and the action log.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import { ADMIN_TOKEN, expectDetail, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
@@ -270,5 +270,26 @@ describe('PUT /api/admin/settings/:key', () => {
       'break_glass',
       admin.email,
     ])
+  })
+})
+
+describe('a setting changed by hand in the database', () => {
+  it('takes effect within 10 s, as the README says (the clock moved on 11 s)', async () => {
+    const announce = () =>
+      s.req('POST', '/api/admin/announcements', {
+        cookie: leader.cookie,
+        json: { message: 'Ten chars!', ends_at: new Date(Date.now() + 86_400_000).toISOString() },
+      })
+    expect((await s.req('GET', '/api/admin/settings', { cookie: admin.cookie })).status).toBe(200) // read and held
+    await s.db.insertInto('settings').values({ key: 'announcements.max_chars', value: '5', updated_at: new Date().toISOString() }).execute()
+    try {
+      setSystemTime(new Date(Date.now() + 11_000))
+      const refused = await announce()
+      expect(refused.status).toBe(422)
+      expect(refused.body.detail).toContain('5')
+    } finally {
+      setSystemTime()
+      await s.db.deleteFrom('settings').where('key', '=', 'announcements.max_chars').execute()
+    }
   })
 })

@@ -15,7 +15,7 @@ import { compare, cpuUsedUs, ensureWrk, median, percent, shareOf, wrk, type WrkR
 
 const ROOT = path.join(import.meta.dir, '..', '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
-const ADMIN_TOKEN = 'bench-admin-token-0123456789'
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef'
 const TRUST_PROXY = '127.0.0.1/32'
 
 const rss = (pid: number) => {
@@ -27,7 +27,15 @@ const rss = (pid: number) => {
 async function startService(dir: string, vars: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, path.join(ROOT, 'server/main.ts')], {
     cwd: dir,
-    env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db'), PORT: '0', ADMIN_TOKEN, TRUST_PROXY, ...vars },
+    env: {
+      ...process.env,
+      DATABASE_PATH: path.join(dir, 'site.db'),
+      PORT: '0',
+      ADMIN_TOKEN,
+      TRUST_PROXY,
+      OUTBOUND_ALLOW: '127.0.0.1/32',
+      ...vars,
+    },
     stdout: 'pipe',
     stderr: 'inherit',
   })

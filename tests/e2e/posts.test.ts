@@ -13,7 +13,7 @@ const publisher = Bun.serve({
   },
 })
 
-const suite = browserSuite()
+const suite = browserSuite(() => ({ OUTBOUND_ALLOW: '127.0.0.1/32' })) // the publisher stand-in is on loopback
 let leader: { email: string }
 beforeAll(async () => (leader = await suite.s.person({ ...ROLES.troopLeader, email: 'posts.leader@example.org' })))
 afterAll(() => publisher.stop(true))

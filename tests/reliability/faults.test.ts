@@ -11,7 +11,7 @@ const HANG = `http://127.0.0.1:${hanging.port}`
 let s: TestServer
 let leader: { cookie: string }
 beforeAll(async () => {
-  s = await startServer({ CALDAV_URL: `${HANG}/dav/units/`, CALDAV_USERNAME: 'site', CALDAV_PASSWORD: 'x' })
+  s = await startServer({ CALDAV_URL: `${HANG}/dav/units/`, CALDAV_USERNAME: 'site', CALDAV_PASSWORD: 'x', OUTBOUND_ALLOW: '127.0.0.1/32' })
   const admin = await s.as(ROLES.admin)
   leader = await s.as(ROLES.packLeader)
   await s.req('PUT', '/api/admin/settings/mirrors.spreadsheet_url', { cookie: admin.cookie, json: { value: `${HANG}/exec` } })

@@ -6,5 +6,5 @@ export const POST = defineRoute('leads:read', 'Replay failed copies', {
   description: 'Replays every owed copy to the target; a copy already ok is never sent again.',
   body: RetryTarget,
   responses: ok(RetryOutcome, 'What was replayed (also when nothing was owed)', { 422: 'The notification target is not implemented' }),
-  handler: ({ db, caller, body }) => retryCopies(db, caller, body),
+  handler: ({ db, caller, body, outbound }) => retryCopies(db, outbound, caller, body),
 })

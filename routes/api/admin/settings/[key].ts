@@ -9,10 +9,10 @@ export const PUT = defineRoute('settings:write', 'Change a setting', {
   publishes: true,
   responses: ok(SettingAnswer, 'The setting with its new value', {
     403: 'A key or the break-glass token widening where credentials work',
-    422: 'An unknown key, or a value the setting refuses',
+    422: 'An unknown key, or a value the setting refuses (an address on this machine or a private network among them)',
   }),
-  async handler({ db, caller, params, body, site }) {
-    const answer = await changeSetting(db, caller, params.key, body.value)
+  async handler({ db, caller, params, body, site, outbound }) {
+    const answer = await changeSetting(db, outbound, caller, params.key, body.value)
     if (params.key === 'site.rebuild_minutes') site?.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
     return answer
   },

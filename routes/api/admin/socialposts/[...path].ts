@@ -8,7 +8,7 @@ const Params = t.Object({ post_id: PostId })
 const refusals = {
   404: 'No such post',
   409: 'The post time has passed, it is cancelled or failed, or it has no cancel link yet',
-  502: 'The publisher refused or did not answer; nothing was recorded',
+  502: 'The publisher refused, did not answer or may not be called at that address; nothing was recorded',
 }
 
 export const GET = defineTail('post_id', {
@@ -24,15 +24,13 @@ export const POST = defineTail('post_id', {
   cancel: defineRoute('socialposts:read', 'Cancel a post', {
     description: "Through the publisher's signed link; recorded once the publisher accepted.",
     operationId: 'cancelSocialPost',
-    person: true,
     params: Params,
     responses: ok(PostAnswer, 'The post, cancelled', refusals),
-    handler: ({ db, caller, params }) => cancelPost(db, caller, params.post_id),
+    handler: ({ db, caller, params, outbound }) => cancelPost(db, outbound, caller, params.post_id),
   }),
   reschedule: defineRoute('socialposts:read', 'Reschedule a post', {
     description: 'Asks the publisher to move it; it waits as a draft, with no cancel link, until the publisher schedules it again.',
     operationId: 'rescheduleSocialPost',
-    person: true,
     params: Params,
     body: Reschedule,
     responses: ok(PostAnswer, 'The post, now a draft', {
@@ -40,6 +38,6 @@ export const POST = defineTail('post_id', {
       409: `${refusals[409]}; or the publisher is not configured`,
       422: 'scheduled_for is sooner than socialposts.min_lead_minutes from now',
     }),
-    handler: ({ db, caller, params, body }) => reschedulePost(db, caller, params.post_id, body),
+    handler: ({ db, caller, params, body, outbound }) => reschedulePost(db, outbound, caller, params.post_id, body),
   }),
 })

@@ -8,7 +8,7 @@ export const POST = defineRoute('socialposts:ingest', 'Report a post', {
   body: PostReport,
   responses: ok(PostAnswer, 'The post as stored', {
     413: 'The body is over 8 MiB, or the image over 5 MiB decoded',
-    422: 'An image hash that does not match, or a type that is not an image',
+    422: 'An image hash that does not match, a type that is not an image, or a cancel_url on this machine or a private network',
   }),
-  handler: ({ db, caller, body }) => ingestPost(db, caller, body),
+  handler: ({ db, caller, body, outbound }) => ingestPost(db, outbound, caller, body),
 })
