@@ -3,7 +3,7 @@
 // body), the API docs, the pages.
 import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
-import { LoginThrottle } from './auth/login-throttle.ts'
+import { breakGlassThrottle, signInThrottle } from './auth/login-throttle.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -16,7 +16,7 @@ import { frontDoor } from './http/front-door.ts'
 import { sitePages } from './http/site-pages.ts'
 import { MirrorQueue } from './leads/mirrors.ts'
 import { Outbound } from './http/outbound.ts'
-import type { Logger } from './ops/log.ts'
+import { type Logger, logEvent } from './ops/log.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
 import type { SiteBuilder } from './site/builder.ts'
@@ -69,6 +69,14 @@ export async function createApp({
   outbound,
 }: AppOptions) {
   const guarded = outbound ?? new Outbound(env.outboundAllow)
+  const addresses = addressRules(env.trustProxy, env.lanCidrs, (peer) =>
+    logEvent('proxy.untrusted', {
+      peer,
+      message:
+        `Requests from ${peer} carry X-Forwarded-For, Forwarded or X-Real-IP, but TRUST_PROXY does not name ${peer}: ` +
+        'their clients count as unknown, never the LAN. Behind a reverse proxy on this machine, set TRUST_PROXY=127.0.0.1/32,::1/128',
+    }),
+  )
   const mirrors = new MirrorQueue(db, guarded)
   const services: Services = {
     db,
@@ -78,7 +86,8 @@ export async function createApp({
     calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
     calendarWatch: calendarWatch ?? null,
     outbound: guarded,
-    loginThrottle: new LoginThrottle(),
+    addresses,
+    loginThrottle: signInThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),
     publicDataChanged() {
@@ -94,7 +103,7 @@ export async function createApp({
   return app
     .wrap(
       frontDoor({
-        auth: { db, env, rules: addressRules(env.trustProxy, env.lanCidrs) },
+        auth: { db, env, rules: addresses, breakGlass: breakGlassThrottle() },
         server: () => app.server,
         log: log ?? null,
         internalError: (error, request) => errorResponse('UNKNOWN', error, request, allowed),

@@ -6,7 +6,8 @@ import { type Static, type TSchema, TypeGuard } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
-import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { AddressRules } from './auth/address.ts'
+import type { Throttle } from './auth/login-throttle.ts'
 import type { Outbound } from './http/outbound.ts'
 import type { CalendarStore } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
@@ -28,7 +29,9 @@ export interface Services {
   publicDataChanged(): void
   /** Calls to addresses that came from settings or ingested data (the spreadsheet, the publisher). */
   outbound: Outbound
-  loginThrottle: LoginThrottle
+  /** Who a request's client is (TRUST_PROXY) and whether that is the LAN. */
+  addresses: AddressRules
+  loginThrottle: Throttle
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
   /** Copies a new lead to the configured targets in the background. */

@@ -1,11 +1,13 @@
 // POST /api/join: the public join form (JSON or form post), rate-limited per address, with a honeypot.
+import { clientKey } from '#server/auth/address.ts'
 import { tooMany } from '#server/errors.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { JoinForm, Received, receiveJoinForm } from '#server/leads/join.ts'
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Send the join form', {
-  description: 'Creates a lead and copies it to the configured targets. At most 5 per address in 10 minutes.',
+  description:
+    'Creates a lead and copies it to the configured targets. At most 5 per address (an IPv6 client counts by its /64) in 10 minutes.',
   body: JoinForm,
   forms: true,
   responses: created(Received, 'Received; it never says more, whatever was sent', {
@@ -14,7 +16,7 @@ export const POST = defineRoute('public', 'Send the join form', {
     429: 'Too many sign-ups from this address',
   }),
   async handler({ db, body, address, request, joinLimiter, mirrorLead }) {
-    const wait = joinLimiter.hit(address ?? 'unknown')
+    const wait = joinLimiter.hit(clientKey(address) ?? 'unknown')
     if (wait) throw tooMany('Too many sign-ups from your address; please try again later', wait)
     const copy = await receiveJoinForm(db, body, address)
     if (copy !== null) mirrorLead(copy)

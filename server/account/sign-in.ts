@@ -1,19 +1,26 @@
 // Signing in and out: the password check under the sign-in slow-down, a new session, and ending one.
-import type { LoginThrottle } from '../auth/login-throttle.ts'
+import { recordSlowedDown, type Throttle } from '../auth/login-throttle.ts'
 import { type Client, createSession } from '../auth/sessions.ts'
 import { sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { tooMany, unauthorized } from '../errors.ts'
 import { normaliseEmail } from '../people/queries.ts'
-import { OneOf, t } from '../schemas.ts'
+import { OneOf, t, withMessage } from '../schemas.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
 const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
 
 export const Credentials = t.Object(
   {
-    email: t.String({ maxLength: 254 }),
+    email: withMessage(
+      // Control, line-separator and text-direction characters would disguise the address where the history shows it.
+      t.String({
+        maxLength: 254,
+        pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]*$',
+      }),
+      'must not hold control or text-direction characters',
+    ),
     password: t.String({ maxLength: 200 }),
     next: t.Optional(t.String({ maxLength: 500, description: 'Form posts only: the page of this site to go on to' })),
   },
@@ -38,12 +45,21 @@ interface From extends Client {
 }
 
 /** Checks the password under the slow-down (429), and opens a session: its token and the person. */
-export async function signIn(db: Db, throttle: LoginThrottle, input: typeof Credentials.static, from: From) {
+export async function signIn(db: Db, throttle: Throttle, input: typeof Credentials.static, from: From) {
   const email = normaliseEmail(input.email)
-  const wait = throttle.begin(from.address, email)
-  if (wait > 0) {
-    await record(db, 'anonymous', 'login.failure', `Sign-in for ${email} from ${from.address ?? 'unknown'} slowed down`)
-    throw tooMany('Too many failed sign-ins; wait a moment and try again', wait)
+  const address = from.address ?? 'an unknown address'
+  const slowed = throttle.begin(from.address, email)
+  if (slowed) {
+    const whose = { address: `from ${address}`, pair: `for ${email} from ${address}`, subject: `for ${email} from any address` }[
+      slowed.tally.by
+    ]
+    await recordSlowedDown(
+      db,
+      'login.failure',
+      slowed.tally,
+      (count) => `Sign-ins ${whose} slowed down after repeated failures: ${count} refused in a minute`,
+    )
+    throw tooMany('Too many failed sign-ins; wait a moment and try again', slowed.seconds)
   }
   let ok = false
   let person
@@ -58,7 +74,7 @@ export async function signIn(db: Db, throttle: LoginThrottle, input: typeof Cred
     throttle.finish(from.address, email, ok)
   }
   if (!ok || !person) {
-    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${from.address ?? 'unknown'}`)
+    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${address}`)
     throw unauthorized('Wrong email or password')
   }
   const signedIn = person

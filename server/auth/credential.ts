@@ -1,7 +1,9 @@
 // Resolves a request's credential (session cookie, bearer key or break-glass token) into a caller.
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
-import { forbidden, unauthorized } from '../errors.ts'
+import { forbidden, tooMany, unauthorized } from '../errors.ts'
+import { record } from '../db/write.ts'
+import { recordSlowedDown, type Throttle } from './login-throttle.ts'
 import { loadPerson, personCapabilities, type PersonInfo } from '../people/queries.ts'
 import { getSetting, loadedSetting } from '../settings/registry.ts'
 import type { AddressRules } from './address.ts'
@@ -24,6 +26,8 @@ export interface AuthContext {
   db: Db
   env: Readonly<Env>
   rules: AddressRules
+  /** Slows down wrong break-glass tokens per address. */
+  breakGlass: Throttle
 }
 
 export function cookieValue(header: string | null, name: string): string | null {
@@ -159,16 +163,9 @@ export function authenticate(
 ): Caller | null | Promise<Caller | null> {
   const breakGlass = request.headers.get('x-admin-token')
   if (breakGlass !== null) {
-    if (!ctx.rules.isLan(addressOf(request))) throw forbidden('The break-glass token works only from the LAN')
-    if (!ctx.env.adminToken || !sameSecret(breakGlass, ctx.env.adminToken)) throw unauthorized('Wrong break-glass token')
-    return {
-      via: 'break_glass',
-      person: null,
-      capabilities: new Set(BREAK_GLASS_CAPABILITIES),
-      key: null,
-      sessionId: null,
-      actor: 'break_glass',
-    }
+    const address = addressOf(request)
+    if (!ctx.rules.isLan(address)) throw forbidden('The break-glass token works only from the LAN')
+    return breakGlassCaller(ctx, address, breakGlass)
   }
 
   const authorization = request.headers.get('authorization')
@@ -186,6 +183,39 @@ export function authenticate(
   if (!token) return null
   const hash = sha256(token)
   return sessionCache.current(hash)?.caller ?? sessionCaller(ctx, hash)
+}
+
+const BREAK_GLASS_CALLER: Caller = Object.freeze({
+  via: 'break_glass',
+  person: null,
+  capabilities: new Set(BREAK_GLASS_CAPABILITIES),
+  key: null,
+  sessionId: null,
+  actor: 'break_glass',
+})
+
+/**
+ * The break-glass token from the LAN: wrong ones are logged and slowed down per address like failed sign-ins
+ * (429 with Retry-After), so the token cannot be guessed at full speed; an unset ADMIN_TOKEN refuses every one.
+ */
+function breakGlassCaller(ctx: AuthContext, address: string | null, token: string): Caller | Promise<Caller> {
+  const from = address ?? 'an unknown address'
+  const slowed = ctx.breakGlass.begin(address, '')
+  if (slowed)
+    return recordSlowedDown(
+      ctx.db,
+      'login.break_glass',
+      slowed.tally,
+      (count) => `Break-glass token slowed down from ${from} after wrong ones: ${count} refused in a minute`,
+    ).then(() => {
+      throw tooMany('Too many wrong break-glass tokens from this address; wait and try again', slowed.seconds)
+    })
+  const right = ctx.env.adminToken !== null && sameSecret(token, ctx.env.adminToken)
+  ctx.breakGlass.finish(address, '', right)
+  if (right) return BREAK_GLASS_CALLER
+  return record(ctx.db, 'anonymous', 'login.break_glass', `A wrong break-glass token from ${from}`).then(() => {
+    throw unauthorized('Wrong break-glass token')
+  })
 }
 
 /** A key's caller once its entry and the `api_keys_from` setting are in hand: 401 when expired, 403 off the LAN. */

@@ -10,14 +10,16 @@ export type Trx = Transaction<Database>
 
 const logged = new WeakSet<Executor>()
 
-/** Writes one action-log entry; inside `write`, it commits with the change it describes. */
-export async function record(db: Executor, actor: string, kind: HistoryKind, summary: string): Promise<void> {
+/** Writes one action-log entry and gives its id; inside `write`, it commits with the change it describes. */
+export async function record(db: Executor, actor: string, kind: HistoryKind, summary: string): Promise<number> {
   noteWrite(kind)
   logged.add(db)
-  await db
+  const row = await db
     .insertInto('action_log')
     .values({ at: new Date().toISOString(), kind, actor, summary: summary.slice(0, 500) })
-    .execute()
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
 }
 
 /** Says a command found nothing to change (an idempotent repeat), so it has nothing to log. */

@@ -23,6 +23,7 @@ export const HISTORY_KINDS = {
   'leads.spam': 'Spam join form dropped',
   'login.success': 'Signed in',
   'login.failure': 'Sign-in failed',
+  'login.break_glass': 'Wrong break-glass token',
   logout: 'Signed out',
   'mirrors.retry': 'Spreadsheet copies retried',
   'nearby.create': 'Nearby unit added',

@@ -69,8 +69,7 @@ export function frontDoor({ auth, server, log, internalError }: FrontDoorOptions
     return null
   }
 
-  const readAddress = (request: Request) =>
-    auth.rules.clientAddress(server()?.requestIP(request)?.address ?? null, request.headers.get('x-forwarded-for'))
+  const readAddress = (request: Request) => auth.rules.clientAddress(server()?.requestIP(request)?.address ?? null, request.headers)
 
   /** A refused credential is an answer; anything else is an error for the caller of this. */
   const refused = (error: unknown): Response => {

@@ -142,7 +142,26 @@ const backup: HealthCheck = {
   },
 }
 
-export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup }
+const proxy: HealthCheck = {
+  required: false,
+  description:
+    'No reverse proxy on this machine forwards client addresses unnamed: a loopback peer sending X-Forwarded-For, Forwarded or ' +
+    'X-Real-IP while TRUST_PROXY does not name it fails this check (its clients count as unknown, never the LAN)',
+  fields: {
+    untrusted_proxy_since: t.Union([t.String({ format: 'date-time' }), t.Null()], {
+      description: 'When such a request first came; null when none has',
+    }),
+  },
+  example: { untrusted_proxy_since: null },
+  async run({ addresses }) {
+    const since = addresses.untrustedProxySince
+    return since === null
+      ? { ok: true, untrusted_proxy_since: null }
+      : { ok: false, untrusted_proxy_since: since, error: 'A reverse proxy on this machine forwards client addresses: set TRUST_PROXY' }
+  },
+}
+
+export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup, proxy }
 
 const common = {
   ok: t.Boolean({ description: 'The check passed' }),

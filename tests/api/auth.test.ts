@@ -24,6 +24,24 @@ describe('POST /login', () => {
     expect(cookie).not.toContain('Secure')
   })
 
+  it('refuses control, line-separator and text-direction characters in the email (422) before anything is logged', async () => {
+    const before = await s.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
+    for (const email of [
+      'evil\u2028@example.org',
+      'admin@example.org\u202Egro.live',
+      'a\u0000b@example.org',
+      'x\u200Fy@example.org',
+      'line\nbreak@example.org',
+      'c1\u0085@example.org',
+    ]) {
+      const res = await s.req('POST', '/login', { json: { email, password: 'whatever-it-is' } })
+      expect(res.status, JSON.stringify(email)).toBe(422)
+      expect(res.body.detail).toBe('email: must not hold control or text-direction characters')
+    }
+    const after = await s.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
+    expect(after.length).toBe(before.length)
+  })
+
   it('sends a form sign-in on only to a path on this site, whatever next says', async () => {
     const p = await s.person(ROLES.member)
     const next = async (value: string) =>
@@ -250,6 +268,42 @@ describe('CSRF', () => {
 })
 
 describe('sign-in slow-down', () => {
+  it('logs refusals while slowed down as one entry a minute per email and address, with the count: 500 attempts, not 500 rows', async () => {
+    await withServer({}, async (local) => {
+      const p = await local.person(ROLES.member)
+      for (let i = 0; i < 500; i += 50)
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) => local.req('POST', '/login', { json: { email: p.email, password: `wrong-${i + j}` } })),
+        )
+      const rows = await local.db.selectFrom('action_log').select('summary').where('kind', '=', 'login.failure').orderBy('id').execute()
+      expect(rows.length).toBeLessThanOrEqual(7) // 5 checked failures, and the slowed minute (two if a minute passed)
+      const counted = rows.map((r) => Number(/(\d+) refused in a minute/.exec(r.summary)?.[1] ?? 0)).reduce((a, b) => a + b, 0)
+      expect(counted).toBe(495)
+    })
+  })
+
+  it('counts an IPv6 client by its /64: 100 addresses of one /64 get the checks of one address', async () => {
+    await withServer({ TRUST_PROXY: '127.0.0.1/32' }, async (local) => {
+      const statuses: number[] = []
+      for (let i = 0; i < 100; i++) {
+        const from = `2001:db8:aa:bb:${(i + 1).toString(16)}::1`
+        const res = await local.req('POST', '/login', {
+          json: { email: `guess${i}@example.org`, password: 'wrong-pass' },
+          headers: { 'x-forwarded-for': from },
+        })
+        statuses.push(res.status)
+      }
+      expect(statuses.filter((code) => code === 401).length).toBe(20)
+      expect(statuses.filter((code) => code === 429).length).toBe(80)
+      // Another /64 is another client.
+      const other = await local.req('POST', '/login', {
+        json: { email: 'someone@example.org', password: 'wrong-pass' },
+        headers: { 'x-forwarded-for': '2001:db8:aa:cc::1' },
+      })
+      expect(other.status).toBe(401)
+    })
+  })
+
   it('counts attempts still being checked: 60 wrong passwords at once from one address check only 5', async () => {
     await withServer({}, async (local) => {
       const p = await local.person(ROLES.member)
@@ -286,8 +340,10 @@ describe('sign-in slow-down', () => {
       const retry = Number(right.headers.get('retry-after'))
       expect(retry).toBeGreaterThanOrEqual(1)
       expect(retry).toBeLessThanOrEqual(60)
-      const failures = await local.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
-      expect(failures.length).toBe(8)
+      // Five checked failures, then one entry for the minute's refusals with their count.
+      const failures = await local.db.selectFrom('action_log').select('summary').where('kind', '=', 'login.failure').orderBy('id').execute()
+      expect(failures.length).toBe(6)
+      expect(failures.at(-1)!.summary).toContain(`for ${p.email} from 127.0.0.1 slowed down after repeated failures: 3 refused in a minute`)
     })
   })
 })

@@ -96,6 +96,20 @@ describe('POST /api/join', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
     })
   })
+
+  it('counts an IPv6 sender by its /64: six addresses of one /64 are one sender', async () => {
+    await withServer({ TRUST_PROXY: '127.0.0.1/32' }, async (limited) => {
+      const send = (from: string, i: number) =>
+        limited.req('POST', '/api/join', {
+          json: { parent_name: `P${i}`, email: `p${i}@example.org` },
+          headers: { 'x-forwarded-for': from },
+        })
+      const statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await send(`2001:db8:1:2::${i + 1}`, i)).status)
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429])
+      expect((await send('2001:db8:1:3::1', 7)).status).toBe(201)
+    })
+  })
 })
 
 describe('GET /api/admin/leads and /api/admin/leads/:id', () => {

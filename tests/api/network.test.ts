@@ -1,6 +1,11 @@
 // Address rules over a real port: LAN-only keys and break-glass token, ADMIN_TOKEN unset, and X-Forwarded-For trust.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { readEnv } from '../../server/env.ts'
+import { Logger, useLogger } from '../../server/ops/log.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 
 type Credential = { cookie?: string; key?: string; token?: string; headers?: Record<string, string> }
 
@@ -155,5 +160,93 @@ describe('GET /api/admin/whoami behind a trusted proxy (TRUST_PROXY=127.0.0.1/32
   it('applies the same address to the break-glass token', async () => {
     expect((await withXff('10.9.9.9', { token: ADMIN_TOKEN })).status).toBe(200)
     expectDetail(await withXff('1.1.1.1', { token: ADMIN_TOKEN }), 403)
+  })
+})
+
+describe('a reverse proxy on this machine that TRUST_PROXY does not name (default LAN_CIDRS, loopback peer)', () => {
+  let s: TestServer
+  let key: string
+  const lines: string[] = []
+  beforeAll(async () => {
+    useLogger(new Logger('text', (line) => lines.push(line)))
+    s = await startServer()
+    const owner = await s.as(ROLES.owner)
+    key = (await s.mintKey(owner.cookie, ['leads:read'])).key
+  })
+  afterAll(async () => {
+    useLogger(null)
+    await s.stop()
+  })
+
+  it('treats a forwarded client as unknown, never the LAN: the break-glass token and a lan-only key are refused (403)', async () => {
+    const health = async () => (await s.req('GET', '/healthz')).body.checks.proxy
+    expect(await health()).toEqual({ ok: true, required: false, untrusted_proxy_since: null })
+    const forwarding: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+      { 'x-real-ip': '203.0.113.7' },
+    ]
+    for (const headers of forwarding) {
+      expectDetail(await whoami(s, { token: ADMIN_TOKEN, headers }), 403)
+      expectDetail(await whoami(s, { key, headers }), 403)
+    }
+    // Without the headers the loopback peer is the LAN as before.
+    expect((await whoami(s, { token: ADMIN_TOKEN })).status).toBe(200)
+    const proxy = await health()
+    expect(proxy).toMatchObject({ ok: false, required: false })
+    expect(Date.parse(proxy.untrusted_proxy_since)).toBeGreaterThan(0)
+    const said = lines.filter((l) => l.includes('proxy.untrusted'))
+    expect(said.length).toBe(1)
+    expect(said[0]).toContain('TRUST_PROXY=127.0.0.1/32,::1/128')
+  })
+})
+
+describe('an empty X-Forwarded-For from a trusted proxy', () => {
+  it('makes the client unknown, not the proxy (which is the LAN here): 403 for the break-glass token', async () => {
+    const s = await startServer({ TRUST_PROXY: '127.0.0.1/32' })
+    try {
+      expectDetail(await whoami(s, { token: ADMIN_TOKEN, headers: { 'x-forwarded-for': '' } }), 403)
+      expect((await whoami(s, { token: ADMIN_TOKEN, headers: { 'x-forwarded-for': '192.168.1.9' } })).status).toBe(200)
+    } finally {
+      await s.stop()
+    }
+  })
+})
+
+describe('guessing the break-glass token from the LAN', () => {
+  it('slows wrong tokens down per address (429 with Retry-After, the right token too meanwhile) and logs them', async () => {
+    await withServer({}, async (s) => {
+      const statuses: number[] = []
+      for (let i = 0; i < 8; i++) statuses.push((await whoami(s, { token: `wrong-token-${i}` })).status)
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429])
+      const right = await whoami(s, { token: ADMIN_TOKEN })
+      expect(right.status).toBe(429)
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      const logged = await s.db
+        .selectFrom('action_log')
+        .select(['summary', 'actor'])
+        .where('kind', '=', 'login.break_glass')
+        .orderBy('id')
+        .execute()
+      expect(logged.length).toBe(6)
+      expect(logged[0]).toEqual({ actor: 'anonymous', summary: 'A wrong break-glass token from 127.0.0.1' })
+      expect(logged.at(-1)!.summary).toContain('4 refused in a minute')
+    })
+  })
+
+  it('refuses to start with an ADMIN_TOKEN shorter than 32 characters, saying so', () => {
+    expect(() => readEnv({ ADMIN_TOKEN: 'short-token' })).toThrow('ADMIN_TOKEN must be at least 32 characters')
+    expect(readEnv({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32))
+    const dir = mkdtempSync(path.join(tmpdir(), 'short-token-'))
+    try {
+      const run = Bun.spawnSync([process.execPath, path.join(import.meta.dir, '..', '..', 'server', 'main.ts')], {
+        cwd: dir,
+        env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db'), PORT: '0', ADMIN_TOKEN: 'hunter2' },
+      })
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr.toString()).toStartWith('Cannot start: ADMIN_TOKEN must be at least 32 characters (it has 7)')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { addressRules } from '../../server/auth/address.ts'
+import { breakGlassThrottle } from '../../server/auth/login-throttle.ts'
 import { openMigrated } from '../../server/db/client.ts'
 import { readEnv } from '../../server/env.ts'
 import { frontDoor } from '../../server/http/front-door.ts'
@@ -33,7 +34,7 @@ describe('the front door with a route that leaves a repeat', () => {
     const cache = { stale: false }
     const wrapped = (
       frontDoor({
-        auth: { db: await db, env, rules: addressRules([], []) },
+        auth: { db: await db, env, rules: addressRules([], []), breakGlass: breakGlassThrottle() },
         server: () => null,
         log: null,
         internalError: () => new Response('error', { status: 500 }),

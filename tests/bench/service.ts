@@ -108,7 +108,7 @@ function requiredWork(key: string, answer: string) {
       const secret = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
       const known = secret && keys.get(sha256(secret))
       if (!known || (known.expiresAt !== null && known.expiresAt <= Date.now())) return refuse(401)
-      const address = rules.clientAddress(server.requestIP(request)?.address ?? null, request.headers.get('x-forwarded-for'))
+      const address = rules.clientAddress(server.requestIP(request)?.address ?? null, request.headers)
       if (!rules.isLan(address)) return refuse(403)
       const response = new Response(known.answer, { status: 200, headers })
       log.request(request.method, url, 200, started, 'key')
