@@ -7,6 +7,7 @@ import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts'
+import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
@@ -198,17 +199,51 @@ export async function listEvents(db: Db, calendar: CalendarStore | null) {
   return { configured: true, events, deleted_with_replies: await deletedWithReplies(db) }
 }
 
+/**
+ * The local half of a change already made in the store: when it fails, the store change is undone so the store and
+ * the site agree, and the failure stands. (An outside write cannot share the local transaction.)
+ */
+async function withUndo(local: () => Promise<void>, undo: () => Promise<void>, what: string): Promise<void> {
+  try {
+    await local()
+  } catch (error) {
+    await undo().catch((undoError) =>
+      logEvent('calendar.undo', { ok: false, message: `Could not undo the ${what} in the calendar store: ${errorText(undoError)}` }),
+    )
+    throw error
+  }
+}
+
+/**
+ * A new event. Its uid is recorded as the site's before the store holds it, so even a crash between the two
+ * leaves an event the site shows as its own and may delete; a failed local write undoes the store write.
+ */
 export async function createEvent(db: Db, calendar: CalendarStore | null, caller: Caller, body: typeof EventBody.static) {
   const event = eventFrom(body)
   if (!calendar) throw notConfigured()
   const uid = `${crypto.randomUUID()}@scouting-units-site`
   const timeZone = await getSetting(db, 'site.timezone')
-  await calendar.create(uid, toICalendar(uid, event, timeZone))
-  await write(db, async (trx) => {
-    await trx.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
-    await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-    await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
-  })
+  // Bookkeeping, not an action: the action-log entry comes with the write below.
+  await db.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
+  const forget = () => db.deleteFrom('calendar_uids').where('uid', '=', uid).execute()
+  try {
+    await calendar.create(uid, toICalendar(uid, event, timeZone))
+  } catch (error) {
+    await forget()
+    throw error
+  }
+  await withUndo(
+    () =>
+      write(db, async (trx) => {
+        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+        await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+      }),
+    async () => {
+      await calendar.remove(calendar.urlFor(uid), null)
+      await forget()
+    },
+    'new event',
+  )
   // Refresh the copy (and the etag the next edit must match) from the store itself.
   await refreshCopy(db, calendar)
   return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
@@ -246,13 +281,21 @@ export async function replaceEvent(db: Db, calendar: CalendarStore | null, calle
   const event = eventFrom(body)
   if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
+  const before = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const timeZone = await getSetting(db, 'site.timezone')
   await calendar.update(url, etag, toICalendar(uid, event, timeZone))
   // The change itself lives in the store; here are whether it asks for replies and its log entry.
-  await write(db, async (trx) => {
-    await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-    await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
-  })
+  await withUndo(
+    () =>
+      write(db, async (trx) => {
+        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+        await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+      }),
+    async () => {
+      if (before) await calendar.update(url, null, before.ics)
+    },
+    'change',
+  )
   await refreshCopy(db, calendar)
   return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
 }
@@ -266,11 +309,20 @@ export async function deleteEvent(db: Db, calendar: CalendarStore | null, caller
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const stored = copy && occurrences(copy.ics, -8.64e15, 8.64e15, await getSetting(db, 'site.timezone'))[0]
   await calendar.remove(url, etag)
-  await record(
-    db,
-    caller.actor,
-    'calendar.delete',
-    stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
+  await withUndo(
+    () =>
+      write(db, async (trx) => {
+        await record(
+          trx,
+          caller.actor,
+          'calendar.delete',
+          stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
+        )
+      }),
+    async () => {
+      if (copy) await calendar.create(uid, copy.ics)
+    },
+    'deletion',
   )
   await refreshCopy(db, calendar)
   return { uid, deleted: true as const }

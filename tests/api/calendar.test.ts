@@ -4,7 +4,9 @@ import ICAL from 'ical.js'
 import { updateCalendarObject } from 'tsdav'
 import { ADMIN_TOKEN, expectFoldedWithin75Octets, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
+import { sql } from 'kysely'
 import { toICalendar } from '../../server/calendar/event.ts'
+import { CalendarStore } from '../../server/calendar/store.ts'
 import { addDays, compact, today, upcoming } from '../dates.ts'
 
 let dav: Radicale
@@ -426,5 +428,53 @@ describe('store refusals', () => {
       await wrong.stop()
       await down.stop()
     }
+  })
+})
+
+describe('a local write that fails after the store write', () => {
+  /** Makes the action-log entry of `kind` fail, as a full disk would, while `run` runs. */
+  async function failing<T>(kind: string, run: () => Promise<T>): Promise<T> {
+    await sql
+      .raw(`create trigger fail_log before insert on action_log when new.kind = '${kind}' begin select raise(abort, 'disk full'); end`)
+      .execute(s.db)
+    try {
+      return await run()
+    } finally {
+      await sql`drop trigger fail_log`.execute(s.db)
+    }
+  }
+  /** Sent without the contract check: a 500 is no declared answer, and here it is the point. */
+  const send = (method: string, path: string, json?: unknown) =>
+    fetch(s.url + path, {
+      method,
+      headers: { cookie: leader.cookie, ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(json) : undefined,
+    })
+  const inStore = async (uid: string) => (await fetch(`${dav.url}${encodeURIComponent(uid)}.ics`, { headers: dav.auth })).status === 200
+
+  it('undoes the create in the store: no event is left that the site could neither show as its own nor delete', async () => {
+    const store = new CalendarStore({ url: dav.url, username: dav.username, password: dav.password })
+    const uids = async () => (await store.list()).map((o) => o.uid).sort()
+    const before = { store: await uids(), mine: await s.db.selectFrom('calendar_uids').select('uid').execute() }
+    const res = await failing('calendar.create', () => send('POST', '/api/admin/calendar', { title: 'Half made', date: upcoming(5) }))
+    expect(res.status).toBe(500)
+    expect(await uids()).toEqual(before.store)
+    expect(await s.db.selectFrom('calendar_uids').select('uid').execute()).toEqual(before.mine)
+    const listed = (await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })).body.events
+    expect(listed.some((e: any) => e.title === 'Half made')).toBe(false)
+  })
+
+  it('puts a changed event back, and brings a deleted one back, when the change cannot be recorded', async () => {
+    const { body } = await create({ title: 'Kept as it was', date: upcoming(5) })
+    const path = `/api/admin/calendar/${encodeURIComponent(body.uid)}`
+    const put = await failing('calendar.update', () => send('PUT', path, { title: 'Changed', date: upcoming(5) }))
+    expect(put.status).toBe(500)
+    expect((await stored(body.uid)).event.getFirstPropertyValue('summary')).toBe('Kept as it was')
+    const del = await failing('calendar.delete', () => send('DELETE', path))
+    expect(del.status).toBe(500)
+    expect(await inStore(body.uid)).toBe(true)
+    const listed = (await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })).body.events
+    expect(listed.find((e: any) => e.uid === body.uid)).toMatchObject({ title: 'Kept as it was', mine: true })
+    expect((await s.req('DELETE', path, { cookie: leader.cookie })).status).toBe(200)
   })
 })
