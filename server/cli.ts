@@ -1,6 +1,6 @@
 // Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check.
 import { parseArgs } from 'node:util'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
 import { record } from './db/write.ts'
@@ -13,6 +13,7 @@ import { schemaFileText } from './catalog/schema.ts'
 import { copyDatabase } from './backups/copy.ts'
 import { restoreDatabase } from './backups/restore.ts'
 import path from 'node:path'
+import { createPrivately } from './ops/private-files.ts'
 
 const USAGE = `Usage: bun server/cli.ts <command>
   create-owner --email E [--password P]   create an owner (password read from stdin when not given)
@@ -25,6 +26,8 @@ const USAGE = `Usage: bun server/cli.ts <command>
   caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)`
 
 const [command, ...rest] = process.argv.slice(2)
+// Backups and a new database are readable by this user only, whatever the umask.
+createPrivately()
 const env = readEnv()
 
 async function readStdin(): Promise<string> {
@@ -75,6 +78,7 @@ switch (command) {
     // A copy changes nothing: no migration here, the service migrates its own database.
     const db = openDatabase(env.databasePath)
     try {
+      mkdirSync(path.dirname(path.resolve(target)), { recursive: true }) // owner-only, as every folder this makes
       await copyDatabase(db, target)
     } catch (error) {
       fail(`Backup failed: ${error instanceof Error ? error.message : error}`)

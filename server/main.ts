@@ -14,7 +14,10 @@ import { BufferedOutput } from './ops/output.ts'
 import { stopOnSignals } from './ops/shutdown.ts'
 import { BackupSchedule } from './backups/schedule.ts'
 import { claimDatabase } from './backups/service-lock.ts'
+import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 
+// Before anything is created: the database, its WAL and the backups are readable by this user only.
+createPrivately()
 const env = (() => {
   try {
     return readEnv()
@@ -37,6 +40,8 @@ try {
   process.exit(1)
 }
 const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
+// What an older version left open to others (its WAL and shared memory exist once the database is open).
+tightenPrivateFiles(env.databasePath, env.backupDir)
 const calendar = calendarStoreFor(env)
 // The calendar is kept elsewhere: each build refreshes the local copy the pages are built from, and a
 // change made in the store (from a phone) asks for a build within about a minute.
