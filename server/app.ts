@@ -3,7 +3,7 @@
 // body), the API docs, the pages.
 import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
-import { breakGlassThrottle, signInThrottle } from './auth/login-throttle.ts'
+import { breakGlassThrottle, secondFactorThrottle, signInThrottle } from './auth/login-throttle.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -88,7 +88,9 @@ export async function createApp({
     outbound: guarded,
     addresses,
     loginThrottle: signInThrottle(),
+    secondFactorThrottle: secondFactorThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
+    passkeyLimiter: new RateLimiter(20, 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),
     publicDataChanged() {
       onPublicDataChange?.()

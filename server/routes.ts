@@ -32,8 +32,12 @@ export interface Services {
   /** Who a request's client is (TRUST_PROXY) and whether that is the LAN. */
   addresses: AddressRules
   loginThrottle: Throttle
+  /** Codes for a second factor, per person, with a longer wait than passwords. */
+  secondFactorThrottle: Throttle
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
+  /** Passkey sign-ins started per address (each keeps a challenge for five minutes). */
+  passkeyLimiter: RateLimiter
   /** Copies a new lead to the configured targets in the background. */
   mirrorLead(leadId: number): void
   site: SiteBuilder | null
@@ -122,6 +126,13 @@ interface RouteOptions<P, Q, B, R> {
   operationId?: string
   /** The route needs a person behind the credential: the break-glass token is refused. */
   person?: boolean
+  /** The route needs a signed-in person (a session): keys and the break-glass token are refused. */
+  session?: boolean
+  /**
+   * The route belongs to the account page, which stays open to a session whose second factor is overdue (it is where
+   * they add one); every other route refuses such a session.
+   */
+  accountPage?: boolean
 }
 
 type Awaitable<T> = T | Promise<T>

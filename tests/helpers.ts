@@ -71,9 +71,22 @@ export interface TestResponse {
 let counter = 0
 export const uniqueEmail = (label = 'person') => `${label}.${process.pid}.${++counter}@example.org`
 
+/** A TCP port nothing listens on now (for a server that must know its address before it starts). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+/**
+ * A server over a real SQLite file on a loopback port (PORT in `vars`, else any free one). `localhost`: its address is
+ * http://localhost:PORT, which browsers need for passkeys (they refuse an IP address as the relying party).
+ */
 export async function startServer(
   vars: Record<string, string> = {},
-  options: { site?: boolean; catalogDir?: string; log?: Logger } = {},
+  options: { site?: boolean; catalogDir?: string; log?: Logger; localhost?: boolean } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
@@ -89,8 +102,8 @@ export async function startServer(
   await catalog?.loadAll()
   catalog?.watch()
   const app = await createApp({ db, env, site, catalog, log: options.log, onPublicDataChange: () => rebuilds.count++ })
-  app.listen({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1' })
-  const url = `http://127.0.0.1:${app.server!.port}`
+  app.listen({ ...SERVE_OPTIONS, port: env.port, hostname: '127.0.0.1' })
+  const url = `http://${options.localhost ? 'localhost' : '127.0.0.1'}:${app.server!.port}`
 
   const req = async (method: string, p: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers }
@@ -188,7 +201,10 @@ export async function withServer<T>(vars: Record<string, string>, test: (s: Test
 }
 
 /** A test server with the real site builder whose first build has finished (it throws when the build fails). */
-export async function startServerWithSite(vars: Record<string, string> = {}, options: { catalogDir?: string } = {}): Promise<TestServer> {
+export async function startServerWithSite(
+  vars: Record<string, string> = {},
+  options: { catalogDir?: string; localhost?: boolean } = {},
+): Promise<TestServer> {
   const s = await startServer(vars, { ...options, site: true })
   const build = await s.site!.build('test start')
   if (!build.ok) throw new Error(`the site build failed: ${build.error}`)
@@ -239,7 +255,7 @@ export function expectDetail(res: { status: number; body: any; text: string }, s
 }
 
 /** The public pages the site checks walk (meta tags, Lighthouse, axe): the indexed ones, and the others a visitor may land on. */
-export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/']
+export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/', '/login/second-factor/']
 
 /** RFC 5545 §3.1: every physical line of an iCalendar text is at most 75 octets and whole UTF-8 on its own. */
 export function expectFoldedWithin75Octets(ics: Uint8Array) {

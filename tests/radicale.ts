@@ -1,9 +1,9 @@
 // A real CalDAV server for tests: Debian's Radicale on a free loopback port with a temporary store and one user.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createCalendarObject, makeCalendar } from 'tsdav'
+import { freePort } from './helpers.ts'
 
 export interface Radicale {
   base: string
@@ -19,14 +19,6 @@ export interface Radicale {
   putForeign(filename: string, vevent: string[]): Promise<number>
   stop(): Promise<void>
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
 
 /** Radicale's rights file: the user's own home and calendars, read and write (as owner_only) or read only. */
 const rights = (write: boolean) =>

@@ -7,7 +7,7 @@ import { record, write } from '../db/write.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { closeResetLinks } from '../people/guards.ts'
 import { PersonSummary, SessionView } from '../people/schemas.ts'
-import { nowIso, OneOf, Password, t } from '../schemas.ts'
+import { Instant, nowIso, OneOf, Password, t } from '../schemas.ts'
 
 export const Whoami = t.Object(
   {
@@ -15,6 +15,21 @@ export const Whoami = t.Object(
     person: t.Union([PersonSummary, t.Null()], { description: 'null for the break-glass token' }),
     key: t.Union([t.Object({ id: t.Integer(), label: t.String() }, { additionalProperties: false }), t.Null()]),
     capabilities: t.Array(OneOf(CAPABILITIES)),
+    second_factor: t.Union(
+      [
+        t.Object(
+          {
+            enrolled: t.Boolean({ description: 'You have an authenticator app or a passkey' }),
+            required: t.Boolean({ description: 'The setting security.second_factor asks you for one' }),
+            due_at: t.Union([Instant, t.Null()], { description: 'Until when you may sign in without one' }),
+            locked: t.Boolean({ description: 'Past that day: only your account page opens until you add one' }),
+          },
+          { additionalProperties: false },
+        ),
+        t.Null(),
+      ],
+      { description: 'For a signed-in person; null for a key or the break-glass token' },
+    ),
   },
   {
     additionalProperties: false,
@@ -24,6 +39,7 @@ export const Whoami = t.Object(
         person: PersonSummary.examples[0],
         key: { id: 7, label: 'photo uploader' },
         capabilities: ['socialposts:read'],
+        second_factor: null,
       },
     ],
   },
@@ -40,6 +56,7 @@ export const whoami = (caller: Caller) => ({
   },
   key: caller.key,
   capabilities: [...caller.capabilities],
+  second_factor: caller.secondFactor,
 })
 
 export const PasswordChange = t.Object(

@@ -1,9 +1,13 @@
-// Signing in and out: the password check under the sign-in slow-down, a new session, and ending one.
-import { recordSlowedDown, type Throttle } from '../auth/login-throttle.ts'
+// Signing in and out: the password check under the sign-in slow-down, then a session, or a ticket for the second
+// factor when the person has one; ending a session.
+import { recordSlowedDown, type Slowed, type Throttle } from '../auth/login-throttle.ts'
 import { type Client, createSession } from '../auth/sessions.ts'
 import { sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
+import type { Executor } from '../db/database.ts'
+import { record, type Trx, write } from '../db/write.ts'
+import type { Env } from '../env.ts'
+import { askSecondFactor, confirmedFactorKinds } from '../second-factor/sign-in.ts'
 import { tooMany, unauthorized } from '../errors.ts'
 import { normaliseEmail } from '../people/queries.ts'
 import { OneOf, t, withMessage } from '../schemas.ts'
@@ -39,30 +43,64 @@ export const SignedIn = t.Object(
 
 export const SignedOut = t.Object({ signed_out: t.Literal(true) }, { additionalProperties: false, examples: [{ signed_out: true }] })
 
-interface From extends Client {
+export const SECOND_FACTOR_METHODS = ['totp', 'passkey', 'recovery_code'] as const
+
+export const SecondFactorAsked = t.Object(
+  {
+    second_factor: t.Object(
+      {
+        ticket: t.String({ description: 'Send it to POST /login/second-factor with the code or the passkey answer, within 5 minutes' }),
+        methods: t.Array(OneOf(SECOND_FACTOR_METHODS), { description: 'What this person can answer with' }),
+        passkey: t.Union([t.Unknown(), t.Null()], {
+          description: 'Options for navigator.credentials.get() (startAuthentication of @simplewebauthn/browser) when a passkey may answer',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ second_factor: { ticket: 'b1Jx…', methods: ['totp', 'recovery_code'], passkey: null } }],
+  },
+)
+
+/** Who is signing in, from where: what a new session records. */
+export interface From extends Client {
   /** The token of a session this browser already had: it ends, so every sign-in starts afresh. */
   previous: string | null
 }
 
-/** Checks the password under the slow-down (429), and opens a session: its token and the person. */
-export async function signIn(db: Db, throttle: Throttle, input: typeof Credentials.static, from: From) {
+/** 429 for an attempt the slow-down holds back, logged once a minute per slowed-down key with the count. */
+export async function refuseSlowedDown(db: Executor, slowed: Slowed, email: string | null, address: string | null): Promise<never> {
+  const from = address ?? 'an unknown address'
+  const whose = { address: `from ${from}`, pair: `for ${email} from ${from}`, subject: `for ${email} from any address` }[slowed.tally.by]
+  await recordSlowedDown(
+    db,
+    'login.failure',
+    slowed.tally,
+    (count) => `Sign-ins ${whose} slowed down after repeated failures: ${count} refused in a minute`,
+  )
+  throw tooMany('Too many failed sign-ins; wait a moment and try again', slowed.seconds)
+}
+
+/** A new session for a person who proved who they are (`how`, for the history), in the caller's transaction: its token. */
+export async function openSession(trx: Trx, person: { id: number; email: string }, from: From, how: string): Promise<string> {
+  if (from.previous) await trx.deleteFrom('sessions').where('token_hash', '=', sha256(from.previous)).execute()
+  await record(trx, person.email, 'login.success', `Signed in${how} from ${from.address ?? 'unknown'}`)
+  return createSession(trx, person.id, from)
+}
+
+/**
+ * Checks the password under the slow-down (429). A person without a second factor gets a session (its token); one
+ * with a second factor gets a ticket for it instead (`second_factor`), and no session yet.
+ */
+export async function signIn(db: Db, env: Readonly<Env>, throttle: Throttle, input: typeof Credentials.static, from: From) {
   const email = normaliseEmail(input.email)
-  const address = from.address ?? 'an unknown address'
   const slowed = throttle.begin(from.address, email)
-  if (slowed) {
-    const whose = { address: `from ${address}`, pair: `for ${email} from ${address}`, subject: `for ${email} from any address` }[
-      slowed.tally.by
-    ]
-    await recordSlowedDown(
-      db,
-      'login.failure',
-      slowed.tally,
-      (count) => `Sign-ins ${whose} slowed down after repeated failures: ${count} refused in a minute`,
-    )
-    throw tooMany('Too many failed sign-ins; wait a moment and try again', slowed.seconds)
-  }
+  if (slowed) await refuseSlowedDown(db, slowed, email, from.address)
   let ok = false
   let person
+  let factors: { kind: 'totp' | 'passkey' }[] = []
   try {
     person = await db
       .selectFrom('people')
@@ -70,20 +108,19 @@ export async function signIn(db: Db, throttle: Throttle, input: typeof Credentia
       .where('email', '=', email)
       .executeTakeFirst()
     ok = (await Bun.password.verify(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person && !person.disabled_at
+    if (ok) factors = await confirmedFactorKinds(db, person!.id)
   } finally {
-    throttle.finish(from.address, email, ok)
+    // A right password still waiting for its second factor is no success yet: the slow-down keeps counting.
+    throttle.finish(from.address, email, !ok ? 'failed' : factors.length ? 'pending' : 'passed')
   }
   if (!ok || !person) {
-    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${address}`)
+    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${from.address ?? 'an unknown address'}`)
     throw unauthorized('Wrong email or password')
   }
+  if (factors.length) return { kind: 'second_factor' as const, second_factor: await askSecondFactor(db, env, person.id, factors) }
   const signedIn = person
-  const token = await write(db, async (trx) => {
-    if (from.previous) await trx.deleteFrom('sessions').where('token_hash', '=', sha256(from.previous)).execute()
-    await record(trx, signedIn.email, 'login.success', `Signed in from ${from.address ?? 'unknown'}`)
-    return createSession(trx, signedIn.id, from)
-  })
-  return { token, person: { id: signedIn.id, email: signedIn.email } }
+  const token = await write(db, (trx) => openSession(trx, signedIn, from, ''))
+  return { kind: 'session' as const, token, person: { id: signedIn.id, email: signedIn.email } }
 }
 
 /** Ends the session a cookie token names, if it is live. */

@@ -9,6 +9,7 @@ import { getSetting, loadedSetting } from '../settings/registry.ts'
 import type { AddressRules } from './address.ts'
 import { BREAK_GLASS_CAPABILITIES, type Capability } from './capabilities.ts'
 import { authEpoch } from './epoch.ts'
+import { type SecondFactorStatus, secondFactorStatus } from '../second-factor/policy.ts'
 import { findSession, SESSION_COOKIE, TOUCH_INTERVAL_MS } from './sessions.ts'
 import { hasKeyShape, isWellFormedKey, sameSecret, sha256 } from './tokens.ts'
 
@@ -20,6 +21,8 @@ export interface Caller {
   sessionId: number | null
   /** How the action log names this caller. */
   actor: string
+  /** A session's standing with the second-factor setting (null for a key or the break-glass token). */
+  secondFactor: SecondFactorStatus | null
 }
 
 export interface AuthContext {
@@ -46,13 +49,22 @@ export function cookieValue(header: string | null, name: string): string | null 
 }
 
 /** A person as a caller: everything their roles give. */
-export const personCallerOf = (person: PersonInfo, sessionId: number | null = null): Caller => ({
+/**
+ * A person as a caller: everything their roles give. A session whose second factor is overdue (`locked`) holds only
+ * `account:self` and reaches only the account page's routes until the person adds one.
+ */
+export const personCallerOf = (
+  person: PersonInfo,
+  sessionId: number | null = null,
+  secondFactor: SecondFactorStatus | null = null,
+): Caller => ({
   via: 'session',
   person,
-  capabilities: new Set(personCapabilities(person)),
+  capabilities: new Set(secondFactor?.locked ? ['account:self' as const] : personCapabilities(person)),
   key: null,
   sessionId,
   actor: person.email,
+  secondFactor,
 })
 
 /** A key as a caller: its scopes intersected with its owner's current capabilities. */
@@ -65,6 +77,7 @@ export function keyCallerOf(person: PersonInfo, key: { id: number; label: string
     key: { id: key.id, label: key.label },
     sessionId: null,
     actor: `key:${key.label}#${key.id} (${person.email})`,
+    secondFactor: null,
   }
 }
 
@@ -192,6 +205,7 @@ const BREAK_GLASS_CALLER: Caller = Object.freeze({
   key: null,
   sessionId: null,
   actor: 'break_glass',
+  secondFactor: null,
 })
 
 /**
@@ -200,7 +214,7 @@ const BREAK_GLASS_CALLER: Caller = Object.freeze({
  */
 function breakGlassCaller(ctx: AuthContext, address: string | null, token: string): Caller | Promise<Caller> {
   const from = address ?? 'an unknown address'
-  const slowed = ctx.breakGlass.begin(address, '')
+  const slowed = ctx.breakGlass.begin(address, null)
   if (slowed)
     return recordSlowedDown(
       ctx.db,
@@ -211,7 +225,7 @@ function breakGlassCaller(ctx: AuthContext, address: string | null, token: strin
       throw tooMany('Too many wrong break-glass tokens from this address; wait and try again', slowed.seconds)
     })
   const right = ctx.env.adminToken !== null && sameSecret(token, ctx.env.adminToken)
-  ctx.breakGlass.finish(address, '', right)
+  ctx.breakGlass.finish(address, null, right ? 'passed' : 'failed')
   if (right) return BREAK_GLASS_CALLER
   return record(ctx.db, 'anonymous', 'login.break_glass', `A wrong break-glass token from ${from}`).then(() => {
     throw unauthorized('Wrong break-glass token')
@@ -257,7 +271,7 @@ async function sessionCaller(ctx: AuthContext, hash: string): Promise<Caller> {
     sessionCache.delete(hash)
     throw unauthorized('Your session has ended; sign in again')
   }
-  const caller = personCallerOf(person, session.id)
+  const caller = personCallerOf(person, session.id, await secondFactorStatus(ctx.db, person.id))
   sessionCache.set(hash, {
     caller,
     expiresAt: Date.parse(session.expires_at),

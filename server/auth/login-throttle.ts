@@ -1,6 +1,6 @@
 // Slows repeated failures: sign-ins (by address, by the email from that address, and by the email alone with a
 // short cap, so guessing is slow but an attacker can delay a real user by seconds at most) and wrong break-glass
-// tokens (by address). An IPv6 client counts by its /64. Attempts still being checked count like failures, so
+// tokens (by address), and codes for a second factor (by person, with a long cap). An IPv6 client counts by its /64. Attempts still being checked count like failures, so
 // sixty guesses sent at once are not all checked. While a key is slowed down its refusals are logged as one
 // action-log entry a minute with their count, not one each.
 import type { Executor } from '../db/database.ts'
@@ -24,6 +24,8 @@ const SIGN_IN: Rule[] = [
   { by: 'subject', free: 20, capSeconds: 10 },
 ]
 const BREAK_GLASS: Rule[] = [{ by: 'address', free: 5, capSeconds: 300 }]
+/** Codes for a second factor, per person, on top of the sign-in rules: a six-digit code needs a longer wait. */
+const SECOND_FACTOR: Rule[] = [{ by: 'subject', free: 10, capSeconds: 900 }]
 
 interface Entry {
   failures: number
@@ -51,12 +53,12 @@ export class Throttle {
 
   constructor(private readonly rules: Rule[]) {}
 
-  private keys(address: string | null, subject: string): [string, Rule][] {
+  /** The keys an attempt counts under; with no subject (a passkey sign-in names nobody yet) only the client's. */
+  private keys(address: string | null, subject: string | null): [string, Rule][] {
     const client = clientKey(address)
-    return this.rules.map((rule) => [
-      rule.by === 'address' ? `a:${client}` : rule.by === 'pair' ? `p:${client}:${subject}` : `e:${subject}`,
-      rule,
-    ])
+    return this.rules
+      .filter((rule) => subject !== null || rule.by === 'address')
+      .map((rule) => [rule.by === 'address' ? `a:${client}` : rule.by === 'pair' ? `p:${client}:${subject}` : `e:${subject}`, rule])
   }
 
   private entry(key: string, now: number): Entry {
@@ -67,7 +69,7 @@ export class Throttle {
   }
 
   /** Seconds the caller must wait before the next attempt (0: go ahead), and the key that holds it back. */
-  private waiting(address: string | null, subject: string, now: number): { seconds: number; key: string; rule: Rule } | null {
+  private waiting(address: string | null, subject: string | null, now: number): { seconds: number; key: string; rule: Rule } | null {
     let longest: { seconds: number; key: string; rule: Rule } | null = null
     for (const [key, rule] of this.keys(address, subject)) {
       const entry = this.entries.get(key)
@@ -86,7 +88,7 @@ export class Throttle {
    * Starts an attempt: null when it may be checked now (it then counts until `finish` is called with its outcome),
    * else how long to wait, with the refusal counted in the holding key's tally for this minute.
    */
-  begin(address: string | null, subject: string, now = Date.now()): Slowed | null {
+  begin(address: string | null, subject: string | null, now = Date.now()): Slowed | null {
     const held = this.waiting(address, subject, now)
     if (held) return { seconds: held.seconds, tally: this.tally(held.key, held.rule.by, now) }
     for (const [key] of this.keys(address, subject)) {
@@ -98,14 +100,18 @@ export class Throttle {
     return null
   }
 
-  finish(address: string | null, subject: string, ok: boolean, now = Date.now()): void {
+  /**
+   * Ends an attempt: `failed` counts against every key, `passed` clears the failures of this subject from this client,
+   * and `pending` (a right password still waiting for its second factor) does neither.
+   */
+  finish(address: string | null, subject: string | null, outcome: 'passed' | 'failed' | 'pending', now = Date.now()): void {
     for (const [key, rule] of this.keys(address, subject)) {
       const entry = this.entry(key, now)
       entry.inFlight = Math.max(0, entry.inFlight - 1)
-      if (!ok) {
+      if (outcome === 'failed') {
         entry.failures++
         entry.last = now
-      } else if (rule.by === 'pair') entry.failures = 0
+      } else if (outcome === 'passed' && rule.by === 'pair') entry.failures = 0
     }
   }
 
@@ -126,6 +132,7 @@ export class Throttle {
 
 export const signInThrottle = () => new Throttle(SIGN_IN)
 export const breakGlassThrottle = () => new Throttle(BREAK_GLASS)
+export const secondFactorThrottle = () => new Throttle(SECOND_FACTOR)
 
 /**
  * Logs a refusal of a slowed-down key: the minute's first writes the entry, the others bring its count up to date,

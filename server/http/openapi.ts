@@ -72,6 +72,7 @@ function security(def: RouteDef) {
   if (def.auth === 'public') return []
   const scopes = def.auth === 'any' ? [] : [def.auth]
   const schemes: Json[] = [{ session: scopes }]
+  if (def.session) return schemes
   if (def.auth === 'any' || !UNSCOPABLE.includes(def.auth as Capability)) schemes.push({ bearer: scopes })
   if (!def.person && (def.auth === 'any' || BREAK_GLASS_CAPABILITIES.includes(def.auth as Capability))) schemes.push({ breakGlass: scopes })
   return schemes

@@ -3,6 +3,7 @@ import { conflict } from '../errors.ts'
 import type { Executor } from '../db/database.ts'
 import { nowIso } from '../schemas.ts'
 import type { UnitGrant } from './grants.ts'
+import { syncAsked } from '../second-factor/policy.ts'
 
 interface NewAccount {
   email: string
@@ -32,5 +33,6 @@ export async function createAccount(trx: Executor, account: NewAccount): Promise
       .insertInto('memberships')
       .values({ person_id: person.id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
       .execute()
+  await syncAsked(trx, person.id)
   return person.id
 }

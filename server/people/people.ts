@@ -10,6 +10,7 @@ import { KeyView, keyView } from '../keys/keys.ts'
 import { Instant, nowIso, OneOf, t } from '../schemas.ts'
 import { assertMayGrant, holdsMore, rolesInWords, type UnitGrant } from './grants.ts'
 import { closeLinksIssued } from './link-issuers.ts'
+import { syncAsked } from '../second-factor/policy.ts'
 import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from './guards.ts'
 import { InviteView } from './invites.ts'
 import { loadPeople, loadPerson } from './queries.ts'
@@ -22,6 +23,7 @@ export const PersonListing = t.Object(
     created_at: Instant,
     sessions: t.Array(SessionView, { description: 'Address and browser only for yourself and owners' }),
     keys: t.Array(KeyView),
+    second_factor: t.Boolean({ description: 'Signs in with an authenticator app or a passkey besides the password' }),
   },
   { additionalProperties: false },
 )
@@ -55,6 +57,7 @@ export const People = t.Object(
             created_at: '2026-09-01T12:00:00.000Z',
             sessions: [{ id: 12, created_at: '2026-11-20T19:02:11.000Z', last_seen_at: '2026-11-23T07:15:40.000Z' }],
             keys: [],
+            second_factor: true,
           },
         ],
         invites: [
@@ -84,6 +87,11 @@ export async function listPeople(db: Executor, caller: Caller) {
     .execute()
   const sessionsOf = groupBy(sessions, (s) => s.person_id)
   const keysOf = groupBy(await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute(), (k) => k.person_id)
+  const withFactor = new Set(
+    (await db.selectFrom('second_factors').select('person_id').distinct().where('confirmed_at', 'is not', null).execute()).map(
+      (f) => f.person_id,
+    ),
+  )
   // Where and on what someone signs in is theirs and the owners' to see; others get the count and times.
   const seesSessionsOf = (id: number) => id === me.id || caller.capabilities.has('people:manage')
   const people = (await loadPeople(db)).map((p) => {
@@ -94,6 +102,7 @@ export async function listPeople(db: Executor, caller: Caller) {
         ? theirs.map(({ person_id, ...s }) => s)
         : theirs.map(({ id, created_at, last_seen_at }) => ({ id, created_at, last_seen_at })),
       keys: (keysOf.get(p.id) ?? []).map(keyView),
+      second_factor: withFactor.has(p.id),
     }
   })
   const invites = await db
@@ -210,6 +219,7 @@ export async function setRoles(db: Db, caller: Caller, id: number, roles: typeof
         .insertInto('memberships')
         .values({ person_id: id, unit_id: u.unit_id, role: u.role, title: u.title ?? null })
         .execute()
+    await syncAsked(trx, id)
     const summary = await rolesInWords(trx, roles.global_role, roles.units)
     const also = counted(closed, 'link they gave closed', 'links they gave closed')
     await record(trx, caller.actor, 'people.roles', `${person.email} is now ${summary}${also ? ` (${also})` : ''}`)

@@ -9,6 +9,7 @@ import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import type { Outbound } from '../http/outbound.ts'
 import { instantWords } from '../words.ts'
+import { syncAsked } from '../second-factor/policy.ts'
 
 interface SettingDef {
   /** What the settings page calls it. */
@@ -21,8 +22,13 @@ interface SettingDef {
   choices?: Record<string, string>
   /** Extra validation beyond the schema; returns an error message or null. */
   check?: (value: any) => string | null
-  /** True for a value that widens where credentials work: only a signed-in person (a session) may set it, never a key. */
-  widens?: (value: unknown) => boolean
+  /**
+   * True for a value that widens where credentials work or loosens a protection (given the value in force): only a
+   * signed-in person (a session) may set it, never a key or the break-glass token.
+   */
+  widens?: (value: unknown, current: unknown) => boolean
+  /** Work the change brings with it, in the same transaction (who a policy now covers). */
+  applies?: (trx: Executor) => Promise<void>
   /** An address the service will call: refused when it names this machine or a private network (see Outbound). */
   calledByService?: true
 }
@@ -76,6 +82,9 @@ const text = (label: string, max: number, fallback: string, description: string)
   check: (value: string) => (value.trim() ? null : 'must not be blank'),
 })
 
+/** security.second_factor from loosest to strictest: loosening it needs a signed-in person. */
+const STRICTNESS = ['optional', 'admins', 'leaders']
+
 export const SETTINGS = {
   'site.name': text('Site name', 60, 'Pack & Troop', 'The name at the top of every page, in page titles and in link previews.'),
   'site.description': text(
@@ -102,6 +111,22 @@ export const SETTINGS = {
     default: 'America/Chicago',
     description: 'The time zone the units meet in (for example America/Chicago): calendar and displayed times use it.',
     check: timeZone,
+  },
+  'security.second_factor': {
+    label: 'Second factor',
+    type: 'optional, admins or leaders',
+    schema: t.Union([t.Literal('optional'), t.Literal('admins'), t.Literal('leaders')]),
+    default: 'optional',
+    description:
+      'Who must add a second factor (an authenticator app or a passkey) to sign in. Someone it newly asks has 14 days; after that ' +
+      'only their account page opens until they add one.',
+    choices: {
+      optional: 'Everyone chooses for themselves',
+      admins: 'Required of owners and admins',
+      leaders: 'Required of owners, admins and unit leaders',
+    },
+    widens: (value, current) => STRICTNESS.indexOf(value as string) < STRICTNESS.indexOf(current as string),
+    applies: (trx) => syncAsked(trx),
   },
   'mirrors.spreadsheet_url': url(
     'Spreadsheet copy of new leads',
@@ -151,10 +176,10 @@ export const SETTINGS = {
 export type SettingKey = keyof typeof SETTINGS
 export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(SETTINGS, key)
 
-/** Whether only a signed-in person may set this value (it widens where credentials work). */
-export function needsSession(key: SettingKey, value: unknown): boolean {
+/** Whether only a signed-in person may set this value (it widens where credentials work, or loosens a protection). */
+export function needsSession(key: SettingKey, value: unknown, current: unknown): boolean {
   const def: SettingDef = SETTINGS[key]
-  return def.widens?.(value) ?? false
+  return def.widens?.(value, current) ?? false
 }
 
 /** Returns an error message for a value the setting refuses, or null when it is acceptable. */
@@ -280,8 +305,9 @@ export async function changeSetting(db: Db, outbound: Outbound, caller: Caller, 
   const def: SettingDef = SETTINGS[key]
   const problem = value === null ? null : (settingError(key, value) ?? (def.calledByService ? outbound.problemWith(value as string) : null))
   if (problem) throw unprocessable(`value: ${problem}`)
-  if (needsSession(key, value) && caller.via !== 'session')
-    throw forbidden(`Setting ${key} to ${JSON.stringify(value)} widens where credentials work: sign in to do it`)
+  const next = value ?? def.default
+  if (needsSession(key, next, await getSetting(db, key)) && caller.via !== 'session')
+    throw forbidden(`Setting ${key} to ${JSON.stringify(next)} widens where credentials work or loosens a protection: sign in to do it`)
   await write(db, async (trx) => {
     if (value === null) await trx.deleteFrom('settings').where('key', '=', key).execute()
     else
@@ -290,6 +316,7 @@ export async function changeSetting(db: Db, outbound: Outbound, caller: Caller, 
         .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
         .execute()
+    await def.applies?.(trx)
     await record(
       trx,
       caller.actor,

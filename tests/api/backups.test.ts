@@ -187,7 +187,15 @@ describe('runBackup and lastBackup', () => {
     const db = await openMigrated(databasePath)
     const segments = async () =>
       Number((await sql<{ n: number }>`select count(distinct segid) as n from leads_search_idx`.execute(db)).rows[0].n)
-    const owner: Caller = { via: 'break_glass', person: null, capabilities: new Set(), key: null, sessionId: null, actor: 'test' }
+    const owner: Caller = {
+      via: 'break_glass',
+      person: null,
+      capabilities: new Set(),
+      key: null,
+      sessionId: null,
+      actor: 'test',
+      secondFactor: null,
+    }
     const found = async () => (await listLeads(db, owner, { q: 'ñandú', limit: 100 })).leads.map((l) => l.id)
     try {
       // One lead a transaction, as the join form adds them: each adds a segment until FTS5 merges a level.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
-import { PASSWORD, startServerWithSite, type TestServer } from '../helpers.ts'
+import { freePort, PASSWORD, startServerWithSite, type TestServer } from '../helpers.ts'
 
 const AXE_SOURCE = readFileSync(path.join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
 export const SCREENSHOTS = path.join(import.meta.dir, '..', '..', 'test-results', 'screenshots')
@@ -66,7 +66,10 @@ export interface BrowserSuite {
  * A server with its site built, and Chromium, for the tests of one file: started before them (with the
  * variables `vars` gives then), stopped after them.
  */
-export function browserSuite(vars: () => Record<string, string> = () => ({}), options: { catalogDir?: string } = {}): BrowserSuite {
+export function browserSuite(
+  vars: () => Record<string, string> = () => ({}),
+  options: { catalogDir?: string; localhost?: boolean } = {},
+): BrowserSuite {
   const suite = {
     async signedIn(email, path, { password = PASSWORD, viewport = PHONE } = {}) {
       const page = await suite.browser.newPage({ viewport, bypassCSP: true })
@@ -83,7 +86,10 @@ export function browserSuite(vars: () => Record<string, string> = () => ({}), op
     },
   } as BrowserSuite
   beforeAll(async () => {
-    suite.s = await startServerWithSite(vars(), options)
+    // On localhost the site's address must be known before it starts: passkeys are bound to it.
+    const port = options.localhost ? await freePort() : 0
+    const address: Record<string, string> = options.localhost ? { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` } : {}
+    suite.s = await startServerWithSite({ ...vars(), ...address }, options)
     suite.browser = await launch()
   }, 60_000)
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('any', 'Who you are', {
   description: 'How you authenticated (session, key or break_glass), the person behind it, and the capabilities you hold.',
+  accountPage: true,
   responses: ok(Whoami, 'The caller'),
   handler: ({ caller }) => whoami(caller),
 })

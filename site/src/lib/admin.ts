@@ -125,11 +125,16 @@ export function whoami(): Promise<AnswerOf<typeof Whoami>> {
 }
 
 /**
- * The signed-in person, when they may use this page (`needs`). Otherwise the page says so plainly instead of
+ * The signed-in person, when they may use this page (`needs`) and their second factor is not overdue. Otherwise the page says so plainly instead of
  * showing controls that would be refused, and the page's script goes no further.
  */
 export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof Whoami>> {
   const me = await whoami()
+  // Past the day the unit set for adding a second factor, only the account page opens (the banner says why).
+  if (me.second_factor?.locked && location.pathname !== '/admin/account/') {
+    byId('content').replaceChildren(h('p', {}, h('a', { href: '/admin/account/' }, 'Add a second factor on your account page')))
+    return new Promise(() => {})
+  }
   if (!needs || holds(me, needs)) return me
   byId('content').replaceChildren(
     h('p', {}, `This page is for people who may: ${CAPABILITY_WORDS[needs].toLowerCase()}. Your account cannot use it.`),

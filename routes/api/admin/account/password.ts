@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('account:self', 'Change your password', {
   description: 'Needs your current password. Your other sessions end, and so do open reset links.',
+  accountPage: true,
   body: PasswordChange,
   responses: ok(PasswordChanged, 'Changed', { 422: 'The current password is wrong, or the new one is not 8 to 200 characters' }),
   handler: ({ db, caller, body }) => changePassword(db, caller, body),

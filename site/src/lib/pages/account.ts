@@ -1,8 +1,9 @@
-// Your account: change your password, see where you are signed in and sign out there.
+// Your account: your second factors, changing your password, and where you are signed in (sign out there).
 import type { POST as ChangePassword } from '#routes/api/admin/account/password.ts'
 import type { DELETE as EndSession } from '#routes/api/admin/account/sessions/[id].ts'
 import type { GET as ListSessions } from '#routes/api/admin/account/sessions/index.ts'
 import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { loadFactors } from './account-factors.ts'
 
 await signedInFor()
 
@@ -39,4 +40,4 @@ onSubmit(
     await load()
   },
 )
-await load()
+await Promise.all([loadFactors(), load()])

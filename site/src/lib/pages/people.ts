@@ -2,6 +2,7 @@
 import type { POST as DisablePerson } from '#routes/api/admin/people/[id]/disable.ts'
 import type { POST as EnablePerson } from '#routes/api/admin/people/[id]/enable.ts'
 import type { POST as ResetLink } from '#routes/api/admin/people/[id]/reset.ts'
+import type { DELETE as RemoveFactors } from '#routes/api/admin/people/[id]/second-factor.ts'
 import type { PUT as SetRoles } from '#routes/api/admin/people/[id]/roles.ts'
 import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
 import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
@@ -108,7 +109,12 @@ function card(p: Person): HTMLElement {
     { class: 'card', 'data-person': String(p.id) },
     h('h3', {}, p.name ?? p.email),
     h('p', {}, `${p.email} · ${roles}${p.disabled ? ' · DISABLED' : ''}`),
-    h('p', { class: 'muted' }, `${p.sessions.length} active sessions · ${p.keys.filter((k) => k.state === 'active').length} active keys`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${p.sessions.length} active sessions · ${p.keys.filter((k) => k.state === 'active').length} active keys · ` +
+        (p.second_factor ? 'second factor on' : 'no second factor'),
+    ),
     h(
       'div',
       { class: 'row' },
@@ -121,6 +127,9 @@ function card(p: Person): HTMLElement {
         ),
       canReset && !p.disabled && h('button', { type: 'button', class: 'secondary', onclick: () => reset(p) }, 'Password reset link'),
       canManage && h('button', { type: 'button', class: 'secondary', onclick: () => (editor.hidden = !editor.hidden) }, 'Edit roles'),
+      canManage &&
+        p.second_factor &&
+        h('button', { type: 'button', class: 'secondary', onclick: () => removeFactors(p) }, 'Remove second factor'),
     ),
     editor,
   )
@@ -131,6 +140,17 @@ async function toggle(p: Person) {
   const path = `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`
   const res = p.disabled ? await api<typeof EnablePerson>('POST', path) : await api<typeof DisablePerson>('POST', path)
   report(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
+  await load()
+}
+
+async function removeFactors(p: Person) {
+  if (
+    !confirm(
+      `Remove the second factor of ${p.email}? Do this when they lost their phone or passkey: they add a new one at their next sign-in.`,
+    )
+  )
+    return
+  report(await api<typeof RemoveFactors>('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
   await load()
 }
 

@@ -1,0 +1,20 @@
+// POST/DELETE /api/admin/account/totp: start adding an authenticator app (confirm it with a code), or remove yours.
+import { defineRoute, ok } from '#server/routes.ts'
+import { Code, Removed, removeTotp, startTotp, TotpStarted } from '#server/second-factor/factors.ts'
+
+export const POST = defineRoute('account:self', 'Start adding an authenticator app', {
+  description: 'A new secret, for the app to scan (otpauth_url as a QR code) or type in; it counts once confirmed with a code from it.',
+  session: true,
+  accountPage: true,
+  responses: ok(TotpStarted, 'The secret, waiting for a code from the app', { 409: 'You have an authenticator app already' }),
+  handler: ({ db, caller }) => startTotp(db, caller),
+})
+
+export const DELETE = defineRoute('account:self', 'Remove your authenticator app', {
+  description: 'Needs a current code from the app, or one of your recovery codes. With no second factor left, the recovery codes go too.',
+  session: true,
+  accountPage: true,
+  body: Code,
+  responses: ok(Removed, 'Removed', { 404: 'You have no authenticator app', 422: 'The code is not right' }),
+  handler: ({ db, caller, body }) => removeTotp(db, caller, body),
+})
