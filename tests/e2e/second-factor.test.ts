@@ -113,7 +113,7 @@ describe('a second factor in a browser', () => {
     await page.waitForURL((url) => url.pathname === '/admin/')
 
     await signOut()
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await page.getByRole('button', { name: 'Use a passkey' }).click()
     await page.waitForURL((url) => url.pathname === '/admin/')
     const me = await page.evaluate(async () => (await (await fetch('/api/admin/whoami')).json()).person.email)
     expect(me).toBe(leader.email)
