@@ -48,7 +48,6 @@ export function cookieValue(header: string | null, name: string): string | null 
   return null
 }
 
-/** A person as a caller: everything their roles give. */
 /**
  * A person as a caller: everything their roles give. A session whose second factor is overdue (`locked`) holds only
  * `account:self` and reaches only the account page's routes until the person adds one.

@@ -85,7 +85,7 @@ function standardAnswers(def: RouteDef, method: string): Record<number, string> 
   }
   if (def.auth !== 'public') {
     answers[401] = 'No credential, or one that is dead (signed out, disabled, revoked or expired)'
-    answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, or the request is a cross-site browser write`
+    answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, belongs to a session whose second factor is overdue, or the request is a cross-site browser write`
     answers[429] = 'Too many wrong break-glass tokens from this address: wait as Retry-After says'
   } else if (method !== 'get') answers[403] = 'A cross-site browser write (foreign Origin or Sec-Fetch-Site: cross-site)'
   if (def.body) {
