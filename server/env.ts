@@ -50,9 +50,15 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
   if (!Number.isInteger(caldavPollSeconds) || caldavPollSeconds < 1 || caldavPollSeconds > 3600)
     throw new Error(`CALDAV_POLL_SECONDS must be 1-3600, got ${vars.CALDAV_POLL_SECONDS}`)
   // The break-glass token opens most of the admin API from the LAN: a short one could be guessed.
-  if (vars.ADMIN_TOKEN && vars.ADMIN_TOKEN.length < MIN_ADMIN_TOKEN)
+  const token = vars.ADMIN_TOKEN
+  if (token && token.length < MIN_ADMIN_TOKEN)
     throw new Error(
-      `ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN} characters (it has ${vars.ADMIN_TOKEN.length}); make one with: openssl rand -base64 32`,
+      `ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN} characters (it has ${token.length}); make one with: openssl rand -base64 32`,
+    )
+  // A header never carries spaces at its ends, and "aaaa…" is no secret: ask for a random token.
+  if (token && (/[\s\u0000-\u001f\u007f]/.test(token) || new Set(token).size < 10))
+    throw new Error(
+      'ADMIN_TOKEN must be a random token without spaces (at least 10 different characters); make one with: openssl rand -base64 32',
     )
   const outboundAllow = list(vars.OUTBOUND_ALLOW)
   parseRanges(outboundAllow) // throws on an entry that is not an address range

@@ -4,6 +4,8 @@ import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
+import type { Throttle } from '../auth/login-throttle.ts'
+import { passwordAttempt } from './attempts.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { closeResetLinks } from '../people/guards.ts'
 import { PersonSummary, SessionView } from '../people/schemas.ts'
@@ -68,11 +70,20 @@ export const PasswordChanged = t.Object(
   { additionalProperties: false, examples: [{ changed: true, other_sessions_ended: 1 }] },
 )
 
-/** Changes your password (422 when the current one is wrong); your other sessions and open reset links end. */
-export async function changePassword(db: Db, caller: Caller, input: typeof PasswordChange.static) {
+/**
+ * Changes your password (422 when the current one is wrong, checked under the sign-in slow-down and logged, so a
+ * stolen session or key cannot guess it); your other sessions and open reset links end.
+ */
+export async function changePassword(
+  db: Db,
+  throttle: Throttle,
+  caller: Caller,
+  address: string | null,
+  input: typeof PasswordChange.static,
+) {
   const me = caller.person!
-  const row = await db.selectFrom('people').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow()
-  if (!(await Bun.password.verify(input.current_password, row.password_hash)))
+  const from = { address, personId: me.id, email: me.email, what: 'Wrong current password when changing it' }
+  if (!(await passwordAttempt(db, throttle, from, input.current_password)))
     throw unprocessable('current_password: is not your current password')
   const hash = await Bun.password.hash(input.new_password)
   return write(db, async (trx) => {

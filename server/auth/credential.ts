@@ -270,7 +270,7 @@ async function sessionCaller(ctx: AuthContext, hash: string): Promise<Caller> {
     sessionCache.delete(hash)
     throw unauthorized('Your session has ended; sign in again')
   }
-  const caller = personCallerOf(person, session.id, await secondFactorStatus(ctx.db, person.id))
+  const caller = personCallerOf(person, session.id, await secondFactorStatus(ctx.db, person))
   sessionCache.set(hash, {
     caller,
     expiresAt: Date.parse(session.expires_at),

@@ -8,6 +8,7 @@ import { record } from '../db/write.ts'
 import type { HistoryKind } from '../history/kinds.ts'
 import { clientKey } from './address.ts'
 
+/** Failures are forgotten after this long without another (a rule may keep them longer). */
 const WINDOW_MS = 15 * 60_000
 const TALLY_MS = 60_000
 
@@ -16,6 +17,8 @@ interface Rule {
   by: 'address' | 'pair' | 'subject'
   free: number
   capSeconds: number
+  /** How long failures are remembered after the last one; WINDOW_MS unless said. */
+  forgetMs?: number
 }
 
 const SIGN_IN: Rule[] = [
@@ -24,8 +27,11 @@ const SIGN_IN: Rule[] = [
   { by: 'subject', free: 20, capSeconds: 10 },
 ]
 const BREAK_GLASS: Rule[] = [{ by: 'address', free: 5, capSeconds: 300 }]
-/** Codes for a second factor, per person, on top of the sign-in rules: a six-digit code needs a longer wait. */
-const SECOND_FACTOR: Rule[] = [{ by: 'subject', free: 10, capSeconds: 900 }]
+/**
+ * Codes for a second factor, per person, on top of the sign-in rules: a six-digit code needs a longer wait, and
+ * failures are remembered a day, so waiting out a quiet quarter of an hour earns no fresh tries.
+ */
+const SECOND_FACTOR: Rule[] = [{ by: 'subject', free: 10, capSeconds: 900, forgetMs: 24 * 3_600_000 }]
 
 interface Entry {
   failures: number
@@ -61,10 +67,10 @@ export class Throttle {
       .map((rule) => [rule.by === 'address' ? `a:${client}` : rule.by === 'pair' ? `p:${client}:${subject}` : `e:${subject}`, rule])
   }
 
-  private entry(key: string, now: number): Entry {
+  private entry(key: string, rule: Rule, now: number): Entry {
     let entry = this.entries.get(key)
     if (!entry) this.entries.set(key, (entry = { failures: 0, inFlight: 0, last: now }))
-    else if (now - entry.last > WINDOW_MS) entry.failures = 0
+    else if (now - entry.last > (rule.forgetMs ?? WINDOW_MS)) entry.failures = 0
     return entry
   }
 
@@ -74,7 +80,7 @@ export class Throttle {
     for (const [key, rule] of this.keys(address, subject)) {
       const entry = this.entries.get(key)
       if (!entry) continue
-      const failures = now - entry.last > WINDOW_MS ? 0 : entry.failures
+      const failures = now - entry.last > (rule.forgetMs ?? WINDOW_MS) ? 0 : entry.failures
       const attempts = failures + entry.inFlight
       if (attempts < rule.free) continue
       const delay = Math.min(2 ** (attempts - rule.free), rule.capSeconds) * 1000
@@ -91,8 +97,8 @@ export class Throttle {
   begin(address: string | null, subject: string | null, now = Date.now()): Slowed | null {
     const held = this.waiting(address, subject, now)
     if (held) return { seconds: held.seconds, tally: this.tally(held.key, held.rule.by, now) }
-    for (const [key] of this.keys(address, subject)) {
-      const entry = this.entry(key, now)
+    for (const [key, rule] of this.keys(address, subject)) {
+      const entry = this.entry(key, rule, now)
       entry.inFlight++
       entry.last = now
     }
@@ -106,7 +112,7 @@ export class Throttle {
    */
   finish(address: string | null, subject: string | null, outcome: 'passed' | 'failed' | 'pending', now = Date.now()): void {
     for (const [key, rule] of this.keys(address, subject)) {
-      const entry = this.entry(key, now)
+      const entry = this.entry(key, rule, now)
       entry.inFlight = Math.max(0, entry.inFlight - 1)
       if (outcome === 'failed') {
         entry.failures++
@@ -126,7 +132,8 @@ export class Throttle {
   }
 
   private prune(now: number) {
-    for (const [key, entry] of this.entries) if (!entry.inFlight && now - entry.last > WINDOW_MS) this.entries.delete(key)
+    const longest = Math.max(WINDOW_MS, ...this.rules.map((r) => r.forgetMs ?? 0))
+    for (const [key, entry] of this.entries) if (!entry.inFlight && now - entry.last > longest) this.entries.delete(key)
   }
 }
 

@@ -323,6 +323,8 @@ export interface HouseholdTable {
   lead_id: number | null
   created_at: string
   updated_at: string
+  /** Who added it: until it has a scout, only they (and admins) may change it. Null for households from before. */
+  created_by_person_id: number | null
 }
 export type Household = Selectable<HouseholdTable>
 

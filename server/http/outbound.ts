@@ -30,6 +30,7 @@ export function parseRanges(cidrs: readonly string[]): Range[] {
   })
 }
 
+const IPV4_COMPATIBLE = ipaddr.parse('::')
 const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1')
 const isLocalhost = (host: string) => /^(.+\.)?localhost\.?$/i.test(host)
 
@@ -47,7 +48,8 @@ export class Outbound {
     if (!ipaddr.isValid(address)) return false
     const ip = ipaddr.process(address) // ::ffff:127.0.0.1 is 127.0.0.1
     if (this.#allow.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits))) return true
-    return ip.range() === 'unicast'
+    // ::/96 holds the deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js counts as unicast.
+    return ip.range() === 'unicast' && !(ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE, 96))
   }
 
   /**

@@ -41,7 +41,7 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
     const now = nowIso()
     const row = await trx
       .insertInto('households')
-      .values({ ...values, active: 1, created_at: now, updated_at: now })
+      .values({ ...values, active: 1, created_at: now, updated_at: now, created_by_person_id: caller.person?.id ?? null })
       .returning('id')
       .executeTakeFirstOrThrow()
     await record(
@@ -86,15 +86,21 @@ function assertLeads(caller: Caller, unitId: number) {
 }
 
 /**
- * A leader keeps only the households of their units: those with a scout in a unit they lead, or with no scouts
- * yet (one they just added). Editing a household, linking accounts to it (which shows them that family) and adding
+ * A leader keeps only the households of their units: those with a scout in a unit they lead, or with no scouts yet
+ * that they added themselves. Editing a household, linking accounts to it (which shows them that family) and adding
  * scouts to it all need this; admins and owners may touch any household.
  */
 async function assertKeepsHousehold(db: Executor, caller: Caller, householdId: number) {
   const led = ledUnits(caller)
   if (!led) return
   const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)
-  if (units.length && !units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
+  if (units.length) {
+    if (!units.some((u) => led.has(u))) throw forbidden("This household's scouts are in units you do not lead")
+    return
+  }
+  const household = await db.selectFrom('households').select('created_by_person_id').where('id', '=', householdId).executeTakeFirstOrThrow()
+  if (household.created_by_person_id !== caller.person?.id)
+    throw forbidden('This household has no scouts yet and another leader added it: they or an admin can add its first scout')
 }
 
 /** The scout, when it is in a unit the caller leads: 404 for none, 403 for another unit's scout. */

@@ -70,7 +70,7 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
   return ids
     .map((id) => byId.get(id))
     .filter((h) => h !== undefined)
-    .map((h) => ({
+    .map(({ created_by_person_id, ...h }) => ({
       ...h,
       active: h.active === 1,
       people: (peopleOf.get(h.id) ?? []).map(({ household_id, ...p }) => p),

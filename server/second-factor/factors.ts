@@ -5,7 +5,9 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
-import { record, write } from '../db/write.ts'
+import { record, unchanged, write } from '../db/write.ts'
+import { codeAttempt, passwordAttempt, type Throttles } from '../account/attempts.ts'
+import type { Throttle } from '../auth/login-throttle.ts'
 import type { Env } from '../env.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, t } from '../schemas.ts'
@@ -74,7 +76,7 @@ export async function secondFactorOverview(db: Executor, caller: Caller) {
   const factors = await confirmedFactors(db, me(caller).id)
   const totp = factors.find((f) => f.kind === 'totp')
   return {
-    ...(await secondFactorStatus(db, me(caller).id)),
+    ...(await secondFactorStatus(db, me(caller))),
     totp: totp ? view(totp) : null,
     passkeys: factors.filter((f) => f.kind === 'passkey').map(view),
     recovery_codes_left: await recoveryCodesLeft(db, me(caller).id),
@@ -102,9 +104,10 @@ async function dropCodesWhenNoneLeft(trx: Executor, personId: number) {
   if (!(await confirmedFactors(trx, personId)).length) await trx.deleteFrom('recovery_codes').where('person_id', '=', personId).execute()
 }
 
-async function assertPassword(db: Executor, personId: number, password: string) {
-  const row = await db.selectFrom('people').select('password_hash').where('id', '=', personId).executeTakeFirstOrThrow()
-  if (!(await Bun.password.verify(password, row.password_hash))) throw unprocessable('password: is not your password')
+/** 422 unless `password` is the caller's (checked under the sign-in slow-down, a wrong one logged). */
+async function assertPassword(db: Db, throttle: Throttle, caller: Caller, address: string | null, password: string, what: string) {
+  const from = { address, personId: me(caller).id, email: me(caller).email, what: `Wrong password ${what}` }
+  if (!(await passwordAttempt(db, throttle, from, password))) throw unprocessable('password: is not your password')
 }
 
 export const TotpStarted = t.Object(
@@ -169,19 +172,32 @@ export async function confirmTotp(db: Db, caller: Caller, input: typeof Code.sta
 
 export const Removed = t.Object({ removed: t.Literal(true) }, { additionalProperties: false, examples: [{ removed: true }] })
 
-/** Removes your authenticator app, given a code from it or a recovery code (422 otherwise); 404 without one. */
-export async function removeTotp(db: Db, caller: Caller, input: typeof Code.static) {
+/**
+ * Removes your authenticator app, given a code from it or a recovery code (422 otherwise, checked under the
+ * slow-downs of a sign-in's second step); 404 without one.
+ */
+export async function removeTotp(db: Db, throttles: Throttles, caller: Caller, address: string | null, input: typeof Code.static) {
   const person = me(caller)
-  return write(db, async (trx) => {
-    const app = (await confirmedFactors(trx, person.id)).find((f) => f.kind === 'totp')
-    if (!app) throw notFound('You have no authenticator app')
-    if (!(await useCode(trx, person.id, input.code)))
-      throw unprocessable('code: is not a current code from your app or one of your recovery codes')
-    await trx.deleteFrom('second_factors').where('id', '=', app.id).execute()
-    await dropCodesWhenNoneLeft(trx, person.id)
-    await record(trx, caller.actor, 'account.totp_remove', 'Removed their authenticator app')
-    return { removed: true as const }
-  })
+  if (!(await confirmedFactors(db, person.id)).some((f) => f.kind === 'totp')) throw notFound('You have no authenticator app')
+  const removed = await codeAttempt(
+    db,
+    throttles,
+    { address, email: person.email, what: 'Wrong code to remove the authenticator app' },
+    () =>
+      write(db, async (trx) => {
+        const app = (await confirmedFactors(trx, person.id)).find((f) => f.kind === 'totp')
+        if (!app || !(await useCode(trx, person.id, input.code))) {
+          unchanged(trx)
+          return null
+        }
+        await trx.deleteFrom('second_factors').where('id', '=', app.id).execute()
+        await dropCodesWhenNoneLeft(trx, person.id)
+        await record(trx, caller.actor, 'account.totp_remove', 'Removed their authenticator app')
+        return { removed: true as const }
+      }),
+  )
+  if (!removed) throw unprocessable('code: is not a current code from your app or one of your recovery codes')
+  return removed
 }
 
 /** Options for the browser to make a passkey for your account. */
@@ -252,9 +268,16 @@ export async function addPasskey(db: Db, env: Readonly<Env>, caller: Caller, inp
 }
 
 /** Removes one of your passkeys, given your password (422 otherwise); someone else's or none is 404. */
-export async function removePasskey(db: Db, caller: Caller, id: number, input: typeof PasswordCheck.static) {
+export async function removePasskey(
+  db: Db,
+  throttle: Throttle,
+  caller: Caller,
+  address: string | null,
+  id: number,
+  input: typeof PasswordCheck.static,
+) {
   const person = me(caller)
-  await assertPassword(db, person.id, input.password)
+  await assertPassword(db, throttle, caller, address, input.password, 'to remove a passkey')
   return write(db, async (trx) => {
     const gone = await trx
       .deleteFrom('second_factors')
@@ -276,9 +299,15 @@ export const NewRecoveryCodes = t.Object(
 )
 
 /** Ten new recovery codes in place of your old ones, given your password; 409 without a second factor. */
-export async function newRecoveryCodes(db: Db, caller: Caller, input: typeof PasswordCheck.static) {
+export async function newRecoveryCodes(
+  db: Db,
+  throttle: Throttle,
+  caller: Caller,
+  address: string | null,
+  input: typeof PasswordCheck.static,
+) {
   const person = me(caller)
-  await assertPassword(db, person.id, input.password)
+  await assertPassword(db, throttle, caller, address, input.password, 'for new recovery codes')
   return write(db, async (trx) => {
     if (!(await confirmedFactors(trx, person.id)).length) throw conflict('Add an authenticator app or a passkey first')
     const recovery_codes = await replaceRecoveryCodes(trx, person.id)

@@ -70,14 +70,29 @@ export function statusOf(askedSince: string | null, enrolled: boolean, now = Dat
   }
 }
 
-/** A person's status, read from the database. */
-export async function secondFactorStatus(db: Executor, personId: number): Promise<SecondFactorStatus> {
-  const person = await db.selectFrom('people').select('second_factor_asked_since').where('id', '=', personId).executeTakeFirstOrThrow()
+/**
+ * A person's status, read from the database. The setting decides whether they are asked even when it was changed by
+ * hand (no sync ran): asked by it but not yet marked, they are asked from now; no longer asked, they are not.
+ */
+export async function secondFactorStatus(db: Executor, person: { id: number } & Roles): Promise<SecondFactorStatus> {
+  const policy: SecondFactorPolicy = await getSetting(db, 'security.second_factor')
+  const row = await db.selectFrom('people').select('second_factor_asked_since').where('id', '=', person.id).executeTakeFirstOrThrow()
+  let askedSince = asks(policy, person) ? row.second_factor_asked_since : null
+  if (asks(policy, person) && askedSince === null) {
+    askedSince = new Date().toISOString()
+    // Bookkeeping for a change made outside the service, like a session's last use: not an action of anyone's.
+    await db
+      .updateTable('people')
+      .set({ second_factor_asked_since: askedSince })
+      .where('id', '=', person.id)
+      .where('second_factor_asked_since', 'is', null)
+      .execute()
+  }
   const factor = await db
     .selectFrom('second_factors')
     .select('id')
-    .where('person_id', '=', personId)
+    .where('person_id', '=', person.id)
     .where('confirmed_at', 'is not', null)
     .executeTakeFirst()
-  return statusOf(person.second_factor_asked_since, factor !== undefined)
+  return statusOf(askedSince, factor !== undefined)
 }

@@ -2,6 +2,7 @@
 // passkey completes it within the ticket's five minutes and five tries (wrong codes count as failed sign-ins); and a
 // sign-in with a passkey alone, which is both factors at once.
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
+import { codeAttempt, type Throttles } from '../account/attempts.ts'
 import { type From, openSession, refuseSlowedDown, SECOND_FACTOR_METHODS } from '../account/sign-in.ts'
 import type { Throttle } from '../auth/login-throttle.ts'
 import type { Db } from '../db/client.ts'
@@ -41,11 +42,6 @@ export const SecondFactorAnswer = t.Object(
 
 const WITH = { 'authenticator app': 'an authenticator app', 'recovery code': 'a recovery code', passkey: 'a passkey' } as const
 
-export interface Throttles {
-  signIn: Throttle
-  secondFactor: Throttle
-}
-
 /**
  * Completes a sign-in with its second factor: a session (its token) and the person; 401 for a wrong answer (the
  * ticket loses a try), 410 for a dead ticket, 429 while slowed down.
@@ -66,16 +62,8 @@ export async function completeSignIn(
     .where('id', '=', ticket.person_id)
     .executeTakeFirstOrThrow()
   if (person.disabled_at) throw gone('This sign-in has expired or had too many wrong codes; sign in again')
-  const held = throttles.secondFactor.begin(from.address, person.email)
-  if (held) await refuseSlowedDown(db, held, person.email, from.address)
-  const slowed = throttles.signIn.begin(from.address, person.email)
-  if (slowed) {
-    throttles.secondFactor.finish(from.address, person.email, 'pending')
-    await refuseSlowedDown(db, slowed, person.email, from.address)
-  }
-  let outcome: 'passed' | 'failed' = 'failed'
-  try {
-    const token = await write(db, async (trx) => {
+  const token = await codeAttempt(db, throttles, { address: from.address, email: person.email, what: 'Wrong second factor' }, () =>
+    write(db, async (trx) => {
       const how = input.code
         ? await useCode(trx, person.id, input.code)
         : (await usePasskey(trx, env, ticket.challenge ?? '', input.passkey as AuthenticationResponseJSON, person.id)) && 'passkey'
@@ -85,22 +73,10 @@ export async function completeSignIn(
       }
       await useTicket(trx, ticket.id)
       return openSession(trx, person, from, ` with ${WITH[how]}`)
-    })
-    if (token) {
-      outcome = 'passed'
-      return { token, person: { id: person.id, email: person.email } }
-    }
-  } finally {
-    throttles.signIn.finish(from.address, person.email, outcome)
-    throttles.secondFactor.finish(from.address, person.email, outcome)
-  }
-  const left = await failTicket(db, ticket.id)
-  await record(
-    db,
-    'anonymous',
-    'login.failure',
-    `Wrong second factor for ${person.email} from ${from.address ?? 'an unknown address'} (${left} ${left === 1 ? 'try' : 'tries'} left on this sign-in)`,
+    }),
   )
+  if (token) return { token, person: { id: person.id, email: person.email } }
+  const left = await failTicket(db, ticket.id)
   throw unauthorized(
     left
       ? `That ${input.code ? 'code' : 'passkey'} did not work; ${left} ${left === 1 ? 'try' : 'tries'} left`

@@ -236,7 +236,10 @@ describe('guessing the break-glass token from the LAN', () => {
 
   it('refuses to start with an ADMIN_TOKEN shorter than 32 characters, saying so', () => {
     expect(() => readEnv({ ADMIN_TOKEN: 'short-token' })).toThrow('ADMIN_TOKEN must be at least 32 characters')
-    expect(readEnv({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32))
+    expect(() => readEnv({ ADMIN_TOKEN: 'x'.repeat(32) })).toThrow('ADMIN_TOKEN must be a random token')
+    expect(() => readEnv({ ADMIN_TOKEN: ' '.repeat(40) })).toThrow('ADMIN_TOKEN must be a random token')
+    expect(() => readEnv({ ADMIN_TOKEN: 'a good token with spaces in it 12345' })).toThrow('ADMIN_TOKEN must be a random token')
+    expect(readEnv({ ADMIN_TOKEN: 'Jq3xV9mT2kLp8sWc4nRb7yHd1fGz6aE0' }).adminToken).toBe('Jq3xV9mT2kLp8sWc4nRb7yHd1fGz6aE0')
     const dir = mkdtempSync(path.join(tmpdir(), 'short-token-'))
     try {
       const run = Bun.spawnSync([process.execPath, path.join(import.meta.dir, '..', '..', 'server', 'main.ts')], {

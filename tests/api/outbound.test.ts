@@ -54,6 +54,8 @@ describe('Outbound: which addresses', () => {
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
       '64:ff9b::7f00:1',
+      '::7f00:1',
+      '::a9fe:a9fe',
       'not an address',
     ])
       expect(none.mayReach(address), address).toBe(false)
@@ -77,6 +79,8 @@ describe('Outbound: which addresses', () => {
       'http://169.254.169.254/latest/meta-data/',
       'http://[::1]:3000/',
       'http://[::ffff:127.0.0.1]/',
+      'http://[::127.0.0.1]/',
+      'http://[::a9fe:a9fe]/',
       'http://2130706433/',
       'http://0x7f.1/',
       'http://127.1/',

@@ -272,6 +272,21 @@ describe("a leader and another unit's family", () => {
     expect(kept).toEqual({ unit_id: pack, den: null })
   })
 
+  it('keeps a household with no scouts yet to the leader who added it: another unit’s leader can neither link accounts to it nor claim it with a decoy (403)', async () => {
+    const attacker = await s.as(ROLES.member)
+    const fresh = (await household({ parent_name: 'Quinn Newpack' })).body.id
+    const link = await s.req('PUT', `/api/admin/roster/households/${fresh}/people`, {
+      cookie: troopLeader.cookie,
+      json: { person_ids: [attacker.id] },
+    })
+    expect(link.status).toBe(403)
+    expect(link.body.detail).toContain('another leader added it')
+    expect((await scout(fresh, { first_name: 'Decoy', unit_id: troop }, troopLeader.cookie)).status).toBe(403)
+    // The pack leader goes on as if nothing happened, and the family stays closed to the troop leader's account.
+    expect((await scout(fresh, { first_name: 'Quincy', unit_id: pack })).status).toBe(201)
+    expect((await s.req('GET', '/api/admin/family', { cookie: attacker.cookie })).body.households).toEqual([])
+  })
+
   it('lets a leader keep scouts within their units, in households of theirs or with no scouts yet; an admin anywhere', async () => {
     const empty = (await household({ parent_name: 'New Family' }, troopLeader.cookie)).body.id
     const tess = await scout(empty, { first_name: 'Tess', unit_id: troop }, troopLeader.cookie)

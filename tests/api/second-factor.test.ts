@@ -334,3 +334,84 @@ describe('passkey routes without a browser', () => {
     )
   })
 })
+
+describe('checking a password or a code again on the account page', () => {
+  it('slows down and logs wrong passwords there, as at sign-in: a key holding account:self cannot guess it', async () => {
+    await withServer({}, async (local) => {
+      setSystemTime(new Date())
+      try {
+        const p = await local.as(ROLES.packLeader)
+        const { key } = await local.mintKey(p.cookie, ['account:self'])
+        const statuses = []
+        for (let i = 0; i < 8; i++)
+          statuses.push(
+            (
+              await local.req('POST', '/api/admin/account/password', {
+                key,
+                json: { current_password: `guess-${i}`, new_password: 'new password 123' },
+              })
+            ).status,
+          )
+        expect(statuses).toEqual([422, 422, 422, 422, 422, 429, 429, 429])
+        const logged = await local.db.selectFrom('action_log').select('summary').where('kind', '=', 'login.failure').execute()
+        expect(logged.filter((e) => e.summary.startsWith(`Wrong current password when changing it for ${p.email}`)).length).toBe(5)
+        // The same count covers signing in, so the real password waits too now.
+        expect((await login(local, p.email)).status).toBe(429)
+      } finally {
+        setSystemTime()
+      }
+    })
+  })
+
+  it('slows down and logs wrong codes when removing the authenticator app', async () => {
+    await withServer({}, async (local) => {
+      setSystemTime(new Date())
+      try {
+        const p = await withApp(local)
+        const statuses = []
+        for (let i = 0; i < 7; i++)
+          statuses.push(
+            (await local.req('DELETE', '/api/admin/account/totp', { cookie: p.cookie, json: { code: String(100000 + i) } })).status,
+          )
+        expect(statuses).toEqual([422, 422, 422, 422, 422, 429, 429])
+        const logged = await local.db.selectFrom('action_log').select('summary').where('kind', '=', 'login.failure').execute()
+        expect(logged.filter((e) => e.summary.startsWith('Wrong code to remove the authenticator app')).length).toBe(5)
+      } finally {
+        setSystemTime()
+      }
+    })
+  })
+})
+
+describe('security.second_factor changed by hand in the database', () => {
+  it('asks a person from their next request within 10 s, and stops asking when it is set back', async () => {
+    await withServer({}, async (local) => {
+      const leader = await local.as(ROLES.packLeader)
+      const me = async () => (await local.req('GET', '/api/admin/whoami', { cookie: leader.cookie })).body.second_factor
+      expect((await me()).required).toBe(false)
+      const byHand = (value: string) =>
+        local.db
+          .insertInto('settings')
+          .values({ key: 'security.second_factor', value: JSON.stringify(value), updated_at: new Date().toISOString() })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
+          .execute()
+      await byHand('leaders')
+      const start = Date.now()
+      try {
+        setSystemTime(new Date(start + 11_000))
+        const asked = await me()
+        expect(asked).toMatchObject({ required: true, locked: false })
+        expect(Date.parse(asked.due_at)).toBeGreaterThan(Date.now() + 13 * 86_400_000)
+        // Long past the deadline, then set back to optional by hand: nothing is asked any more.
+        setSystemTime(new Date(start + 20 * 86_400_000))
+        expect((await me()).locked).toBe(true)
+        await byHand('optional')
+        setSystemTime(new Date(start + 20 * 86_400_000 + 11_000))
+        expect(await me()).toMatchObject({ required: false, locked: false })
+        expect((await local.req('GET', '/api/admin/leads', { cookie: leader.cookie })).status).toBe(200)
+      } finally {
+        setSystemTime()
+      }
+    })
+  })
+})

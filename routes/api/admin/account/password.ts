@@ -7,5 +7,5 @@ export const POST = defineRoute('account:self', 'Change your password', {
   accountPage: true,
   body: PasswordChange,
   responses: ok(PasswordChanged, 'Changed', { 422: 'The current password is wrong, or the new one is not 8 to 200 characters' }),
-  handler: ({ db, caller, body }) => changePassword(db, caller, body),
+  handler: ({ db, caller, address, body, loginThrottle }) => changePassword(db, loginThrottle, caller, address, body),
 })

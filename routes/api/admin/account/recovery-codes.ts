@@ -8,5 +8,5 @@ export const POST = defineRoute('account:self', 'Make new recovery codes', {
   accountPage: true,
   body: PasswordCheck,
   responses: created(NewRecoveryCodes, 'The new codes', { 409: 'You have no second factor', 422: 'The password is wrong' }),
-  handler: ({ db, caller, body }) => newRecoveryCodes(db, caller, body),
+  handler: ({ db, caller, address, body, loginThrottle }) => newRecoveryCodes(db, loginThrottle, caller, address, body),
 })

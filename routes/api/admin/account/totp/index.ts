@@ -16,5 +16,6 @@ export const DELETE = defineRoute('account:self', 'Remove your authenticator app
   accountPage: true,
   body: Code,
   responses: ok(Removed, 'Removed', { 404: 'You have no authenticator app', 422: 'The code is not right' }),
-  handler: ({ db, caller, body }) => removeTotp(db, caller, body),
+  handler: ({ db, caller, address, body, loginThrottle, secondFactorThrottle }) =>
+    removeTotp(db, { signIn: loginThrottle, secondFactor: secondFactorThrottle }, caller, address, body),
 })
