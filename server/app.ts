@@ -3,7 +3,7 @@
 // body), the API docs, the pages.
 import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
-import { breakGlassThrottle, secondFactorThrottle, signInThrottle } from './auth/login-throttle.ts'
+import { breakGlassThrottle, forgotThrottle, secondFactorThrottle, signInThrottle } from './auth/login-throttle.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -15,6 +15,7 @@ import { fileRoutes, methodsAt } from './http/file-routes.ts'
 import { frontDoor } from './http/front-door.ts'
 import { sitePages } from './http/site-pages.ts'
 import { MirrorQueue } from './leads/mirrors.ts'
+import type { MailSender } from './mail/sender.ts'
 import { Outbound } from './http/outbound.ts'
 import { type Logger, logEvent } from './ops/log.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -39,6 +40,8 @@ export interface AppOptions {
   onPublicDataChange?: () => void
   /** How calls to addresses from settings and ingested data are made; by default under OUTBOUND_ALLOW. */
   outbound?: Outbound
+  /** The mail sender (started by whoever made it); none when mail is not set up. */
+  mail?: MailSender | null
 }
 
 /**
@@ -67,6 +70,7 @@ export async function createApp({
   log,
   onPublicDataChange,
   outbound,
+  mail,
 }: AppOptions) {
   const guarded = outbound ?? new Outbound(env.outboundAllow)
   const addresses = addressRules(env.trustProxy, env.lanCidrs, (peer) =>
@@ -86,9 +90,11 @@ export async function createApp({
     calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
     calendarWatch: calendarWatch ?? null,
     outbound: guarded,
+    mail: mail ?? null,
     addresses,
     loginThrottle: signInThrottle(),
     secondFactorThrottle: secondFactorThrottle(),
+    forgotThrottle: forgotThrottle(),
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     passkeyLimiter: new RateLimiter(20, 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),

@@ -1,4 +1,5 @@
-// Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check.
+// Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check,
+// mail-check.
 import { parseArgs } from 'node:util'
 import { existsSync, mkdirSync } from 'node:fs'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
@@ -9,6 +10,7 @@ import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
 import { checkCatalog } from './catalog/check.ts'
 import { checkCalendarStore } from './calendar/check.ts'
+import { checkMailRelay } from './mail/check.ts'
 import { schemaFileText } from './catalog/schema.ts'
 import { copyDatabase } from './backups/copy.ts'
 import { restoreDatabase } from './backups/restore.ts'
@@ -23,7 +25,8 @@ const USAGE = `Usage: bun server/cli.ts <command>
   migrate                                  run pending database migrations
   catalog-check [DIR]                      validate every season file (exit 1 on any error)
   catalog-schema [DIR]                     write season.schema.json from the TypeBox source
-  caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)`
+  caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)
+  mail-check [--to ADDRESS]                check the mail relay in SMTP_URL, or send a test message (exit 1 when it fails)`
 
 const [command, ...rest] = process.argv.slice(2)
 // Backups and a new database are readable by this user only, whatever the umask.
@@ -122,6 +125,18 @@ switch (command) {
       process.exit(1)
     }
     const result = await checkCalendarStore(env.caldav)
+    if (result.ok) console.log(result.line)
+    else console.error(result.line)
+    process.exit(result.ok ? 0 : 1)
+  }
+  case 'mail-check': {
+    // One line and exit 0 or 1, like caldav-check.
+    const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } } })
+    if (!env.mail) {
+      console.error('Mail is not configured: set SMTP_URL (and MAIL_FROM), for example SMTP_URL=smtp://user:password@smtp.example.org:587')
+      process.exit(1)
+    }
+    const result = await checkMailRelay(env.mail, values.to ?? null)
     if (result.ok) console.log(result.line)
     else console.error(result.line)
     process.exit(result.ok ? 0 : 1)

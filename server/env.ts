@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { parseRanges } from './http/outbound.ts'
 import { LOG_FORMATS, type LogFormat } from './ops/log.ts'
+import { type MailConfig, mailConfig } from './mail/config.ts'
 
 export interface Env {
   port: number
@@ -23,6 +24,8 @@ export interface Env {
   logFormat: LogFormat
   /** Where the daily and before-migration backups go (BACKUP_DIR; `backups/` beside the database by default). */
   backupDir: string
+  /** The SMTP relay and sender address (SMTP_URL, MAIL_FROM); null when mail is not set up. */
+  mail: MailConfig | null
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
@@ -75,6 +78,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     outboundAllow,
     caldav,
     caldavPollSeconds,
+    mail: mailConfig(vars),
     catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),
     // One folder per database file (two services in one folder never prune each other's site);
     // absolute, because the site build runs in another working directory.

@@ -15,6 +15,8 @@ import { stopOnSignals } from './ops/shutdown.ts'
 import { BackupSchedule } from './backups/schedule.ts'
 import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
+import { MailSender } from './mail/sender.ts'
+import { smtpRelay } from './mail/relay.ts'
 
 // Before anything is created: the database, its WAL and the backups are readable by this user only.
 createPrivately()
@@ -63,7 +65,10 @@ const site = new SiteBuilder(db, env, {
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
 catalog.watch()
-const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: watch, log })
+// Mail waiting in the outbox (from before a stop, or a crash) goes out as soon as the service runs.
+const mail = env.mail && new MailSender(db, smtpRelay(env.mail))
+await mail?.start()
+const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: watch, log, mail })
 // With no earlier build to serve, build before listening so the first visitor gets pages; otherwise
 // serve the last build at once and rebuild meanwhile so the pages match the data.
 if (!site.currentDir()) await site.build('first start')
@@ -84,7 +89,7 @@ if (setup) logEvent('setup.link', { message: `No owner yet. Create the first own
 stopOnSignals({
   server: app.server!,
   timers: [() => catalog.stop(), () => watch?.stop()],
-  work: [() => site.stop(), () => backups.stop()],
+  work: [() => site.stop(), () => backups.stop(), async () => mail?.stop()],
   close: () => db.destroy(),
   flushLog: () => {
     log.drain()

@@ -9,6 +9,7 @@ import type { Caller } from './auth/credential.ts'
 import type { AddressRules } from './auth/address.ts'
 import type { Throttle } from './auth/login-throttle.ts'
 import type { Outbound } from './http/outbound.ts'
+import type { MailSender } from './mail/sender.ts'
 import type { CalendarStore } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -34,10 +35,14 @@ export interface Services {
   loginThrottle: Throttle
   /** Codes for a second factor, per person, with a longer wait than passwords. */
   secondFactorThrottle: Throttle
+  /** "Forgot your password?" asks, per address and per email (each one mails a link). */
+  forgotThrottle: Throttle
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
   /** Passkey sign-ins started per address (each keeps a challenge for five minutes). */
   passkeyLimiter: RateLimiter
+  /** Delivers the mail outbox; null when mail is not set up (SMTP_URL). Wake it after a write that queued mail. */
+  mail: MailSender | null
   /** Copies a new lead to the configured targets in the background. */
   mirrorLead(leadId: number): void
   site: SiteBuilder | null

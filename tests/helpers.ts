@@ -14,6 +14,8 @@ import type { Logger } from '../server/ops/log.ts'
 import { SiteBuilder } from '../server/site/builder.ts'
 import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
+import { MailSender } from '../server/mail/sender.ts'
+import { smtpRelay } from '../server/mail/relay.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 
 export const ADMIN_TOKEN = 'break-glass-test-token-0123456789'
@@ -86,7 +88,7 @@ export const freePort = () =>
  */
 export async function startServer(
   vars: Record<string, string> = {},
-  options: { site?: boolean; catalogDir?: string; log?: Logger; localhost?: boolean } = {},
+  options: { site?: boolean; catalogDir?: string; log?: Logger; localhost?: boolean; mailRetryMs?: number } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
@@ -101,7 +103,10 @@ export async function startServer(
     : undefined
   await catalog?.loadAll()
   catalog?.watch()
-  const app = await createApp({ db, env, site, catalog, log: options.log, onPublicDataChange: () => rebuilds.count++ })
+  // With SMTP_URL (a loopback relay from tests/mail.ts), the real sender delivers the outbox.
+  const mail = env.mail && new MailSender(db, smtpRelay(env.mail), { firstRetryMs: options.mailRetryMs })
+  await mail?.start()
+  const app = await createApp({ db, env, site, catalog, log: options.log, mail, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ ...SERVE_OPTIONS, port: env.port, hostname: '127.0.0.1' })
   const url = `http://${options.localhost ? 'localhost' : '127.0.0.1'}:${app.server!.port}`
 
@@ -183,6 +188,7 @@ export async function startServer(
     async stop() {
       catalog?.stop()
       await site?.stop()
+      await mail?.stop()
       await app.stop(true)
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })
@@ -255,7 +261,7 @@ export function expectDetail(res: { status: number; body: any; text: string }, s
 }
 
 /** The public pages the site checks walk (meta tags, Lighthouse, axe): the indexed ones, and the others a visitor may land on. */
-export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/', '/login/second-factor/']
+export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/', '/login/forgot/sent/', '/login/second-factor/']
 
 /** RFC 5545 §3.1: every physical line of an iCalendar text is at most 75 octets and whole UTF-8 on its own. */
 export function expectFoldedWithin75Octets(ics: Uint8Array) {

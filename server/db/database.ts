@@ -1,6 +1,7 @@
 // The Database interface: every table the service stores, the enumerations its columns hold, the row aliases
 // used elsewhere, and the Executor type queries take (the database or a transaction).
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely'
+import type { MailOutboxTable } from '../mail/tables.ts'
 
 export type Executor = Kysely<Database> | Transaction<Database>
 
@@ -59,6 +60,7 @@ export interface Database {
   recovery_codes: RecoveryCodeTable
   login_tickets: LoginTicketTable
   passkey_challenges: PasskeyChallengeTable
+  mail_outbox: MailOutboxTable
 }
 
 export interface UnitTable {
@@ -309,6 +311,8 @@ export interface ResetLinkTable {
   revoked_at: string | null
   issuer_person_id: number | null
   issuer_key_id: number | null
+  /** 1 for a link the person asked for on the sign-in page: it needs no leader, only that the person is still active. */
+  asked_by_self: Generated<number>
 }
 export type ResetLink = Selectable<ResetLinkTable>
 

@@ -43,6 +43,7 @@ export const HISTORY_KINDS = {
   'people.join': 'Invite accepted',
   'people.reset': 'Password-reset link given',
   'people.password_reset': 'Password reset with a link',
+  'people.forgot': 'Reset link asked for by email',
   'people.roles': 'Roles changed',
   'people.second_factor_remove': 'Second factor removed by an owner',
   'people.setup': 'First owner created',

@@ -11,7 +11,11 @@ type Json = Record<string, unknown>
 /** One tag per feature, in the order the docs show them. */
 const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: 'Identity', description: 'Who the caller is and what they may do.', prefixes: ['/api/admin/whoami'] },
-  { name: 'Sign-in', description: 'Browser sessions: sign in and out.', prefixes: ['/login', '/logout'] },
+  {
+    name: 'Sign-in',
+    description: 'Browser sessions: sign in and out, and a reset link by email for a forgotten password.',
+    prefixes: ['/login', '/logout', '/api/forgot'],
+  },
   { name: 'Account', description: 'Your own password and sessions.', prefixes: ['/api/admin/account'] },
   { name: 'Keys', description: 'Bearer API keys for scripts, shown once.', prefixes: ['/api/admin/keys'] },
   { name: 'Join form', description: 'The public join form families send.', prefixes: ['/api/join'] },

@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Services } from '../routes.ts'
 import { t } from '../schemas.ts'
 import { lastBackup } from '../backups/status.ts'
+import { outboxStatus } from '../mail/outbox.ts'
 import { errorText, logEvent } from './log.ts'
 
 /** A check that has not answered by then fails, so /healthz answers in about this long at worst. */
@@ -161,7 +162,32 @@ const proxy: HealthCheck = {
   },
 }
 
-export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup, proxy }
+const mail: HealthCheck = {
+  required: false,
+  description: 'Mail goes out: configured (SMTP_URL) with nothing waiting after a failed attempt, or not configured with nothing queued',
+  fields: {
+    configured: t.Boolean({ description: 'SMTP_URL is set' }),
+    queued: t.Integer({ minimum: 0, description: 'Mails waiting to be sent' }),
+    last_sent_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When a mail last went out' }),
+    last_failed_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
+      description: 'When an attempt last failed (the relay refused it or could not be reached)',
+    }),
+  },
+  example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null },
+  async run({ db, mail }) {
+    const { retrying, ...status } = await outboxStatus(db)
+    const configured = mail !== null
+    if (!configured)
+      return status.queued
+        ? { ok: false, configured, ...status, error: 'Mail is waiting but SMTP_URL is not set' }
+        : { ok: true, configured, ...status }
+    return retrying
+      ? { ok: false, configured, ...status, error: 'The mail relay refused or did not answer; mail waits and is retried' }
+      : { ok: true, configured, ...status }
+  },
+}
+
+export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup, proxy, mail }
 
 const common = {
   ok: t.Boolean({ description: 'The check passed' }),

@@ -1,4 +1,4 @@
-// Invites: a one-time link for an email with the roles it grants (valid 14 days, no mail sent), taking one
+// Invites: a one-time link for an email with the roles it grants (valid 14 days, mailed when asked), taking one
 // back, and accepting one, which creates the account and signs the person in.
 import type { Caller } from '../auth/credential.ts'
 import { type Client, createSession } from '../auth/sessions.ts'
@@ -10,6 +10,8 @@ import { Email, Instant, Line, nowIso, OneOf, Password, t } from '../schemas.ts'
 import { createAccount } from './accounts.ts'
 import { assertMayGrant, assertMayInvite, rolesInWords, type UnitGrant } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
+import { assertMailSetUp, queueInviteMail } from './link-mails.ts'
+import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { normaliseEmail } from './queries.ts'
 import { GlobalRoleSchema, UnitGrantSchema } from './schemas.ts'
@@ -21,6 +23,9 @@ export const NewInvite = t.Object(
     email: Email,
     global_role: t.Optional(GlobalRoleSchema),
     units: t.Optional(t.Array(UnitGrantSchema, { maxItems: 20, description: 'Unit roles to grant' })),
+    send_email: t.Optional(
+      t.Boolean({ description: 'Also mail the link to the person (409 while mail is not set up); without it nothing is mailed' }),
+    ),
   },
   { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', units: [{ unit_id: 1, role: 'member' }] }] },
 )
@@ -40,9 +45,10 @@ export const InviteCreated = t.Object(
     global_role: GlobalRoleSchema,
     units: t.Array(UnitGrantSchema),
     expires_at: Instant,
-    url: t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it to the person yourself' }),
+    url: t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it yourself unless it is emailed' }),
+    emailed: t.Boolean({ description: 'The link was queued to be mailed to the person (send_email)' }),
   },
-  { additionalProperties: false, examples: [{ ...INVITE_EXAMPLE, url: 'https://pack123.example.org/invite/Xv3…' }] },
+  { additionalProperties: false, examples: [{ ...INVITE_EXAMPLE, url: 'https://pack123.example.org/invite/Xv3…', emailed: true }] },
 )
 
 /** An open invite, as the people list shows it (its link is never shown again). */
@@ -78,13 +84,18 @@ export const Accepted = t.Object(
   { additionalProperties: false, examples: [{ id: 14, email: 'robin.hale@example.org', start: '/family/' }] },
 )
 
-/** A new invite; an open invite for the same address is revoked by it, under the same rule as revoking. */
-export async function invite(db: Db, caller: Caller, input: typeof NewInvite.static, publicBaseUrl: string) {
+/**
+ * A new invite; an open invite for the same address is revoked by it, under the same rule as revoking. With
+ * `send_email` the link is also queued to the person, in the same transaction.
+ */
+export async function invite(db: Db, caller: Caller, input: typeof NewInvite.static, publicBaseUrl: string, mail: MailSender | null) {
+  if (input.send_email) assertMailSetUp(mail)
   const email = normaliseEmail(input.email)
   const globalRole = input.global_role ?? null
   const units = input.units ?? []
   await assertMayInvite(db, caller, globalRole, units)
   const token = randomToken()
+  const url = `${publicBaseUrl}/invite/${token}`
   const row = await write(db, async (trx) => {
     if (await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst())
       throw conflict('A person with this email already has an account')
@@ -122,15 +133,17 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
       .returning(['id', 'expires_at'])
       .executeTakeFirstOrThrow()
     const roles = await rolesInWords(trx, globalRole, units)
+    if (input.send_email) await queueInviteMail(trx, caller, email, roles, url, inserted.expires_at)
     await record(
       trx,
       caller.actor,
       'people.invite',
-      `Invited ${email} as ${roles}${earlier.length ? ' (the earlier invite stops working)' : ''}`,
+      `Invited ${email} as ${roles}${input.send_email ? ', by email' : ''}${earlier.length ? ' (the earlier invite stops working)' : ''}`,
     )
     return inserted
   })
-  return { id: row.id, email, global_role: globalRole, units, expires_at: row.expires_at, url: `${publicBaseUrl}/invite/${token}` }
+  if (input.send_email) mail?.wake()
+  return { id: row.id, email, global_role: globalRole, units, expires_at: row.expires_at, url, emailed: Boolean(input.send_email) }
 }
 
 /** Revokes an open invite; only what the caller could have granted (403), and a used, revoked or unknown one is 404. */

@@ -6,12 +6,14 @@ import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { notFound } from '../errors.ts'
-import { Instant, nowIso, Password, t } from '../schemas.ts'
+import { Email, Instant, nowIso, Password, t } from '../schemas.ts'
 import { assertMayReset } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
 import { closeResetLinks } from './guards.ts'
+import { assertMailSetUp, queueResetMail } from './link-mails.ts'
+import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
-import { loadPerson } from './queries.ts'
+import { loadPerson, normaliseEmail } from './queries.ts'
 
 const VALID_HOURS = 24
 
@@ -21,7 +23,8 @@ export const ResetIssued = t.Object(
     person_id: t.Integer(),
     email: t.String(),
     expires_at: Instant,
-    url: t.String({ description: '{PUBLIC_BASE_URL}/reset/{token}: shown this once; give it to the person yourself' }),
+    url: t.String({ description: '{PUBLIC_BASE_URL}/reset/{token}: shown this once; give it to the person yourself unless it is emailed' }),
+    emailed: t.Boolean({ description: 'The link was queued to be mailed to the person (send_email)' }),
   },
   {
     additionalProperties: false,
@@ -32,9 +35,19 @@ export const ResetIssued = t.Object(
         email: 'robin.hale@example.org',
         expires_at: '2026-11-24T08:00:00.000Z',
         url: 'https://pack123.example.org/reset/Qm9…',
+        emailed: false,
       },
     ],
   },
+)
+
+export const ResetRequest = t.Object(
+  {
+    send_email: t.Optional(
+      t.Boolean({ description: 'Also mail the link to the person (409 while mail is not set up); without it nothing is mailed' }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ send_email: true }] },
 )
 
 export const NewPassword = t.Object(
@@ -46,12 +59,24 @@ export const ResetDone = t.Object(
   { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', reset: true }] },
 )
 
-/** A new one-time link (earlier ones close); 403 for someone the caller could not grant, or a disabled person. */
-export async function issueResetLink(db: Db, caller: Caller, personId: number, publicBaseUrl: string) {
+/**
+ * A new one-time link (earlier ones close), also queued to the person with `send_email`; 403 for someone the caller
+ * could not grant, or a disabled person.
+ */
+export async function issueResetLink(
+  db: Db,
+  caller: Caller,
+  personId: number,
+  input: typeof ResetRequest.static,
+  publicBaseUrl: string,
+  mail: MailSender | null,
+) {
+  if (input.send_email) assertMailSetUp(mail)
   const person = await loadPerson(db, personId)
   if (!person) throw notFound('No such person')
   await assertMayReset(db, caller, person)
   const token = randomToken()
+  const url = `${publicBaseUrl}/reset/${token}`
   const link = await write(db, async (trx) => {
     const now = nowIso()
     await closeResetLinks(trx, personId, now)
@@ -67,16 +92,63 @@ export async function issueResetLink(db: Db, caller: Caller, personId: number, p
       })
       .returning(['id', 'expires_at'])
       .executeTakeFirstOrThrow()
-    await record(trx, caller.actor, 'people.reset', `Issued a password-reset link for ${person.email}`)
+    if (input.send_email) await queueResetMail(trx, person.email, url, row.expires_at, caller)
+    await record(
+      trx,
+      caller.actor,
+      'people.reset',
+      `Issued a password-reset link for ${person.email}${input.send_email ? ', by email' : ''}`,
+    )
     return row
   })
-  return { id: link.id, person_id: personId, email: person.email, expires_at: link.expires_at, url: `${publicBaseUrl}/reset/${token}` }
+  if (input.send_email) mail?.wake()
+  return { id: link.id, person_id: personId, email: person.email, expires_at: link.expires_at, url, emailed: Boolean(input.send_email) }
+}
+
+const SELF_VALID_MINUTES = 60
+
+export const ForgotRequest = t.Object({ email: Email }, { additionalProperties: false, examples: [{ email: 'robin.hale@example.org' }] })
+
+/**
+ * "Forgot your password?": mails a link valid one hour to an active account with this address (earlier open links
+ * close) and does nothing for any other address; the caller answers the same either way. Its own issuer, so
+ * disabling the person or a change of roles closes it like any reset link.
+ */
+export async function askForReset(db: Db, input: typeof ForgotRequest.static, publicBaseUrl: string, mail: MailSender) {
+  const email = normaliseEmail(input.email)
+  const person = await db.selectFrom('people').select('id').where('email', '=', email).where('disabled_at', 'is', null).executeTakeFirst()
+  if (!person) return
+  const token = randomToken()
+  const url = `${publicBaseUrl}/reset/${token}`
+  await write(db, async (trx) => {
+    const now = nowIso()
+    await closeResetLinks(trx, person.id, now)
+    const row = await trx
+      .insertInto('reset_links')
+      .values({
+        token_hash: sha256(token),
+        person_id: person.id,
+        created_by: email,
+        issuer_person_id: person.id,
+        issuer_key_id: null,
+        asked_by_self: 1,
+        created_at: now,
+        expires_at: new Date(Date.now() + SELF_VALID_MINUTES * 60_000).toISOString(),
+      })
+      .returning('expires_at')
+      .executeTakeFirstOrThrow()
+    await queueResetMail(trx, email, url, row.expires_at, 'self')
+    await record(trx, email, 'people.forgot', 'Asked for a password-reset link by email on the sign-in page')
+  })
+  mail.wake()
 }
 
 /** Sets the new password with a link, once; every session of that person ends. */
 export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
   const link = await openLink(db, 'reset_links', token, 'reset link')
+  // A link the person asked for needs only the person, still active; a leader's needs the leader's rights today.
   await assertIssuerStillMay(db, link, 'reset link', async (issuer) => {
+    if (link.asked_by_self) return
     const person = await loadPerson(db, link.person_id)
     if (!person) throw notFound('No such person')
     await assertMayReset(db, issuer, person)

@@ -171,6 +171,13 @@ export const SETTINGS = {
     3,
     "The hour (0–23, in the site's time zone) at which the daily copy of the database is made; 3 is 3 AM.",
   ),
+  'mail.per_minute': integer(
+    'Mails sent per minute',
+    1,
+    1000,
+    60,
+    'The most mails handed to the mail relay in any minute; the rest wait their turn. Many internet providers block a sender that goes faster than their limit.',
+  ),
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS

@@ -198,6 +198,9 @@ export class SiteBuilder {
         ...process.env,
         DATABASE_PATH: path.resolve(this.env.databasePath),
         PUBLIC_BASE_URL: this.env.publicBaseUrl,
+        // The pages offer what needs mail only when the service sends it.
+        SMTP_URL: this.env.mail?.url ?? '',
+        MAIL_FROM: this.env.mail?.from ?? '',
         SITE_OUT_DIR: outDir,
         ASTRO_TELEMETRY_DISABLED: '1',
       },

@@ -11,6 +11,8 @@ import { directoryOrder } from '#server/nearby/order.ts'
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
 export const db = openDatabase(env.databasePath)
+/** Whether the site sends mail (SMTP_URL): pages then offer what needs it. */
+export const mailSetUp = env.mail !== null
 
 /** The site's name and description (settings), and where it is served (PUBLIC_BASE_URL). */
 export async function siteInfo() {

@@ -20,6 +20,10 @@ const canManage = me.capabilities.includes('people:manage')
 const canReset = me.capabilities.includes('people:invite_admin')
 let grantable: Listing['grantable'] = { global_roles: [], units: [] }
 
+const invite = byId<HTMLFormElement>('invite')
+/** Whether the site sends mail: then links can be mailed from here. */
+const mailSetUp = invite.dataset.mail === 'on'
+
 function showLink(label: string, url: string) {
   byId('link-label').textContent = label
   byId('link-value').textContent = url
@@ -125,7 +129,11 @@ function card(p: Person): HTMLElement {
           { type: 'button', class: p.disabled ? 'secondary' : 'danger', onclick: () => toggle(p) },
           p.disabled ? 'Enable' : 'Disable',
         ),
-      canReset && !p.disabled && h('button', { type: 'button', class: 'secondary', onclick: () => reset(p) }, 'Password reset link'),
+      canReset && !p.disabled && h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, false) }, 'Password reset link'),
+      canReset &&
+        !p.disabled &&
+        mailSetUp &&
+        h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, true) }, 'Email a reset link'),
       canManage && h('button', { type: 'button', class: 'secondary', onclick: () => (editor.hidden = !editor.hidden) }, 'Edit roles'),
       canManage &&
         p.second_factor &&
@@ -154,10 +162,13 @@ async function removeFactors(p: Person) {
   await load()
 }
 
-async function reset(p: Person) {
-  const link = answered(await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`))
+async function reset(p: Person, send_email: boolean) {
+  const link = answered(await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
   if (link)
-    showLink(`Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`, link.url)
+    showLink(
+      `${link.emailed ? `Mailed to ${p.email}. ` : ''}Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`,
+      link.url,
+    )
 }
 
 async function revokeInvite(i: OpenInvite) {
@@ -165,7 +176,6 @@ async function revokeInvite(i: OpenInvite) {
   await load()
 }
 
-const invite = byId<HTMLFormElement>('invite')
 onSubmit(
   invite,
   (data) =>
@@ -173,9 +183,13 @@ onSubmit(
       email: text(data, 'email'),
       global_role: (data.get('global_role') || null) as BodyOf<typeof Invite>['global_role'],
       units: unitsFrom(invite),
+      send_email: data.get('send_email') === 'on',
     }),
   async (invited) => {
-    showLink(`Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`, invited.url)
+    showLink(
+      `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
+      invited.url,
+    )
     await load()
   },
 )

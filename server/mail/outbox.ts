@@ -1,0 +1,60 @@
+// The outbox: mail is queued as rows in the same transaction as the change that sends it (one row per address, so
+// nobody sees another's address), and what the health check reports about the queue.
+import type { Executor } from '../db/database.ts'
+import { nowIso } from '../schemas.ts'
+import type { MailKind } from './tables.ts'
+
+export interface NewMail {
+  kind: MailKind
+  to: string
+  subject: string
+  text: string
+  html: string
+  headers?: Record<string, string>
+  /** The body holds a one-time link: it is emptied once the mail has gone or failed for good. */
+  sensitive?: boolean
+}
+
+/** Queues mails for the sender; call it inside the write that causes them, then wake the sender after the commit. */
+export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> {
+  if (!mails.length) return
+  const now = nowIso()
+  await trx
+    .insertInto('mail_outbox')
+    .values(
+      mails.map((m) => ({
+        created_at: now,
+        kind: m.kind,
+        to_address: m.to,
+        subject: m.subject,
+        text_body: m.text,
+        html_body: m.html,
+        headers: JSON.stringify(m.headers ?? {}),
+        sensitive: m.sensitive ? 1 : 0,
+        next_attempt_at: now,
+      })),
+    )
+    .execute()
+}
+
+/**
+ * The queue for the health check: waiting mail (and how much of it waits after a failed attempt), and when a mail
+ * last went out and an attempt last failed.
+ */
+export async function outboxStatus(db: Executor) {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [
+      eb.fn.count<number>('id').filterWhere('state', 'in', ['queued', 'sending']).as('queued'),
+      eb.fn.count<number>('id').filterWhere('state', '=', 'queued').filterWhere('error', 'is not', null).as('retrying'),
+      eb.fn.max('sent_at').as('last_sent_at'),
+      eb.fn.max('last_attempt_at').filterWhere('error', 'is not', null).as('last_failed_at'),
+    ])
+    .executeTakeFirstOrThrow()
+  return {
+    queued: Number(row.queued),
+    retrying: Number(row.retrying),
+    last_sent_at: row.last_sent_at ?? null,
+    last_failed_at: row.last_failed_at ?? null,
+  }
+}

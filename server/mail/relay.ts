@@ -1,0 +1,54 @@
+// The SMTP relay through nodemailer: one connection setup for the sender and the mail-check command, and how a
+// failure is read (the relay's 4xx, a refused or lost connection and a timeout are worth retrying; a 5xx is final).
+import nodemailer, { type Transporter } from 'nodemailer'
+import addressparser from 'nodemailer/lib/addressparser'
+import type { MailConfig } from './config.ts'
+
+export interface Outgoing {
+  to: string
+  subject: string
+  text: string
+  html: string
+  headers?: Record<string, string>
+  /** The left part of the Message-ID, the same on every attempt so a receiving server can tell a repeat. */
+  messageId: string
+}
+
+export interface Relay {
+  send(mail: Outgoing): Promise<void>
+  /** Connects and signs in without sending (mail-check without --to). */
+  verify(): Promise<void>
+  close(): void
+}
+
+export function smtpRelay(config: MailConfig): Relay {
+  const domain = addressparser(config.from, { flatten: true })[0].address.split('@')[1]
+  const transport: Transporter = nodemailer.createTransport({
+    url: config.url,
+    requireTLS: config.requireTls || undefined,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  })
+  return {
+    async send(mail) {
+      const { replyTo, ...headers } = mail.headers ?? {}
+      await transport.sendMail({ from: config.from, ...mail, messageId: `<${mail.messageId}@${domain}>`, replyTo, headers })
+    },
+    async verify() {
+      await transport.verify()
+    },
+    close: () => transport.close(),
+  }
+}
+
+/** A failed attempt: whether to try again, and what happened in one line (the relay's own answer when it gave one). */
+export function readFailure(error: unknown): { temporary: boolean; reason: string } {
+  const e = error as { responseCode?: number; response?: string; code?: string; message?: string }
+  if (typeof e.responseCode === 'number')
+    return { temporary: e.responseCode < 500, reason: (e.response ?? `${e.responseCode}`).replace(/\s+/g, ' ').slice(0, 300) }
+  const message = (e.message ?? String(error)).replace(/\s+/g, ' ').slice(0, 300)
+  // Bad credentials or a relay refusing STARTTLS are settings to fix: retrying cannot help, but a fix in time can,
+  // so they wait like a relay that is down (the health check and the deliveries say why).
+  return { temporary: true, reason: e.code ? `${e.code}: ${message}` : message }
+}

@@ -1,0 +1,167 @@
+// The background sender: delivers queued mail one row at a time, keeps to mail.per_minute, retries what the relay
+// or the network refused for now with growing waits for up to 24 hours, and marks a 5xx failed with the relay's
+// answer. A row is marked `sending` before it is handed over, so a restart finds what was under way.
+import type { Db } from '../db/client.ts'
+import { logEvent } from '../ops/log.ts'
+import { nowIso } from '../schemas.ts'
+import { getSetting } from '../settings/registry.ts'
+import { readFailure, type Relay } from './relay.ts'
+import type { OutboxMail } from './tables.ts'
+
+export interface SenderOptions {
+  /** The wait after the first temporary failure; each further one doubles it, up to an hour. */
+  firstRetryMs?: number
+  /** How long a mail keeps being retried before it is marked failed. */
+  giveUpMs?: number
+}
+
+const MAX_WAIT_MS = 3_600_000
+const WINDOW_MS = 60_000
+
+export class MailSender {
+  private timer: Timer | null = null
+  private running: Promise<void> | null = null
+  private again = false
+  private stopped = false
+  /** When recent attempts were made, for mail.per_minute (seeded from the database at start). */
+  private attempts: number[] = []
+  private readonly firstRetryMs: number
+  private readonly giveUpMs: number
+
+  constructor(
+    private db: Db,
+    private relay: Relay,
+    options: SenderOptions = {},
+  ) {
+    this.firstRetryMs = options.firstRetryMs ?? 60_000
+    this.giveUpMs = options.giveUpMs ?? 24 * 3_600_000
+  }
+
+  /**
+   * Takes up the queue. A row still `sending` was under way when the service was killed (a stop waits for the relay's
+   * answer): it goes again. Only a kill in the instant between the relay's acceptance and the record that follows it
+   * could repeat a mail, and the repeat carries the same Message-ID, which mail services use to show it once.
+   */
+  async start(): Promise<void> {
+    const since = new Date(Date.now() - WINDOW_MS).toISOString()
+    const recent = await this.db.selectFrom('mail_outbox').select('last_attempt_at').where('last_attempt_at', '>', since).execute()
+    this.attempts = recent.map((r) => Date.parse(r.last_attempt_at!))
+    await this.db.updateTable('mail_outbox').set({ state: 'queued', next_attempt_at: nowIso() }).where('state', '=', 'sending').execute()
+    this.wake()
+  }
+
+  /** Looks at the queue now (after a commit that queued mail). */
+  wake(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.clearTimer()
+    this.running = this.drain()
+      .catch((error) => logEvent('mail.sender', { ok: false, message: `The mail sender stopped on an error: ${error}` }))
+      .finally(() => {
+        this.running = null
+        if (this.again) {
+          this.again = false
+          this.wake()
+        }
+      })
+  }
+
+  /** Stops taking rows and waits for the mail under way, so it is never left half-known. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.clearTimer()
+    await this.running
+    this.relay.close()
+  }
+
+  private clearTimer() {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private later(ms: number) {
+    this.clearTimer()
+    if (!this.stopped) this.timer = setTimeout(() => this.wake(), Math.max(0, ms))
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped) {
+      const now = Date.now()
+      this.attempts = this.attempts.filter((at) => at > now - WINDOW_MS)
+      const perMinute: number = await getSetting(this.db, 'mail.per_minute')
+      if (this.attempts.length >= perMinute) return this.later(this.attempts[this.attempts.length - perMinute] + WINDOW_MS - now)
+      const mail = await this.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('state', '=', 'queued')
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst()
+      if (!mail) return
+      const due = Date.parse(mail.next_attempt_at)
+      if (due > now) return this.later(due - now)
+      this.attempts.push(now)
+      await this.deliver(mail)
+    }
+  }
+
+  private async deliver(mail: OutboxMail): Promise<void> {
+    const claimed = await this.db
+      .updateTable('mail_outbox')
+      .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), last_attempt_at: nowIso() }))
+      .where('id', '=', mail.id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst()
+    if (!claimed.numUpdatedRows) return
+    try {
+      await this.relay.send({
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+        headers: JSON.parse(mail.headers),
+        messageId: `outbox-${mail.id}-${Date.parse(mail.created_at)}`,
+      })
+    } catch (error) {
+      return this.failed(mail, readFailure(error))
+    }
+    await this.finish(mail, { state: 'sent', sent_at: nowIso(), error: null })
+    logEvent('mail.sent', { id: mail.id, kind: mail.kind, message: `Sent mail ${mail.id} (${mail.kind})` })
+  }
+
+  private async failed(mail: OutboxMail, failure: { temporary: boolean; reason: string }) {
+    const now = Date.now()
+    const deadline = Date.parse(mail.created_at) + this.giveUpMs
+    if (failure.temporary && now < deadline) {
+      const wait = Math.min(this.firstRetryMs * 2 ** mail.attempts, MAX_WAIT_MS)
+      const next = new Date(Math.min(now + wait, deadline)).toISOString()
+      await this.db
+        .updateTable('mail_outbox')
+        .set({ state: 'queued', next_attempt_at: next, error: failure.reason })
+        .where('id', '=', mail.id)
+        .execute()
+      logEvent('mail.retry', {
+        id: mail.id,
+        kind: mail.kind,
+        message: `Mail ${mail.id} (${mail.kind}) waits until ${next}: ${failure.reason}`,
+      })
+      return
+    }
+    const reason = failure.temporary ? `Gave up after ${Math.round(this.giveUpMs / 3_600_000)} hours: ${failure.reason}` : failure.reason
+    await this.finish(mail, { state: 'failed', error: reason })
+    logEvent('mail.failed', { id: mail.id, kind: mail.kind, ok: false, message: `Mail ${mail.id} (${mail.kind}) failed: ${reason}` })
+  }
+
+  /** A final state; a mail that held a one-time link keeps no body once it is final. */
+  private async finish(mail: OutboxMail, set: { state: 'sent' | 'failed'; sent_at?: string; error: string | null }) {
+    await this.db
+      .updateTable('mail_outbox')
+      .set({ ...set, ...(mail.sensitive ? { text_body: '', html_body: '' } : {}) })
+      .where('id', '=', mail.id)
+      .execute()
+  }
+}

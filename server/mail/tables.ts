@@ -1,0 +1,29 @@
+// The mail tables' types (composed into Database by db/database.ts).
+import type { Generated, Selectable } from 'kysely'
+
+export const MAIL_KINDS = ['invite', 'reset', 'forgot'] as const
+export type MailKind = (typeof MAIL_KINDS)[number]
+export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed'] as const
+export type MailState = (typeof MAIL_STATES)[number]
+
+export interface MailOutboxTable {
+  id: Generated<number>
+  created_at: string
+  kind: MailKind
+  to_address: string
+  subject: string
+  text_body: string
+  html_body: string
+  /** JSON object of extra headers (Reply-To, List-Unsubscribe…). */
+  headers: Generated<string>
+  /** 1 when the body holds a one-time link: it is emptied once the mail is sent or has failed. */
+  sensitive: Generated<number>
+  state: Generated<MailState>
+  attempts: Generated<number>
+  next_attempt_at: string
+  last_attempt_at: string | null
+  sent_at: string | null
+  /** The relay's answer or the connection problem of the last failed attempt. */
+  error: string | null
+}
+export type OutboxMail = Selectable<MailOutboxTable>

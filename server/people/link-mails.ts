@@ -1,0 +1,50 @@
+// The mails that carry a one-time link: an invite, a reset link a leader made, and one a person asked for on the
+// sign-in page. Each is queued in the write that made the link; its body is emptied once it has gone.
+import type { Caller } from '../auth/credential.ts'
+import type { Executor } from '../db/database.ts'
+import { conflict } from '../errors.ts'
+import { compose } from '../mail/compose.ts'
+import { queueMail } from '../mail/outbox.ts'
+import type { MailSender } from '../mail/sender.ts'
+import { getSetting } from '../settings/registry.ts'
+import { instantWords } from '../words.ts'
+
+/** 409 for `send_email` while mail is not set up: the link is not made, so it is not lost in a queue that never goes. */
+export function assertMailSetUp(mail: MailSender | null): asserts mail is MailSender {
+  if (!mail) throw conflict('Mail is not set up on this site (SMTP_URL): leave "send_email" off and give the link yourself')
+}
+
+const whoOf = (caller: Caller) => caller.person?.name || caller.person?.email || 'A leader'
+
+const until = async (db: Executor, expiresAt: string) => instantWords(expiresAt, await getSetting(db, 'site.timezone'))
+
+export async function queueInviteMail(trx: Executor, caller: Caller, to: string, roles: string, url: string, expiresAt: string) {
+  const site: string = await getSetting(trx, 'site.name')
+  const letter = await compose(trx, {
+    subject: `Your invitation to ${site}`,
+    paragraphs: [`${whoOf(caller)} invited you to ${site} as ${roles}.`, 'Choose a password to make your account.'],
+    link: { label: 'Accept the invitation', url },
+    after: [`The link works once, until ${await until(trx, expiresAt)}.`],
+    why: `You get this mail because a leader of ${site} invited ${to}. If you did not expect it, you can ignore it.`,
+  })
+  await queueMail(trx, [{ kind: 'invite', to, ...letter, sensitive: true }])
+}
+
+export async function queueResetMail(trx: Executor, to: string, url: string, expiresAt: string, askedBy: Caller | 'self') {
+  const site: string = await getSetting(trx, 'site.name')
+  const letter = await compose(trx, {
+    subject: `A new password for ${site}`,
+    paragraphs: [
+      askedBy === 'self'
+        ? `Someone, probably you, asked for a new password for ${to} on ${site}.`
+        : `${whoOf(askedBy)} made you a link to set a new password on ${site}.`,
+    ],
+    link: { label: 'Choose a new password', url },
+    after: [
+      `The link works once, until ${await until(trx, expiresAt)}. Your current password keeps working until you use it.`,
+      ...(askedBy === 'self' ? ['If you did not ask for it, ignore this mail: nothing changes.'] : []),
+    ],
+    why: `You get this mail because a new password was asked for the account ${to} on ${site}.`,
+  })
+  await queueMail(trx, [{ kind: askedBy === 'self' ? 'forgot' : 'reset', to, ...letter, sensitive: true }])
+}

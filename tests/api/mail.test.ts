@@ -1,0 +1,245 @@
+// Mail through a real SMTP relay on loopback: invite, reset and forgot-password links that arrive and work, the
+// outbox's retries (4xx, the relay down), a 5xx, mail.per_minute, the health check, and nothing mailed unasked.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { eventually, freePort, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
+import { linkIn, startRelay, type TestRelay } from '../mail.ts'
+
+let relay: TestRelay
+let s: TestServer
+let owner: { id: number; cookie: string }
+beforeAll(async () => {
+  relay = await startRelay()
+  s = await startServer({ SMTP_URL: relay.url, MAIL_FROM: 'Pack 123 <pack123@example.org>' }, { mailRetryMs: 200 })
+  owner = await s.as(ROLES.owner)
+})
+afterAll(async () => {
+  await s.stop()
+  await relay.close()
+})
+
+const path = (url: string) => new URL(url).pathname
+const outboxTo = (to: string) => s.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute()
+const invite = (email: string, extra: Record<string, unknown> = { send_email: true }) =>
+  s.req('POST', '/api/admin/people/invite', { cookie: owner.cookie, json: { email, global_role: 'admin', ...extra } })
+
+describe('POST /api/admin/people/invite with send_email', () => {
+  it('mails the link to the person alone, from MAIL_FROM, as text and HTML; the link makes the account', async () => {
+    const email = uniqueEmail('invited')
+    const res = await invite(email)
+    expect(res.status).toBe(201)
+    expect(res.body.emailed).toBe(true)
+    expect(res.body.url).toStartWith('http://127.0.0.1:1/invite/')
+    const mail = await relay.waitFor(email)
+    expect(mail.to).toEqual([email])
+    expect(mail.parsed.from?.text).toBe('"Pack 123" <pack123@example.org>')
+    expect(mail.subject).toBe('Your invitation to Pack & Troop')
+    const link = linkIn(mail, 'http://127.0.0.1:1/invite/')
+    expect(link).toBe(res.body.url)
+    expect(mail.html).toContain(`href="${link}"`)
+    expect(mail.text).toContain('invited you to Pack & Troop as admin.')
+    expect(mail.messageId).toMatch(/^<outbox-\d+-\d+@example\.org>$/)
+    const accepted = await s.req('POST', `/api/invite/${path(link).split('/').pop()}`, { json: { password: 'a long new password' } })
+    expect(accepted.status).toBe(201)
+    expect((await s.lastLog('people.invite')).summary).toBe(`Invited ${email} as admin, by email`)
+  })
+
+  it('keeps no copy of the link once the mail has gone', async () => {
+    const email = uniqueEmail('forgotten')
+    await invite(email)
+    await relay.waitFor(email)
+    await eventually(async () => (await outboxTo(email))[0]?.state === 'sent')
+    const [row] = await outboxTo(email)
+    expect(row).toMatchObject({ kind: 'invite', state: 'sent', text_body: '', html_body: '', attempts: 1, error: null })
+  })
+
+  it('mails nothing without send_email (emailed: false), as the spec says', async () => {
+    const email = uniqueEmail('quiet')
+    const res = await invite(email, {})
+    expect(res.status).toBe(201)
+    expect(res.body.emailed).toBe(false)
+    expect(await outboxTo(email)).toEqual([])
+  })
+})
+
+describe('POST /api/admin/people/:id/reset with send_email', () => {
+  it('mails a link that sets the password; without send_email nothing is mailed', async () => {
+    const leader = await s.person(ROLES.packLeader)
+    const quiet = await s.req('POST', `/api/admin/people/${leader.id}/reset`, { cookie: owner.cookie })
+    expect(quiet.status).toBe(201)
+    expect(quiet.body.emailed).toBe(false)
+    expect(await outboxTo(leader.email)).toEqual([])
+    const res = await s.req('POST', `/api/admin/people/${leader.id}/reset`, { cookie: owner.cookie, json: { send_email: true } })
+    expect(res.status).toBe(201)
+    expect(res.body.emailed).toBe(true)
+    const mail = await relay.waitFor(leader.email)
+    expect(mail.subject).toBe('A new password for Pack & Troop')
+    const link = linkIn(mail, 'http://127.0.0.1:1/reset/')
+    expect(link).toBe(res.body.url)
+    const used = await s.req('POST', `/api/reset/${link.split('/').pop()}`, { json: { password: 'a fresh long password' } })
+    expect(used.status).toBe(200)
+    expect((await s.req('POST', '/login', { json: { email: leader.email, password: 'a fresh long password' } })).status).toBe(200)
+  })
+})
+
+describe('send_email while mail is not set up', () => {
+  it('answers 409 and makes no link', () =>
+    withServer({}, async (plain) => {
+      const boss = await plain.as(ROLES.owner)
+      const email = uniqueEmail('nomail')
+      const res = await plain.req('POST', '/api/admin/people/invite', { cookie: boss.cookie, json: { email, send_email: true } })
+      expect(res.status).toBe(409)
+      expect(res.body.detail).toContain('SMTP_URL')
+      expect(await plain.db.selectFrom('invites').select('id').where('email', '=', email).execute()).toEqual([])
+      const member = await plain.person(ROLES.member)
+      const reset = await plain.req('POST', `/api/admin/people/${member.id}/reset`, { cookie: boss.cookie, json: { send_email: true } })
+      expect(reset.status).toBe(409)
+      expect(await plain.db.selectFrom('reset_links').select('id').where('person_id', '=', member.id).execute()).toEqual([])
+    }))
+})
+
+describe('POST /api/forgot', () => {
+  it('answers 202 with the same words for an unknown, a disabled and a real account, and mails only the real one', async () => {
+    const real = await s.person(ROLES.member)
+    const disabled = await s.person(ROLES.member)
+    await s.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', disabled.id).execute()
+    const answers = []
+    for (const email of [uniqueEmail('nobody'), disabled.email, real.email.toUpperCase()])
+      answers.push(await s.req('POST', '/api/forgot', { json: { email } }))
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202])
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1)
+    const mail = await relay.waitFor(real.email)
+    expect(mail.text).toContain('Someone, probably you, asked for a new password')
+    const link = linkIn(mail, 'http://127.0.0.1:1/reset/')
+    expect(await outboxTo(disabled.email)).toEqual([])
+    const log = await s.lastLog('people.forgot')
+    expect(log.actor).toBe(real.email)
+    const used = await s.req('POST', `/api/reset/${link.split('/').pop()}`, { json: { password: 'remembered at last' } })
+    expect(used.status).toBe(200)
+    expect((await s.req('POST', '/login', { json: { email: real.email, password: 'remembered at last' } })).status).toBe(200)
+    // The link's expiry is an hour, not a leader's 24.
+    const row = await s.db.selectFrom('reset_links').selectAll().where('person_id', '=', real.id).executeTakeFirstOrThrow()
+    expect(Date.parse(row.expires_at) - Date.parse(row.created_at)).toBe(3_600_000)
+    expect(row.asked_by_self).toBe(1)
+  })
+
+  it('closes the link a person asked for when they are disabled (410)', async () => {
+    const member = await s.person(ROLES.member)
+    await s.req('POST', '/api/forgot', { json: { email: member.email } })
+    const link = linkIn(await relay.waitFor(member.email), 'http://127.0.0.1:1/reset/')
+    expect((await s.req('POST', `/api/admin/people/${member.id}/disable`, { cookie: owner.cookie })).status).toBe(200)
+    expect((await s.req('POST', `/api/reset/${link.split('/').pop()}`, { json: { password: 'too late for this' } })).status).toBe(410)
+  })
+
+  it('answers a form post with 303 to the page that says what happens, and refuses a bad address with 422', async () => {
+    const form = await s.req('POST', '/api/forgot', { form: { email: uniqueEmail('form') } })
+    expect(form.status).toBe(303)
+    expect(form.headers.get('location')).toBe('/login/forgot/sent/')
+    expect((await s.req('POST', '/api/forgot', { json: { email: 'not an address' } })).status).toBe(422)
+  })
+
+  it('slows down a fourth ask for one email within the hour (429), whoever asks', async () => {
+    const email = uniqueEmail('flood')
+    for (let i = 0; i < 3; i++) expect((await s.req('POST', '/api/forgot', { json: { email } })).status).toBe(202)
+    const slowed = await s.req('POST', '/api/forgot', { json: { email } })
+    expect(slowed.status).toBe(429)
+    expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
+  it('says to ask a leader when the site cannot send mail', () =>
+    withServer({}, async (plain) => {
+      const res = await plain.req('POST', '/api/forgot', { json: { email: uniqueEmail('x') } })
+      expect(res.status).toBe(202)
+      expect(res.body.detail).toContain('ask a leader')
+    }))
+})
+
+describe('the outbox', () => {
+  it('retries a relay that answers 4xx, then delivers once; a 5xx is failed with the relay answer and never retried', async () => {
+    const later = uniqueEmail('later')
+    relay.answerNext({ code: 451, message: 'Greylisted, try again later' })
+    await invite(later)
+    const mail = await relay.waitFor(later)
+    expect(relay.received.filter((m) => m.to.includes(later))).toHaveLength(1)
+    await eventually(async () => (await outboxTo(later))[0].state === 'sent')
+    const [row] = await outboxTo(later)
+    expect(row).toMatchObject({ state: 'sent', attempts: 2, error: null })
+    expect(mail.messageId).toBe(`<outbox-${row.id}-${Date.parse(row.created_at)}@example.org>`)
+
+    const refused = uniqueEmail('refused')
+    relay.answerNext({ code: 550, message: 'No such mailbox here' })
+    await invite(refused)
+    await eventually(async () => (await outboxTo(refused))[0]?.state === 'failed')
+    const [failed] = await outboxTo(refused)
+    expect(failed.error).toContain('550 No such mailbox here')
+    expect(failed.attempts).toBe(1)
+    // A failed row is final: a later wake of the sender leaves it alone.
+    const next = uniqueEmail('after')
+    await invite(next)
+    await relay.waitFor(next)
+    expect((await outboxTo(refused))[0]).toMatchObject({ state: 'failed', attempts: 1 })
+  })
+
+  it('waits while the relay is down (health says so), then delivers when it is back', async () => {
+    const port = await freePort()
+    const down = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'troop@example.org' }, { mailRetryMs: 100 })
+    let late: TestRelay | null = null
+    try {
+      const boss = await down.as(ROLES.owner)
+      const email = uniqueEmail('waiting')
+      expect((await down.req('POST', '/api/admin/people/invite', { cookie: boss.cookie, json: { email, send_email: true } })).status).toBe(
+        201,
+      )
+      await eventually(async () => {
+        const [row] = await down.db.selectFrom('mail_outbox').selectAll().execute()
+        return row?.state === 'queued' && (row.error ?? '').includes('ECONNREFUSED')
+      })
+      // (The whole answer is 503 here: a test server builds no site. Mail is an optional check.)
+      const sick = await down.req('GET', '/healthz')
+      expect(sick.body.checks.mail).toMatchObject({ ok: false, required: false, configured: true, queued: 1, last_sent_at: null })
+      expect(sick.body.checks.mail.error).toContain('mail waits')
+      late = await startRelay(port)
+      await late.waitFor(email)
+      await eventually(async () => (await down.req('GET', '/healthz')).body.checks.mail.ok === true)
+      const well = (await down.req('GET', '/healthz')).body.checks.mail
+      expect(well).toMatchObject({ configured: true, queued: 0 })
+      expect(well.last_sent_at).not.toBeNull()
+    } finally {
+      await down.stop()
+      await late?.close()
+    }
+  })
+
+  it('hands the relay no more than mail.per_minute mails in a minute; the rest wait their turn', async () => {
+    const own = await startRelay()
+    const paced = await startServer({ SMTP_URL: own.url, MAIL_FROM: 'pack@example.org' })
+    try {
+      const boss = await paced.as(ROLES.owner)
+      expect((await paced.req('PUT', '/api/admin/settings/mail.per_minute', { cookie: boss.cookie, json: { value: 2 } })).status).toBe(200)
+      const emails = [uniqueEmail('p1'), uniqueEmail('p2'), uniqueEmail('p3')]
+      for (const email of emails)
+        expect(
+          (await paced.req('POST', '/api/admin/people/invite', { cookie: boss.cookie, json: { email, send_email: true } })).status,
+        ).toBe(201)
+      await own.waitForCount(2)
+      const third = await paced.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', emails[2]).executeTakeFirstOrThrow()
+      expect(third).toMatchObject({ state: 'queued', attempts: 0 })
+      expect(own.received).toHaveLength(2)
+    } finally {
+      await paced.stop()
+      await own.close()
+    }
+  })
+
+  it('reports mail as not configured on /healthz without SMTP_URL', () =>
+    withServer({}, async (plain) => {
+      const res = await plain.req('GET', '/healthz')
+      expect(res.body.checks.mail).toEqual({
+        ok: true,
+        required: false,
+        configured: false,
+        queued: 0,
+        last_sent_at: null,
+        last_failed_at: null,
+      })
+    }))
+})
