@@ -86,6 +86,8 @@ export interface PersonTable {
   created_at: string
   /** Since when security.second_factor asks this person for a second factor; null while it does not. */
   second_factor_asked_since: string | null
+  /** 1 when a unit leader gets a mail for each new lead of their unit (the account page turns it off). */
+  lead_alerts: Generated<number>
 }
 
 export interface MembershipTable {

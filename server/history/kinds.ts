@@ -9,6 +9,7 @@ export const HISTORY_KINDS = {
   'account.passkey_add': 'Passkey added',
   'account.passkey_remove': 'Passkey removed',
   'account.recovery_codes': 'New recovery codes made',
+  'account.mail': 'Mail preferences changed',
   'announcements.create': 'Announcement published',
   'announcements.revoke': 'Announcement taken down',
   'backups.failed': 'Backup failed',

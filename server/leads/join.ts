@@ -5,6 +5,7 @@ import { record, write } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
 import { EMAIL_PATTERN } from '../formats.ts'
 import { Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
+import { queueLeadAlerts } from './lead-alerts.ts'
 import { configuredTargets } from './mirrors.ts'
 
 export const JoinForm = t.Object(
@@ -28,8 +29,16 @@ export const Received = t.Object({ received: t.Literal(true) }, { additionalProp
 
 const clean = (v: string | undefined) => v?.trim() || null
 
-/** Stores what the family sent; the id of a new lead with copies owed, or null (spam, or nowhere to copy). */
-export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, address: string | null): Promise<number | null> {
+/**
+ * Stores what the family sent, with the alerts to the unit's leaders when `alerts` says where the site is (mail is
+ * set up); the new lead's id, whether copies are owed, and how many alerts were queued (none for spam).
+ */
+export async function receiveJoinForm(
+  db: Db,
+  input: typeof JoinForm.static,
+  address: string | null,
+  alerts: { publicBaseUrl: string } | null,
+): Promise<{ id: number; copies: boolean; alerts: number } | null> {
   // A filled honeypot is a bot: accepted silently and kept apart from the leads.
   if (input.website?.trim()) {
     await write(db, async (trx) => {
@@ -48,7 +57,7 @@ export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, add
   if (email && !EMAIL_PATTERN.test(email)) throw unprocessable('email: must be an email address')
   if (phone && !/^[0-9+()\-.\s]{7,40}$/.test(phone)) throw unprocessable('phone: must be a phone number')
   const targets = await configuredTargets(db)
-  const id = await write(db, async (trx) => {
+  return write(db, async (trx) => {
     const row = await trx
       .insertInto('leads')
       .values({
@@ -61,7 +70,7 @@ export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, add
         unit: input.unit ?? 'unsure',
         message: clean(input.message),
       })
-      .returning('id')
+      .returning(['id', 'unit'])
       .executeTakeFirstOrThrow()
     for (const target of targets)
       await trx.insertInto('mirror_copies').values({ lead_id: row.id, target, status: 'pending', attempts: 0 }).execute()
@@ -71,7 +80,7 @@ export async function receiveJoinForm(db: Db, input: typeof JoinForm.static, add
       'leads.create',
       `${input.parent_name.trim()} sent the join form (${input.unit === 'pack' || input.unit === 'troop' ? `for the ${input.unit}` : 'not sure which unit'})`,
     )
-    return row.id
+    const queued = alerts ? await queueLeadAlerts(trx, row, alerts.publicBaseUrl) : 0
+    return { id: row.id, copies: targets.length > 0, alerts: queued }
   })
-  return targets.length ? id : null
 }

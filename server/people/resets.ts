@@ -133,7 +133,7 @@ export async function askForReset(db: Db, input: typeof ForgotRequest.static, pu
         issuer_key_id: null,
         asked_by_self: 1,
         created_at: now,
-        expires_at: new Date(Date.now() + SELF_VALID_MINUTES * 60_000).toISOString(),
+        expires_at: new Date(Date.parse(now) + SELF_VALID_MINUTES * 60_000).toISOString(),
       })
       .returning('expires_at')
       .executeTakeFirstOrThrow()

@@ -1,7 +1,7 @@
 // Mail through a real SMTP relay on loopback: invite, reset and forgot-password links that arrive and work, the
 // outbox's retries (4xx, the relay down), a 5xx, mail.per_minute, the health check, and nothing mailed unasked.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { eventually, freePort, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, freePort, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
 import { linkIn, startRelay, type TestRelay } from '../mail.ts'
 
 let relay: TestRelay
@@ -150,6 +150,61 @@ describe('POST /api/forgot', () => {
       const res = await plain.req('POST', '/api/forgot', { json: { email: uniqueEmail('x') } })
       expect(res.status).toBe(202)
       expect(res.body.detail).toContain('ask a leader')
+    }))
+})
+
+describe('new-lead alerts (POST /api/join)', () => {
+  it("mails each leader of the unit asked about who has not turned it off, naming nobody; 'unsure' reaches both units", async () => {
+    const packLeader = await s.as(ROLES.packLeader)
+    const quietLeader = await s.as(ROLES.packLeader)
+    const troopLeader = await s.as(ROLES.troopLeader)
+    const off = await s.req('PUT', '/api/admin/account/mail', { cookie: quietLeader.cookie, json: { lead_alerts: false } })
+    expect(off.body).toEqual({ lead_alerts: false, leads_a_unit: true })
+    expect((await s.lastLog('account.mail')).summary).toBe('Turned off the mails about new leads')
+    const before = (await s.db.selectFrom('mail_outbox').select('id').where('kind', '=', 'lead_alert').execute()).length
+    const join = await s.req('POST', '/api/join', {
+      json: { parent_name: 'Robin Private', email: 'robin.private@example.org', unit: 'pack' },
+    })
+    expect(join.status).toBe(201)
+    const mail = await relay.waitFor(packLeader.email)
+    expect(mail.subject).toBe('A new family sent the join form')
+    expect(linkIn(mail, 'http://127.0.0.1:1/admin/')).toBe('http://127.0.0.1:1/admin/leads/')
+    expect(mail.text).not.toContain('Robin')
+    expect(mail.text).not.toContain('robin.private')
+    const queued = await s.db.selectFrom('mail_outbox').select('to_address').where('kind', '=', 'lead_alert').orderBy('id').execute()
+    const thisLead = queued.slice(before).map((r) => r.to_address)
+    expect(thisLead).toContain(packLeader.email)
+    expect(thisLead).not.toContain(quietLeader.email)
+    expect(thisLead).not.toContain(troopLeader.email)
+    // The owner leads no unit: no alert.
+    const ownerEmail = (await s.db.selectFrom('people').select('email').where('id', '=', owner.id).executeTakeFirstOrThrow()).email
+    expect(thisLead).not.toContain(ownerEmail)
+
+    expect((await s.req('POST', '/api/join', { json: { parent_name: 'Sam Unsure', phone: '555 0100 222' } })).status).toBe(201)
+    await relay.waitFor(troopLeader.email)
+    expect(await outboxTo(quietLeader.email)).toEqual([])
+  })
+
+  it('a member has no lead alerts to turn on; saying the same again changes nothing', async () => {
+    const member = await s.as(ROLES.member)
+    expect((await s.req('GET', '/api/admin/account/mail', { cookie: member.cookie })).body).toEqual({
+      lead_alerts: true,
+      leads_a_unit: false,
+    })
+    const leader = await s.as(ROLES.troopLeader)
+    const before = (await s.lastLog('account.mail')).id
+    expect((await s.req('PUT', '/api/admin/account/mail', { cookie: leader.cookie, json: { lead_alerts: true } })).status).toBe(200)
+    expect((await s.lastLog('account.mail')).id).toBe(before)
+    expect((await s.req('PUT', '/api/admin/account/mail', { token: ADMIN_TOKEN, json: { lead_alerts: true } })).status).toBe(403)
+  })
+
+  it('queues nothing when mail is not set up', () =>
+    withServer({}, async (plain) => {
+      await plain.person(ROLES.packLeader)
+      expect(
+        (await plain.req('POST', '/api/join', { json: { parent_name: 'No Mail', email: 'x@example.org', unit: 'pack' } })).status,
+      ).toBe(201)
+      expect(await plain.db.selectFrom('mail_outbox').select('id').execute()).toEqual([])
     }))
 })
 

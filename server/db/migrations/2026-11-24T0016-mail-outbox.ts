@@ -1,6 +1,7 @@
 // The mail outbox: one row per message and recipient address, written in the same transaction as the change that
 // sends it, and delivered by the background sender (queued → sending → sent, failed or queued again for a retry);
-// and reset links a person asked for themselves ("Forgot your password?"), which have no leader behind them.
+// reset links a person asked for themselves ("Forgot your password?"), which have no leader behind them; and whether
+// a leader wants a mail when a family sends the join form.
 import { type Kysely, sql } from 'kysely'
 
 // The DDL as SQLite keeps it: written once, frozen since.
@@ -15,9 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db)
   await sql`create index "mail_outbox_due" on "mail_outbox" ("state", "next_attempt_at")`.execute(db)
   await sql`alter table "reset_links" add column "asked_by_self" integer default 0 not null`.execute(db)
+  await sql`alter table "people" add column "lead_alerts" integer default 1 not null`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`alter table "people" drop column "lead_alerts"`.execute(db)
   await sql`alter table "reset_links" drop column "asked_by_self"`.execute(db)
   await db.schema.dropTable('mail_outbox').execute()
 }

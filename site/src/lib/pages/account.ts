@@ -1,4 +1,6 @@
-// Your account: your second factors, changing your password, and where you are signed in (sign out there).
+// Your account: your second factors, changing your password, what the site mails you, and where you are signed in
+// (sign out there).
+import type { GET as MailPreferences, PUT as SetMailPreferences } from '#routes/api/admin/account/mail.ts'
 import type { POST as ChangePassword } from '#routes/api/admin/account/password.ts'
 import type { DELETE as EndSession } from '#routes/api/admin/account/sessions/[id].ts'
 import type { GET as ListSessions } from '#routes/api/admin/account/sessions/index.ts'
@@ -40,4 +42,19 @@ onSubmit(
     await load()
   },
 )
-await Promise.all([loadFactors(), load()])
+/** A leader's alerts about new leads: shown only to someone who leads a unit. */
+async function loadMail() {
+  const prefs = answered(await api<typeof MailPreferences>('GET', '/api/admin/account/mail'))
+  if (!prefs?.leads_a_unit) return
+  const box = byId<HTMLInputElement>('lead-alerts')
+  box.checked = prefs.lead_alerts
+  byId('mail').hidden = false
+}
+byId<HTMLInputElement>('lead-alerts').addEventListener('change', async (event) => {
+  const box = event.currentTarget as HTMLInputElement
+  const res = await api<typeof SetMailPreferences>('PUT', '/api/admin/account/mail', { lead_alerts: box.checked })
+  if (!report(res, (p) => (p.lead_alerts ? 'You will get a mail about each new lead.' : 'No more mails about new leads.')))
+    box.checked = !box.checked
+})
+
+await Promise.all([loadFactors(), load(), loadMail()])
