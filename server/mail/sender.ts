@@ -59,7 +59,11 @@ export class MailSender {
     }
     this.clearTimer()
     this.running = this.drain()
-      .catch((error) => logEvent('mail.sender', { ok: false, message: `The mail sender stopped on an error: ${error}` }))
+      .catch((error) => {
+        // The database was busy or closing: look again in a minute rather than never.
+        logEvent('mail.sender', { ok: false, message: `The mail sender paused on an error (again in a minute): ${error}` })
+        this.later(WINDOW_MS)
+      })
       .finally(() => {
         this.running = null
         if (this.again) {

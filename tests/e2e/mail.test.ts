@@ -49,4 +49,23 @@ describe('mail in a browser', () => {
     await tab.waitForURL(`${suite.s.url}/family/`)
     await family.close()
   })
+
+  it('a leader turns off the mails about new leads on the account page, and the join form then mails them nothing', async () => {
+    const leader = await suite.s.person({ ...ROLES.troopLeader, email: 'busy.leader@example.org' })
+    const page = await suite.signedIn(leader.email, '/admin/account/')
+    const box = page.getByLabel('Mail me when a family sends the join form about a unit I lead')
+    expect(await box.isChecked()).toBe(true)
+    await box.uncheck()
+    await page.getByText('No more mails about new leads.').waitFor()
+    await page.reload()
+    expect(await page.getByLabel('Mail me when a family sends the join form about a unit I lead').isChecked()).toBe(false)
+    await page.close()
+    const other = await suite.s.person({ ...ROLES.troopLeader, email: 'keen.leader@example.org' })
+    expect(
+      (await suite.s.req('POST', '/api/join', { json: { parent_name: 'New Family', phone: '555 0100 333', unit: 'troop' } })).status,
+    ).toBe(201)
+    await relay.waitFor(other.email)
+    // Both would have been queued in the one write that stored the lead.
+    expect(await suite.s.db.selectFrom('mail_outbox').select('id').where('to_address', '=', leader.email).execute()).toEqual([])
+  })
 })
