@@ -3,7 +3,7 @@
 // body), the API docs, the pages.
 import { Elysia } from 'elysia'
 import { addressRules } from './auth/address.ts'
-import { breakGlassThrottle, forgotThrottle, secondFactorThrottle, signInThrottle } from './auth/login-throttle.ts'
+import { breakGlassThrottle, secondFactorThrottle, signInThrottle } from './auth/login-throttle.ts'
 import { type CalendarStore, calendarStoreFor } from './calendar/store.ts'
 import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
@@ -94,7 +94,8 @@ export async function createApp({
     addresses,
     loginThrottle: signInThrottle(),
     secondFactorThrottle: secondFactorThrottle(),
-    forgotThrottle: forgotThrottle(),
+    // Every ask mails a link, so every ask counts: a fixed number an hour, not a growing wait.
+    forgotLimits: { email: new RateLimiter(3, 3_600_000), client: new RateLimiter(10, 3_600_000) },
     joinLimiter: new RateLimiter(5, 10 * 60_000),
     passkeyLimiter: new RateLimiter(20, 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),

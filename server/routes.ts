@@ -35,8 +35,8 @@ export interface Services {
   loginThrottle: Throttle
   /** Codes for a second factor, per person, with a longer wait than passwords. */
   secondFactorThrottle: Throttle
-  /** "Forgot your password?" asks, per address and per email (each one mails a link). */
-  forgotThrottle: Throttle
+  /** "Forgot your password?" asks an hour, per email and per client (each one mails a link). */
+  forgotLimits: { email: RateLimiter; client: RateLimiter }
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
   /** Passkey sign-ins started per address (each keeps a challenge for five minutes). */

@@ -261,7 +261,15 @@ export function expectDetail(res: { status: number; body: any; text: string }, s
 }
 
 /** The public pages the site checks walk (meta tags, Lighthouse, axe): the indexed ones, and the others a visitor may land on. */
-export const PUBLIC_PAGES = [...INDEXED_PAGES, '/join/thanks/', '/login/', '/login/forgot/', '/login/forgot/sent/', '/login/second-factor/']
+export const PUBLIC_PAGES = [
+  ...INDEXED_PAGES,
+  '/join/thanks/',
+  '/login/',
+  '/login/forgot/',
+  '/login/forgot/sent/',
+  '/login/forgot/wait/',
+  '/login/second-factor/',
+]
 
 /** RFC 5545 §3.1: every physical line of an iCalendar text is at most 75 octets and whole UTF-8 on its own. */
 export function expectFoldedWithin75Octets(ics: Uint8Array) {

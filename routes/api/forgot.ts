@@ -1,8 +1,9 @@
 // POST /api/forgot: "Forgot your password?" — mails a one-hour reset link to an account with this address; the
 // same answer whether or not one exists.
+import { clientKey } from '#server/auth/address.ts'
 import { tooMany } from '#server/errors.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
-import { logEvent, errorText } from '#server/ops/log.ts'
+import { errorText, logEvent } from '#server/ops/log.ts'
 import { normaliseEmail } from '#server/people/queries.ts'
 import { askForReset, ForgotRequest } from '#server/people/resets.ts'
 import { accepted, defineRoute } from '#server/routes.ts'
@@ -14,7 +15,7 @@ const NO_MAIL = 'This site cannot send mail yet: ask a leader or an admin for a 
 export const POST = defineRoute('public', 'Ask for a password-reset link by email', {
   description:
     'Answers 202 with the same words whether or not an account uses the address (nobody learns who has one), and mails an ' +
-    'active account a reset link valid one hour. Every ask counts: a few per address and per email, then 429.',
+    'active account a reset link valid one hour. Every ask counts: 3 an hour for one email, 10 an hour from one address, then 429.',
   body: ForgotRequest,
   forms: true,
   responses: accepted(
@@ -24,21 +25,22 @@ export const POST = defineRoute('public', 'Ask for a password-reset link by emai
     ),
     'Taken; the same answer for every address',
     {
-      303: 'Form post: on to the page that says what happens now',
+      303: 'Form post: on to the page that says what happens now (or that it was asked too often)',
       422: 'Not an email address',
       429: 'Asked too often from this address or for this email',
     },
   ),
-  async handler({ db, env, mail, body, address, request, forgotThrottle }) {
-    const email = normaliseEmail(body.email)
-    const slowed = forgotThrottle.begin(address, email)
-    if (slowed) throw tooMany('Asked too often; please try again later', slowed.seconds)
-    forgotThrottle.finish(address, email, 'failed')
+  async handler({ db, env, mail, body, address, request, forgotLimits }) {
+    const wait = forgotLimits.client.hit(clientKey(address) ?? 'unknown') || forgotLimits.email.hit(normaliseEmail(body.email))
+    if (wait) {
+      if (isFormPost(request)) return seeOther('/login/forgot/wait/')
+      throw tooMany('Asked too often; please try again later', wait)
+    }
     // The work happens after the answer, so how long it takes cannot tell whether the account exists.
     if (mail)
       setTimeout(
         () =>
-          askForReset(db, body, env.publicBaseUrl, mail).catch((error) =>
+          askForReset(db, body, address, env.publicBaseUrl, mail).catch((error) =>
             logEvent('people.forgot', { ok: false, message: `A reset link asked for by email was not made: ${errorText(error)}` }),
           ),
         0,

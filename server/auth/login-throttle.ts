@@ -28,14 +28,6 @@ const SIGN_IN: Rule[] = [
 ]
 const BREAK_GLASS: Rule[] = [{ by: 'address', free: 5, capSeconds: 300 }]
 /**
- * "Forgot your password?" mails a link on every ask, so every ask counts (not only failures): a few per address and
- * per email, then waits up to an hour, so nobody can fill a family's inbox.
- */
-const FORGOT: Rule[] = [
-  { by: 'address', free: 10, capSeconds: 3600, forgetMs: 3_600_000 },
-  { by: 'subject', free: 3, capSeconds: 3600, forgetMs: 3_600_000 },
-]
-/**
  * Codes for a second factor, per person, on top of the sign-in rules: a six-digit code needs a longer wait, and
  * failures are remembered a day, so waiting out a quiet quarter of an hour earns no fresh tries.
  */
@@ -148,7 +140,6 @@ export class Throttle {
 export const signInThrottle = () => new Throttle(SIGN_IN)
 export const breakGlassThrottle = () => new Throttle(BREAK_GLASS)
 export const secondFactorThrottle = () => new Throttle(SECOND_FACTOR)
-export const forgotThrottle = () => new Throttle(FORGOT)
 
 /**
  * Logs a refusal of a slowed-down key: the minute's first writes the entry, the others bring its count up to date,

@@ -1,10 +1,12 @@
 // New-lead alerts: when the join form brings a family, each leader of the unit they asked about (both units when
-// they are not sure) who has not turned it off gets a short mail pointing to the leads page. The mail names nobody:
-// the family's details stay on the site, behind a sign-in.
+// they are not sure) who has not turned it off gets a short mail pointing to the leads page, at most one in ten
+// minutes. The mail names nobody: the family's details stay on the site, behind a sign-in.
 import type { Executor, Lead } from '../db/database.ts'
 import { compose } from '../mail/compose.ts'
-import { queueMail } from '../mail/outbox.ts'
+import { mailedSince, queueMail } from '../mail/outbox.ts'
 import { getSetting } from '../settings/registry.ts'
+
+const ALERT_GAP_MS = 10 * 60_000
 
 /** Queues the alerts for a new lead, inside the write that stores it; the number queued. */
 export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, publicBaseUrl: string): Promise<number> {
@@ -20,18 +22,25 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
     .where('people.disabled_at', 'is', null)
     .where('people.lead_alerts', '=', 1)
     .execute()
-  if (!leaders.length) return 0
+  // One alert a leader in any ten minutes, so a flood of forms cannot fill their inboxes or the relay's quota.
+  const since = new Date(Date.now() - ALERT_GAP_MS).toISOString()
+  const due = []
+  for (const l of leaders) if (!(await mailedSince(trx, l.email, ['lead_alert'], since))) due.push(l)
+  if (!due.length) return 0
   const site: string = await getSetting(trx, 'site.name')
   const about = lead.unit === 'unsure' ? 'is not sure which unit suits them' : `asked about the ${lead.unit}`
   const letter = await compose(trx, {
     subject: `A new family sent the join form`,
-    paragraphs: [`A family sent the join form on ${site} and ${about}. Claim the lead so they hear from one of you soon.`],
+    paragraphs: [
+      `A family sent the join form on ${site} and ${about}. Claim the lead so they hear from one of you soon.`,
+      'More families who write in the next ten minutes are on the same page, without another mail.',
+    ],
     link: { label: 'See the new lead', url: `${publicBaseUrl}/admin/leads/` },
     why: `You get this mail because you lead a unit on ${site}. Turn these mails off on your account page: ${publicBaseUrl}/admin/account/`,
   })
   await queueMail(
     trx,
-    leaders.map((l) => ({ kind: 'lead_alert' as const, to: l.email, ...letter })),
+    due.map((l) => ({ kind: 'lead_alert' as const, to: l.email, ...letter })),
   )
-  return leaders.length
+  return due.length
 }

@@ -30,7 +30,13 @@ export function mailConfig(vars: Record<string, string | undefined>): MailConfig
   const from = vars.MAIL_FROM || (user.includes('@') ? user : '')
   if (!from) throw new Error('MAIL_FROM is needed with SMTP_URL, for example MAIL_FROM="Pack 123 <pack123@example.org>"')
   const parsed = addressparser(from, { flatten: true })
-  if (parsed.length !== 1 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(parsed[0].address))
+  // One address, written once: no line breaks (a header of its own) and no second address hiding in the name.
+  if (
+    /[\u0000-\u001f\u007f]/.test(from) ||
+    from.split('@').length !== 2 ||
+    parsed.length !== 1 ||
+    !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(parsed[0].address)
+  )
     throw new Error(`MAIL_FROM must be one address such as "Pack 123 <pack123@example.org>", got ${from}`)
   const port = url.port || (url.protocol === 'smtps:' ? '465' : '587')
   return {

@@ -13,7 +13,13 @@ export interface NewMail {
   headers?: Record<string, string>
   /** The body holds a one-time link: it is emptied once the mail has gone or failed for good. */
   sensitive?: boolean
+  /** Someone is waiting for it (a link they or a leader asked for): it goes before other mail. */
+  urgent?: boolean
+  /** When to stop trying (a link's expiry); a day by default. */
+  giveUpAt?: string
 }
+
+const GIVE_UP_MS = 24 * 3_600_000
 
 /** Queues mails for the sender; call it inside the write that causes them, then wake the sender after the commit. */
 export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> {
@@ -31,10 +37,24 @@ export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> 
         html_body: m.html,
         headers: JSON.stringify(m.headers ?? {}),
         sensitive: m.sensitive ? 1 : 0,
+        priority: m.urgent ? 0 : 1,
+        give_up_at: m.giveUpAt ?? new Date(Date.parse(now) + GIVE_UP_MS).toISOString(),
         next_attempt_at: now,
       })),
     )
     .execute()
+}
+
+/** Whether a mail of these kinds went to this address since `since` (a double tap, or the same alert again). */
+export async function mailedSince(db: Executor, to: string, kinds: MailKind[], since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('to_address', '=', to)
+    .where('kind', 'in', kinds)
+    .where('created_at', '>', since)
+    .executeTakeFirst()
+  return row !== undefined
 }
 
 /**

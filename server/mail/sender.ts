@@ -11,12 +11,12 @@ import type { OutboxMail } from './tables.ts'
 export interface SenderOptions {
   /** The wait after the first temporary failure; each further one doubles it, up to an hour. */
   firstRetryMs?: number
-  /** How long a mail keeps being retried before it is marked failed. */
-  giveUpMs?: number
 }
 
 const MAX_WAIT_MS = 3_600_000
 const WINDOW_MS = 60_000
+/** How long a stop waits for the relay's answer before it closes the connection (the mail then goes again). */
+const STOP_WAIT_MS = 5_000
 
 export class MailSender {
   private timer: Timer | null = null
@@ -26,7 +26,6 @@ export class MailSender {
   /** When recent attempts were made, for mail.per_minute (seeded from the database at start). */
   private attempts: number[] = []
   private readonly firstRetryMs: number
-  private readonly giveUpMs: number
 
   constructor(
     private db: Db,
@@ -34,7 +33,6 @@ export class MailSender {
     options: SenderOptions = {},
   ) {
     this.firstRetryMs = options.firstRetryMs ?? 60_000
-    this.giveUpMs = options.giveUpMs ?? 24 * 3_600_000
   }
 
   /**
@@ -73,11 +71,14 @@ export class MailSender {
       })
   }
 
-  /** Stops taking rows and waits for the mail under way, so it is never left half-known. */
+  /**
+   * Stops taking rows and waits a little for the mail under way, so it is rarely left half-known; a relay that does
+   * not answer by then is cut off, and that mail goes again after the next start.
+   */
   async stop(): Promise<void> {
     this.stopped = true
     this.clearTimer()
-    await this.running
+    await Promise.race([this.running, Bun.sleep(STOP_WAIT_MS)])
     this.relay.close()
   }
 
@@ -97,17 +98,27 @@ export class MailSender {
       this.attempts = this.attempts.filter((at) => at > now - WINDOW_MS)
       const perMinute: number = await getSetting(this.db, 'mail.per_minute')
       if (this.attempts.length >= perMinute) return this.later(this.attempts[this.attempts.length - perMinute] + WINDOW_MS - now)
+      // Mail someone is waiting for goes first; then the oldest.
       const mail = await this.db
         .selectFrom('mail_outbox')
         .selectAll()
         .where('state', '=', 'queued')
+        .where('next_attempt_at', '<=', new Date(now).toISOString())
+        .orderBy('priority')
         .orderBy('next_attempt_at')
         .orderBy('id')
         .limit(1)
         .executeTakeFirst()
-      if (!mail) return
-      const due = Date.parse(mail.next_attempt_at)
-      if (due > now) return this.later(due - now)
+      if (!mail) {
+        const next = await this.db
+          .selectFrom('mail_outbox')
+          .select('next_attempt_at')
+          .where('state', '=', 'queued')
+          .orderBy('next_attempt_at')
+          .limit(1)
+          .executeTakeFirst()
+        return next ? this.later(Date.parse(next.next_attempt_at) - now) : undefined
+      }
       this.attempts.push(now)
       await this.deliver(mail)
     }
@@ -139,7 +150,7 @@ export class MailSender {
 
   private async failed(mail: OutboxMail, failure: { temporary: boolean; reason: string }) {
     const now = Date.now()
-    const deadline = Date.parse(mail.created_at) + this.giveUpMs
+    const deadline = Date.parse(mail.give_up_at)
     if (failure.temporary && now < deadline) {
       const wait = Math.min(this.firstRetryMs * 2 ** mail.attempts, MAX_WAIT_MS)
       const next = new Date(Math.min(now + wait, deadline)).toISOString()
@@ -155,7 +166,7 @@ export class MailSender {
       })
       return
     }
-    const reason = failure.temporary ? `Gave up after ${Math.round(this.giveUpMs / 3_600_000)} hours: ${failure.reason}` : failure.reason
+    const reason = failure.temporary ? `Gave up at ${mail.give_up_at}: ${failure.reason}` : failure.reason
     await this.finish(mail, { state: 'failed', error: reason })
     logEvent('mail.failed', { id: mail.id, kind: mail.kind, ok: false, message: `Mail ${mail.id} (${mail.kind}) failed: ${reason}` })
   }

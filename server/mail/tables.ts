@@ -18,6 +18,10 @@ export interface MailOutboxTable {
   headers: Generated<string>
   /** 1 when the body holds a one-time link: it is emptied once the mail is sent or has failed. */
   sensitive: Generated<number>
+  /** 0 for mail someone is waiting for (a link they asked for), sent before the rest (1). */
+  priority: Generated<number>
+  /** After this a mail that could not go is marked failed (its link would be dead, or a day has passed). */
+  give_up_at: string
   state: Generated<MailState>
   attempts: Generated<number>
   next_attempt_at: string

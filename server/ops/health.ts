@@ -28,7 +28,12 @@ export interface HealthCheck {
    * Runs the check: fast, no outside request, never a secret, path or URL in the answer (the endpoint is public).
    * Throwing (or not answering within CHECK_TIMEOUT_MS) fails the check; the reason goes to the log.
    */
-  run(services: Services): Promise<{ ok: boolean; error?: string } & Record<string, unknown>>
+  run(services: Services, asker: Asker): Promise<{ ok: boolean; error?: string } & Record<string, unknown>>
+}
+
+/** Who asks: a caller on the LAN (a monitor beside the service) sees details a stranger could misuse. */
+export interface Asker {
+  lan: boolean
 }
 
 const when = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)) : null)
@@ -167,23 +172,27 @@ const mail: HealthCheck = {
   description: 'Mail goes out: configured (SMTP_URL) with nothing waiting after a failed attempt, or not configured with nothing queued',
   fields: {
     configured: t.Boolean({ description: 'SMTP_URL is set' }),
-    queued: t.Integer({ minimum: 0, description: 'Mails waiting to be sent' }),
-    last_sent_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When a mail last went out' }),
-    last_failed_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
-      description: 'When an attempt last failed (the relay refused it or could not be reached)',
-    }),
+    // A stranger watching these could tell when "Forgot your password?" mailed someone, so whether an account exists.
+    queued: t.Optional(t.Integer({ minimum: 0, description: 'Mails waiting to be sent (asked from the LAN only)' })),
+    last_sent_at: t.Optional(
+      t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When a mail last went out (asked from the LAN only)' }),
+    ),
+    last_failed_at: t.Optional(
+      t.Union([t.String({ format: 'date-time' }), t.Null()], {
+        description: 'When an attempt last failed: the relay refused it or could not be reached (asked from the LAN only)',
+      }),
+    ),
   },
   example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null },
-  async run({ db, mail }) {
+  async run({ db, mail }, { lan }) {
     const { retrying, ...status } = await outboxStatus(db)
     const configured = mail !== null
+    const shown = { configured, ...(lan ? status : {}) }
     if (!configured)
-      return status.queued
-        ? { ok: false, configured, ...status, error: 'Mail is waiting but SMTP_URL is not set' }
-        : { ok: true, configured, ...status }
+      return status.queued ? { ok: false, ...shown, error: 'Mail is waiting but SMTP_URL is not set' } : { ok: true, ...shown }
     return retrying
-      ? { ok: false, configured, ...status, error: 'The mail relay refused or did not answer; mail waits and is retried' }
-      : { ok: true, configured, ...status }
+      ? { ok: false, ...shown, error: 'The mail relay refused or did not answer; mail waits and is retried' }
+      : { ok: true, ...shown }
   },
 }
 
@@ -231,13 +240,13 @@ export const Health = healthSchema(EXAMPLE)
 /** The same answer when unhealthy, with an example that shows a failed required check. */
 export const Unhealthy = healthSchema(UNHEALTHY)
 
-async function runCheck(name: string, check: HealthCheck, services: Services) {
+async function runCheck(name: string, check: HealthCheck, services: Services, asker: Asker) {
   let timer: Timer | undefined
   try {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)
     })
-    const { ok, ...details } = await Promise.race([check.run(services), timeout])
+    const { ok, ...details } = await Promise.race([check.run(services, asker), timeout])
     return { ok, required: check.required, ...details }
   } catch (error) {
     logEvent('health.check', { check: name, ok: false, message: `The ${name} check failed: ${errorText(error)}` })
@@ -248,9 +257,12 @@ async function runCheck(name: string, check: HealthCheck, services: Services) {
 }
 
 /** Runs every check that applies, side by side; `ok` when every required one passed. */
-export async function health(services: Services): Promise<{ ok: boolean; checks: Record<string, { ok: boolean; required: boolean }> }> {
+export async function health(
+  services: Services,
+  asker: Asker,
+): Promise<{ ok: boolean; checks: Record<string, { ok: boolean; required: boolean }> }> {
   const names = Object.keys(CHECKS).filter((name) => CHECKS[name].applies?.(services) ?? true)
-  const results = await Promise.all(names.map((name) => runCheck(name, CHECKS[name], services)))
+  const results = await Promise.all(names.map((name) => runCheck(name, CHECKS[name], services, asker)))
   return {
     ok: results.every((r) => r.ok || !r.required),
     checks: Object.fromEntries(names.map((name, i) => [name, results[i]])),

@@ -10,7 +10,7 @@ import { Email, Instant, Line, nowIso, OneOf, Password, t } from '../schemas.ts'
 import { createAccount } from './accounts.ts'
 import { assertMayGrant, assertMayInvite, rolesInWords, type UnitGrant } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
-import { assertMailSetUp, queueInviteMail } from './link-mails.ts'
+import { assertMayMailLink, queueInviteMail } from './link-mails.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { normaliseEmail } from './queries.ts'
@@ -89,8 +89,8 @@ export const Accepted = t.Object(
  * `send_email` the link is also queued to the person, in the same transaction.
  */
 export async function invite(db: Db, caller: Caller, input: typeof NewInvite.static, publicBaseUrl: string, mail: MailSender | null) {
-  if (input.send_email) assertMailSetUp(mail)
   const email = normaliseEmail(input.email)
+  if (input.send_email) await assertMayMailLink(db, mail, email)
   const globalRole = input.global_role ?? null
   const units = input.units ?? []
   await assertMayInvite(db, caller, globalRole, units)

@@ -2,19 +2,31 @@
 // sign-in page. Each is queued in the write that made the link; its body is emptied once it has gone.
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
-import { conflict } from '../errors.ts'
+import { conflict, tooMany } from '../errors.ts'
 import { compose } from '../mail/compose.ts'
-import { queueMail } from '../mail/outbox.ts'
+import { mailedSince, queueMail } from '../mail/outbox.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { getSetting } from '../settings/registry.ts'
 import { instantWords } from '../words.ts'
 
-/** 409 for `send_email` while mail is not set up: the link is not made, so it is not lost in a queue that never goes. */
-export function assertMailSetUp(mail: MailSender | null): asserts mail is MailSender {
+const AGAIN_AFTER_MS = 5 * 60_000
+
+/**
+ * Before a leader mails a link: 409 while mail is not set up (the link is not made, so it is not lost in a queue that
+ * never goes), and 429 when a link was mailed to this address minutes ago: a second tap would kill the first link,
+ * and nobody should be able to fill an inbox from the unit's address.
+ */
+export async function assertMayMailLink(db: Executor, mail: MailSender | null, to: string): Promise<void> {
   if (!mail) throw conflict('Mail is not set up on this site (SMTP_URL): leave "send_email" off and give the link yourself')
+  if (await mailedSince(db, to, ['invite', 'reset', 'forgot'], new Date(Date.now() - AGAIN_AFTER_MS).toISOString()))
+    throw tooMany(
+      `A link was mailed to ${to} a few minutes ago; ask them to look for it (and in their spam folder) first`,
+      AGAIN_AFTER_MS / 1000,
+    )
 }
 
-const whoOf = (caller: Caller) => caller.person?.name || caller.person?.email || 'A leader'
+/** Who gave the link, as the mail says it: their address, which nobody can dress up as a warning, unlike a name. */
+const whoOf = (caller: Caller) => caller.person?.email ?? 'A leader'
 
 const until = async (db: Executor, expiresAt: string) => instantWords(expiresAt, await getSetting(db, 'site.timezone'))
 
@@ -27,7 +39,7 @@ export async function queueInviteMail(trx: Executor, caller: Caller, to: string,
     after: [`The link works once, until ${await until(trx, expiresAt)}.`],
     why: `You get this mail because a leader of ${site} invited ${to}. If you did not expect it, you can ignore it.`,
   })
-  await queueMail(trx, [{ kind: 'invite', to, ...letter, sensitive: true }])
+  await queueMail(trx, [{ kind: 'invite', to, ...letter, sensitive: true, urgent: true, giveUpAt: expiresAt }])
 }
 
 export async function queueResetMail(trx: Executor, to: string, url: string, expiresAt: string, askedBy: Caller | 'self') {
@@ -46,5 +58,7 @@ export async function queueResetMail(trx: Executor, to: string, url: string, exp
     ],
     why: `You get this mail because a new password was asked for the account ${to} on ${site}.`,
   })
-  await queueMail(trx, [{ kind: askedBy === 'self' ? 'forgot' : 'reset', to, ...letter, sensitive: true }])
+  await queueMail(trx, [
+    { kind: askedBy === 'self' ? 'forgot' : 'reset', to, ...letter, sensitive: true, urgent: true, giveUpAt: expiresAt },
+  ])
 }

@@ -10,7 +10,7 @@ import { Email, Instant, nowIso, Password, t } from '../schemas.ts'
 import { assertMayReset } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
 import { closeResetLinks } from './guards.ts'
-import { assertMailSetUp, queueResetMail } from './link-mails.ts'
+import { assertMayMailLink, queueResetMail } from './link-mails.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { loadPerson, normaliseEmail } from './queries.ts'
@@ -71,9 +71,9 @@ export async function issueResetLink(
   publicBaseUrl: string,
   mail: MailSender | null,
 ) {
-  if (input.send_email) assertMailSetUp(mail)
   const person = await loadPerson(db, personId)
   if (!person) throw notFound('No such person')
+  if (input.send_email) await assertMayMailLink(db, mail, person.email)
   await assertMayReset(db, caller, person)
   const token = randomToken()
   const url = `${publicBaseUrl}/reset/${token}`
@@ -110,11 +110,17 @@ const SELF_VALID_MINUTES = 60
 export const ForgotRequest = t.Object({ email: Email }, { additionalProperties: false, examples: [{ email: 'robin.hale@example.org' }] })
 
 /**
- * "Forgot your password?": mails a link valid one hour to an active account with this address (earlier open links
- * close) and does nothing for any other address; the caller answers the same either way. Its own issuer, so
+ * "Forgot your password?": mails a link valid one hour to an active account with this address (the links it mailed
+ * before close) and does nothing for any other address; the caller answers the same either way. Its own issuer, so
  * disabling the person or a change of roles closes it like any reset link.
  */
-export async function askForReset(db: Db, input: typeof ForgotRequest.static, publicBaseUrl: string, mail: MailSender) {
+export async function askForReset(
+  db: Db,
+  input: typeof ForgotRequest.static,
+  from: string | null,
+  publicBaseUrl: string,
+  mail: MailSender,
+) {
   const email = normaliseEmail(input.email)
   const person = await db.selectFrom('people').select('id').where('email', '=', email).where('disabled_at', 'is', null).executeTakeFirst()
   if (!person) return
@@ -122,13 +128,21 @@ export async function askForReset(db: Db, input: typeof ForgotRequest.static, pu
   const url = `${publicBaseUrl}/reset/${token}`
   await write(db, async (trx) => {
     const now = nowIso()
-    await closeResetLinks(trx, person.id, now)
+    // Earlier links the person asked for close; one a leader gave them stays: a stranger's ask must not kill it.
+    await trx
+      .updateTable('reset_links')
+      .set({ revoked_at: now })
+      .where('person_id', '=', person.id)
+      .where('asked_by_self', '=', 1)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute()
     const row = await trx
       .insertInto('reset_links')
       .values({
         token_hash: sha256(token),
         person_id: person.id,
-        created_by: email,
+        created_by: 'anonymous',
         issuer_person_id: person.id,
         issuer_key_id: null,
         asked_by_self: 1,
@@ -138,7 +152,13 @@ export async function askForReset(db: Db, input: typeof ForgotRequest.static, pu
       .returning('expires_at')
       .executeTakeFirstOrThrow()
     await queueResetMail(trx, email, url, row.expires_at, 'self')
-    await record(trx, email, 'people.forgot', 'Asked for a password-reset link by email on the sign-in page')
+    // Whoever asked is not known to be the person: the entry names the address it came from, not them.
+    await record(
+      trx,
+      'anonymous',
+      'people.forgot',
+      `A reset link for ${email} was asked for on the sign-in page, from ${from ?? 'an unknown address'}`,
+    )
   })
   mail.wake()
 }

@@ -36,5 +36,11 @@ describe('mailConfig', () => {
       'MAIL_FROM must be one address',
     )
     expect(() => mailConfig({ SMTP_URL: 'smtp://smtp.example.org', MAIL_FROM: 'Pack 123' })).toThrow('MAIL_FROM must be one address')
+    expect(() => mailConfig({ SMTP_URL: 'smtp://smtp.example.org', MAIL_FROM: 'Pack <p@example.org>\r\nBcc: evil@x.org' })).toThrow(
+      'MAIL_FROM must be one address',
+    )
+    expect(() => mailConfig({ SMTP_URL: 'smtp://smtp.example.org', MAIL_FROM: 'Pack <p@example.org> <q@evil.org>' })).toThrow(
+      'MAIL_FROM must be one address',
+    )
   })
 })

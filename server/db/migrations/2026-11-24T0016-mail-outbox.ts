@@ -11,10 +11,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       "id" integer primary key autoincrement, "created_at" text not null, "kind" text not null,
       "to_address" text not null, "subject" text not null, "text_body" text not null, "html_body" text not null,
       "headers" text default '{}' not null, "sensitive" integer default 0 not null,
+      "priority" integer default 1 not null, "give_up_at" text not null,
       "state" text default 'queued' not null, "attempts" integer default 0 not null,
       "next_attempt_at" text not null, "last_attempt_at" text, "sent_at" text, "error" text
     )`.execute(db)
   await sql`create index "mail_outbox_due" on "mail_outbox" ("state", "next_attempt_at")`.execute(db)
+  await sql`create index "mail_outbox_to" on "mail_outbox" ("to_address", "kind", "created_at")`.execute(db)
   await sql`alter table "reset_links" add column "asked_by_self" integer default 0 not null`.execute(db)
   await sql`alter table "people" add column "lead_alerts" integer default 1 not null`.execute(db)
 }

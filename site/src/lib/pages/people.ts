@@ -24,10 +24,14 @@ const invite = byId<HTMLFormElement>('invite')
 /** Whether the site sends mail: then links can be mailed from here. */
 const mailSetUp = invite.dataset.mail === 'on'
 
+/** Shows a new link where the eye goes next, wherever on the page the button was tapped. */
 function showLink(label: string, url: string) {
   byId('link-label').textContent = label
   byId('link-value').textContent = url
-  byId('link').hidden = false
+  const box = byId('link')
+  box.hidden = false
+  box.focus()
+  box.scrollIntoView({ block: 'center' })
 }
 
 function unitChoices(container: HTMLElement, current: Person['units'] = []) {
