@@ -53,12 +53,16 @@ describe('mail in a browser', () => {
   it('a leader turns off the mails about new leads on the account page, and the join form then mails them nothing', async () => {
     const leader = await suite.s.person({ ...ROLES.troopLeader, email: 'busy.leader@example.org' })
     const page = await suite.signedIn(leader.email, '/admin/account/')
+    // The section shows once the preference has been read: only then does the box say it.
+    const section = page.getByRole('heading', { name: 'Mail from the site' })
     const box = page.getByLabel('Mail me when a family sends the join form about a unit I lead')
+    await section.waitFor()
     expect(await box.isChecked()).toBe(true)
     await box.uncheck()
     await page.getByText('No more mails about new leads.').waitFor()
     await page.reload()
-    expect(await page.getByLabel('Mail me when a family sends the join form about a unit I lead').isChecked()).toBe(false)
+    await section.waitFor()
+    expect(await box.isChecked()).toBe(false)
     await page.close()
     const other = await suite.s.person({ ...ROLES.troopLeader, email: 'keen.leader@example.org' })
     expect(
