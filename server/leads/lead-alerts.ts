@@ -24,8 +24,13 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
     .execute()
   // One alert a leader in any ten minutes, so a flood of forms cannot fill their inboxes or the relay's quota.
   const since = new Date(Date.now() - ALERT_GAP_MS).toISOString()
-  const due = []
-  for (const l of leaders) if (!(await mailedSince(trx, l.email, ['lead_alert'], since))) due.push(l)
+  const alerted = await mailedSince(
+    trx,
+    leaders.map((l) => l.email),
+    ['lead_alert'],
+    since,
+  )
+  const due = leaders.filter((l) => !alerted.has(l.email))
   if (!due.length) return 0
   const site: string = await getSetting(trx, 'site.name')
   const about = lead.unit === 'unsure' ? 'is not sure which unit suits them' : `asked about the ${lead.unit}`

@@ -45,16 +45,18 @@ export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> 
     .execute()
 }
 
-/** Whether a mail of these kinds went to this address since `since` (a double tap, or the same alert again). */
-export async function mailedSince(db: Executor, to: string, kinds: MailKind[], since: string): Promise<boolean> {
-  const row = await db
+/** Which of these addresses were sent a mail of these kinds since `since` (a double tap, or the same alert again). */
+export async function mailedSince(db: Executor, to: string[], kinds: MailKind[], since: string): Promise<Set<string>> {
+  if (!to.length) return new Set()
+  const rows = await db
     .selectFrom('mail_outbox')
-    .select('id')
-    .where('to_address', '=', to)
+    .select('to_address')
+    .distinct()
+    .where('to_address', 'in', to)
     .where('kind', 'in', kinds)
     .where('created_at', '>', since)
-    .executeTakeFirst()
-  return row !== undefined
+    .execute()
+  return new Set(rows.map((r) => r.to_address))
 }
 
 /**

@@ -26,13 +26,17 @@ export function assertNotSelf(caller: Caller, personId: number) {
   if (caller.person?.id === personId) throw forbidden('You cannot disable yourself')
 }
 
-/** Closes every open reset link of a person (a new link replaces them; disabling closes them). */
-export async function closeResetLinks(db: Executor, personId: number, now: string) {
+/**
+ * Closes every open reset link of a person (a new link replaces them; disabling closes them), or with
+ * `onlyAskedBySelf` just those the person asked for themselves: a stranger's ask must not kill a leader's link.
+ */
+export async function closeResetLinks(db: Executor, personId: number, now: string, { onlyAskedBySelf = false } = {}) {
   await db
     .updateTable('reset_links')
     .set({ revoked_at: now })
     .where('person_id', '=', personId)
     .where('used_at', 'is', null)
     .where('revoked_at', 'is', null)
+    .$if(onlyAskedBySelf, (q) => q.where('asked_by_self', '=', 1))
     .execute()
 }

@@ -18,7 +18,7 @@ const AGAIN_AFTER_MS = 5 * 60_000
  */
 export async function assertMayMailLink(db: Executor, mail: MailSender | null, to: string): Promise<void> {
   if (!mail) throw conflict('Mail is not set up on this site (SMTP_URL): leave "send_email" off and give the link yourself')
-  if (await mailedSince(db, to, ['invite', 'reset', 'forgot'], new Date(Date.now() - AGAIN_AFTER_MS).toISOString()))
+  if ((await mailedSince(db, [to], ['invite', 'reset', 'forgot'], new Date(Date.now() - AGAIN_AFTER_MS).toISOString())).size)
     throw tooMany(
       `A link was mailed to ${to} a few minutes ago; ask them to look for it (and in their spam folder) first`,
       AGAIN_AFTER_MS / 1000,

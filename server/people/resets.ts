@@ -4,11 +4,11 @@ import type { Caller } from '../auth/credential.ts'
 import { endSessionsOf } from '../auth/sessions.ts'
 import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
+import { record, type Trx, write } from '../db/write.ts'
 import { notFound } from '../errors.ts'
 import { Email, Instant, nowIso, Password, t } from '../schemas.ts'
 import { assertMayReset } from './grants.ts'
-import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
+import { assertIssuerStillMay, type IssuedBy, issuedBy } from './link-issuers.ts'
 import { closeResetLinks } from './guards.ts'
 import { assertMayMailLink, queueResetMail } from './link-mails.ts'
 import type { MailSender } from '../mail/sender.ts'
@@ -60,6 +60,32 @@ export const ResetDone = t.Object(
 )
 
 /**
+ * Stores a new link for `token`, valid `validMs`, after closing the person's earlier ones: all of them for a leader's
+ * link, only those the person asked for for their own.
+ */
+async function newResetLink(
+  trx: Trx,
+  personId: number,
+  token: string,
+  validMs: number,
+  by: IssuedBy & { created_by: string; asked_by_self: 0 | 1 },
+) {
+  const now = nowIso()
+  await closeResetLinks(trx, personId, now, { onlyAskedBySelf: by.asked_by_self === 1 })
+  return trx
+    .insertInto('reset_links')
+    .values({
+      token_hash: sha256(token),
+      person_id: personId,
+      ...by,
+      created_at: now,
+      expires_at: new Date(Date.parse(now) + validMs).toISOString(),
+    })
+    .returning(['id', 'expires_at'])
+    .executeTakeFirstOrThrow()
+}
+
+/**
  * A new one-time link (earlier ones close), also queued to the person with `send_email`; 403 for someone the caller
  * could not grant, or a disabled person.
  */
@@ -78,20 +104,11 @@ export async function issueResetLink(
   const token = randomToken()
   const url = `${publicBaseUrl}/reset/${token}`
   const link = await write(db, async (trx) => {
-    const now = nowIso()
-    await closeResetLinks(trx, personId, now)
-    const row = await trx
-      .insertInto('reset_links')
-      .values({
-        token_hash: sha256(token),
-        person_id: personId,
-        created_by: caller.actor,
-        ...issuedBy(caller),
-        created_at: now,
-        expires_at: new Date(Date.now() + VALID_HOURS * 3_600_000).toISOString(),
-      })
-      .returning(['id', 'expires_at'])
-      .executeTakeFirstOrThrow()
+    const row = await newResetLink(trx, personId, token, VALID_HOURS * 3_600_000, {
+      created_by: caller.actor,
+      ...issuedBy(caller),
+      asked_by_self: 0,
+    })
     if (input.send_email) await queueResetMail(trx, person.email, url, row.expires_at, caller)
     await record(
       trx,
@@ -127,30 +144,12 @@ export async function askForReset(
   const token = randomToken()
   const url = `${publicBaseUrl}/reset/${token}`
   await write(db, async (trx) => {
-    const now = nowIso()
-    // Earlier links the person asked for close; one a leader gave them stays: a stranger's ask must not kill it.
-    await trx
-      .updateTable('reset_links')
-      .set({ revoked_at: now })
-      .where('person_id', '=', person.id)
-      .where('asked_by_self', '=', 1)
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .execute()
-    const row = await trx
-      .insertInto('reset_links')
-      .values({
-        token_hash: sha256(token),
-        person_id: person.id,
-        created_by: 'anonymous',
-        issuer_person_id: person.id,
-        issuer_key_id: null,
-        asked_by_self: 1,
-        created_at: now,
-        expires_at: new Date(Date.parse(now) + SELF_VALID_MINUTES * 60_000).toISOString(),
-      })
-      .returning('expires_at')
-      .executeTakeFirstOrThrow()
+    const row = await newResetLink(trx, person.id, token, SELF_VALID_MINUTES * 60_000, {
+      created_by: 'anonymous',
+      issuer_person_id: person.id,
+      issuer_key_id: null,
+      asked_by_self: 1,
+    })
     await queueResetMail(trx, email, url, row.expires_at, 'self')
     // Whoever asked is not known to be the person: the entry names the address it came from, not them.
     await record(
