@@ -17,6 +17,7 @@ import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 import { MailSender } from './mail/sender.ts'
 import { smtpRelay } from './mail/relay.ts'
+import { DigestSchedule } from './messages/digest-schedule.ts'
 
 // Before anything is created: the database, its WAL and the backups are readable by this user only.
 createPrivately()
@@ -68,6 +69,8 @@ catalog.watch()
 // Mail waiting in the outbox (from before a stop, or a crash) goes out as soon as the service runs.
 const mail = env.mail && new MailSender(db, smtpRelay(env.mail))
 await mail?.start()
+const digest = mail && new DigestSchedule(db, mail, env.publicBaseUrl)
+digest?.start()
 const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: watch, log, mail })
 // With no earlier build to serve, build before listening so the first visitor gets pages; otherwise
 // serve the last build at once and rebuild meanwhile so the pages match the data.
@@ -89,7 +92,7 @@ if (setup) logEvent('setup.link', { message: `No owner yet. Create the first own
 stopOnSignals({
   server: app.server!,
   timers: [() => catalog.stop(), () => watch?.stop()],
-  work: [() => site.stop(), () => backups.stop(), async () => mail?.stop()],
+  work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => mail?.stop()],
   close: () => db.destroy(),
   flushLog: () => {
     log.drain()

@@ -15,6 +15,7 @@ import { SiteBuilder } from '../server/site/builder.ts'
 import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
 import { MailSender } from '../server/mail/sender.ts'
+import { DigestSchedule } from '../server/messages/digest-schedule.ts'
 import { smtpRelay } from '../server/mail/relay.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 
@@ -32,6 +33,8 @@ export interface TestServer {
   /** The catalog loader, when started with `{catalogDir}`. */
   catalog?: CatalogLoader
   stop(): Promise<void>
+  /** Starts the weekly digest's schedule (with SMTP_URL only). */
+  startDigest(): void
   req(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** A person with the given roles; `units` are slugs with a role. */
   person(spec: PersonSpec): Promise<{ id: number; email: string; password: string }>
@@ -106,6 +109,9 @@ export async function startServer(
   // With SMTP_URL (a loopback relay from tests/mail.ts), the real sender delivers the outbox.
   const mail = env.mail && new MailSender(db, smtpRelay(env.mail), { firstRetryMs: options.mailRetryMs })
   await mail?.start()
+  // The weekly digest only when a test starts it (after its fixtures): at its default hour it would mail into every
+  // other mail test.
+  const digest = mail ? new DigestSchedule(db, mail, env.publicBaseUrl) : null
   const app = await createApp({ db, env, site, catalog, log: options.log, mail, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ ...SERVE_OPTIONS, port: env.port, hostname: '127.0.0.1' })
   const url = `http://${options.localhost ? 'localhost' : '127.0.0.1'}:${app.server!.port}`
@@ -185,9 +191,14 @@ export async function startServer(
     lastLog: (kind) => db.selectFrom('action_log').selectAll().where('kind', '=', kind).orderBy('id', 'desc').executeTakeFirstOrThrow(),
     site,
     catalog,
+    startDigest() {
+      if (!digest) throw new Error('the digest needs SMTP_URL')
+      digest.start()
+    },
     async stop() {
       catalog?.stop()
       await site?.stop()
+      await digest?.stop()
       await mail?.stop()
       await app.stop(true)
       await db.destroy()

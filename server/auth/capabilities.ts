@@ -7,6 +7,7 @@ export const CAPABILITY_WORDS = {
   'nearby:write': 'Keep the nearby units directory',
   'unit:write_own': "Change your units' meeting day, time and place",
   'calendar:write': 'Add, change and delete calendar events',
+  'messages:send': 'Send mail to the families and leaders of your units',
   'account:self': 'Your own account and family page',
   'roster:write': 'Keep the roster: households, scouts, dues and health forms',
   'people:invite_leader': 'Invite leaders and families, and link family accounts',
@@ -31,6 +32,7 @@ const LEADER: Capability[] = [
   'announcements:write',
   'nearby:write',
   'calendar:write',
+  'messages:send',
   'roster:write',
   'socialposts:read',
   'people:invite_leader',
@@ -53,7 +55,13 @@ export const ROLE_CAPABILITIES: Record<UnitRole | GlobalRole, readonly Capabilit
  * them: claim routes are marked `person: true` in their definition, which refuses it.
  */
 export const BREAK_GLASS_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
-  (c) => c !== 'apikeys:own' && c !== 'account:self' && c !== 'roster:write' && c !== 'api:docs' && !c.startsWith('people:'),
+  (c) =>
+    c !== 'apikeys:own' &&
+    c !== 'account:self' &&
+    c !== 'roster:write' &&
+    c !== 'api:docs' &&
+    c !== 'messages:send' && // a message needs a person to answer to
+    !c.startsWith('people:'),
 )
 
 /** Capabilities that can never be put on a key (422 at minting). */

@@ -219,6 +219,21 @@ export function occurrences(ics: string, from: number, to: number, timeZone: str
   return out
 }
 
+/** The title and unit of the (first) event in a resource, for naming it and choosing whom it concerns. */
+export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit'] } | null {
+  try {
+    const ev = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')
+    if (!ev) return null
+    const unit = String(ev.getFirstPropertyValue('x-site-unit') ?? 'both')
+    return {
+      title: String(ev.getFirstPropertyValue('summary') ?? '(untitled)'),
+      unit: (UNITS as readonly string[]).includes(unit) ? (unit as CalendarEvent['unit']) : 'both',
+    }
+  } catch {
+    return null
+  }
+}
+
 /** The UID of the (first) event in a resource. */
 export function uidOf(ics: string): string | null {
   try {

@@ -2,6 +2,7 @@
 // used elsewhere, and the Executor type queries take (the database or a transaction).
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely'
 import type { MailOutboxTable } from '../mail/tables.ts'
+import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTable } from '../messages/tables.ts'
 
 export type Executor = Kysely<Database> | Transaction<Database>
 
@@ -61,6 +62,10 @@ export interface Database {
   login_tickets: LoginTicketTable
   passkey_challenges: PasskeyChallengeTable
   mail_outbox: MailOutboxTable
+  messages: MessageTable
+  message_skips: MessageSkipTable
+  mail_subscriptions: MailSubscriptionTable
+  digest_runs: DigestRunTable
 }
 
 export interface UnitTable {

@@ -47,6 +47,11 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
     description: 'Posts reported by the social publisher: read, cancel, reschedule.',
     prefixes: ['/api/admin/socialposts'],
   },
+  {
+    name: 'Messages',
+    description: 'Mail from leaders to families, its deliveries, the weekly digest and unsubscribing.',
+    prefixes: ['/api/admin/messages', '/api/unsubscribe'],
+  },
   { name: 'History', description: 'The action log of every write.', prefixes: ['/api/admin/history'] },
   {
     name: 'Settings',

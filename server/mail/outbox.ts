@@ -17,6 +17,8 @@ export interface NewMail {
   urgent?: boolean
   /** When to stop trying (a link's expiry); a day by default. */
   giveUpAt?: string
+  /** The leader's message this mail delivers. */
+  messageId?: number
 }
 
 const GIVE_UP_MS = 24 * 3_600_000
@@ -40,6 +42,7 @@ export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> 
         priority: m.urgent ? 0 : 1,
         give_up_at: m.giveUpAt ?? new Date(Date.parse(now) + GIVE_UP_MS).toISOString(),
         next_attempt_at: now,
+        message_id: m.messageId ?? null,
       })),
     )
     .execute()

@@ -1,7 +1,7 @@
 // The mail tables' types (composed into Database by db/database.ts).
 import type { Generated, Selectable } from 'kysely'
 
-export const MAIL_KINDS = ['invite', 'reset', 'forgot', 'lead_alert'] as const
+export const MAIL_KINDS = ['invite', 'reset', 'forgot', 'lead_alert', 'message', 'digest'] as const
 export type MailKind = (typeof MAIL_KINDS)[number]
 export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed'] as const
 export type MailState = (typeof MAIL_STATES)[number]
@@ -29,5 +29,7 @@ export interface MailOutboxTable {
   sent_at: string | null
   /** The relay's answer or the connection problem of the last failed attempt. */
   error: string | null
+  /** The leader's message this mail delivers (null for mail the service writes itself). */
+  message_id: number | null
 }
 export type OutboxMail = Selectable<MailOutboxTable>

@@ -73,7 +73,7 @@ export async function changeHousehold(db: Db, caller: Caller, id: number, change
 }
 
 /** The units a caller's person leads, or null when they may touch every unit (an admin or owner). */
-function ledUnits(caller: Caller): Set<number> | null {
+export function ledUnits(caller: Caller): Set<number> | null {
   const me = caller.person
   if (me?.global_role) return null
   return new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])

@@ -4,7 +4,7 @@ import { type TSchema, Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import type { Executor } from '../db/database.ts'
+import { type Executor, WEEKDAYS } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import type { Outbound } from '../http/outbound.ts'
@@ -177,6 +177,22 @@ export const SETTINGS = {
     1000,
     60,
     'The most mails handed to the mail relay in any minute; the rest wait their turn. Many internet providers block a sender that goes faster than their limit.',
+  ),
+  'mail.digest_day': {
+    label: 'Day of the weekly digest',
+    type: 'a day of the week, or none',
+    schema: t.Union([...WEEKDAYS.map((d) => t.Literal(d)), t.Literal('none')]),
+    default: 'sunday',
+    description:
+      "The day each family gets a mail with the next two weeks of its units' events and the live announcements; none sends no digest.",
+    choices: { ...Object.fromEntries(WEEKDAYS.map((d) => [d, d[0].toUpperCase() + d.slice(1)])), none: 'No digest' },
+  },
+  'mail.digest_hour': integer(
+    'Hour of the weekly digest',
+    0,
+    23,
+    18,
+    "The hour (0–23, in the site's time zone) at which the weekly digest goes; 18 is 6 PM.",
   ),
 } satisfies Record<string, SettingDef>
 

@@ -1,6 +1,6 @@
 // One household's reply to one event (yes, maybe or no, with how many adults and scouts), for the family page
 // and the public calendar when signed in. Saving sends PUT /api/admin/calendar/{uid}/rsvps.
-import type { GET as Family } from '#routes/api/admin/family.ts'
+import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { api, detailOf, h, say } from './admin.ts'

@@ -1,6 +1,6 @@
 // The public calendar, signed in: an event asking for replies gets the household's reply form in its card.
 // Signed out (or with a hint that outlived its session) the card keeps its "sign in to reply" link.
-import type { GET as Family } from '#routes/api/admin/family.ts'
+import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import { readHint } from '#server/account/signed-in-hint.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { h } from '../admin.ts'

@@ -1,5 +1,5 @@
 // The family page: events asking for your reply, then your own household, scouts, dens and this year's checklist.
-import type { GET as Family } from '#routes/api/admin/family.ts'
+import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import { clockWords, dayWords } from '#server/words.ts'
 import { api, byId, detailOf, h } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'

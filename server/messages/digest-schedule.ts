@@ -1,0 +1,78 @@
+// When the weekly digest goes: a timer that wakes at the next digest hour (and at least hourly, and at once when a
+// digest setting changes), and queues the digest of the day whose hour has passed, if it has not gone yet and the
+// hour is less than CATCH_UP_MS ago (a service that was down through it still sends it soon after; a week-old one not).
+import type { Db } from '../db/client.ts'
+import type { MailSender } from '../mail/sender.ts'
+import { errorText, logEvent } from '../ops/log.ts'
+import { getSetting, onSettingChange } from '../settings/registry.ts'
+import { CATCH_UP_MS, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
+
+const MAX_SLEEP_MS = 3_600_000
+const SETTINGS = new Set(['mail.digest_day', 'mail.digest_hour', 'site.timezone'])
+
+export class DigestSchedule {
+  private timer: Timer | null = null
+  private running: Promise<void> | null = null
+  private stopped = false
+  private unsubscribe = () => {}
+
+  constructor(
+    private readonly db: Db,
+    private readonly mail: MailSender,
+    private readonly baseUrl: string,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = onSettingChange((db, key) => {
+      if (db === this.db && SETTINGS.has(key)) this.wake()
+    })
+    this.wake()
+  }
+
+  private wake(): void {
+    if (this.stopped) return
+    if (this.running) return void this.running.then(() => this.wake())
+    this.running = this.tick()
+      .catch((error) => {
+        logEvent('mail.digest', {
+          ok: false,
+          message: `The weekly digest could not be queued (again within the hour): ${errorText(error)}`,
+        })
+        return MAX_SLEEP_MS
+      })
+      .then((sleep) => {
+        this.running = null
+        if (this.stopped) return
+        if (this.timer) clearTimeout(this.timer)
+        this.timer = setTimeout(() => this.wake(), Math.min(Math.max(sleep, 1_000), MAX_SLEEP_MS))
+        this.timer.unref?.()
+      })
+  }
+
+  /** Sends a digest that is due; answers how long to sleep. */
+  private async tick(): Promise<number> {
+    const [day, hour, timeZone] = await Promise.all([
+      getSetting(this.db, 'mail.digest_day'),
+      getSetting(this.db, 'mail.digest_hour'),
+      getSetting(this.db, 'site.timezone'),
+    ])
+    const now = Date.now()
+    const previous = previousDigestAt(now, day, hour, timeZone)
+    if (previous !== null && now - previous < CATCH_UP_MS) {
+      const queued = await sendDigest(this.db, previous, this.baseUrl)
+      if (queued) {
+        logEvent('mail.digest', { message: `The weekly digest is on its way to ${queued} addresses` })
+        this.mail.wake()
+      }
+    }
+    const next = nextDigestAt(now, day, hour, timeZone)
+    return next === null ? MAX_SLEEP_MS : next - now
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.unsubscribe()
+    if (this.timer) clearTimeout(this.timer)
+    await this.running
+  }
+}

@@ -1,0 +1,341 @@
+// Messages from leaders to families: sending one (a mail per address through the outbox, in the write that records
+// it), the list every leader of the units it went to can read (two-deep leadership), and its deliveries.
+import { type Selectable, sql } from 'kysely'
+import type { Caller } from '../auth/credential.ts'
+import type { Db } from '../db/client.ts'
+import { type Executor, UNIT_SLUGS } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict, notFound, unprocessable } from '../errors.ts'
+import { compose } from '../mail/compose.ts'
+import { queueMail } from '../mail/outbox.ts'
+import type { MailSender } from '../mail/sender.ts'
+import { ledUnits } from '../roster/commands.ts'
+import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
+import { getSetting } from '../settings/registry.ts'
+import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'
+import { unsubscribeTokens } from './subscriptions.ts'
+import { type MessageTable, SKIP_REASONS } from './tables.ts'
+
+export const NO_MAIL =
+  'Mail is not set up on this site: the operator sets SMTP_URL and MAIL_FROM (a provider\'s SMTP relay, or a Gmail or Fastmail app password; see the README\'s "Mail")'
+
+const Subject = Line(200, { minLength: 1, examples: ['Campout moved to Saturday'] })
+const Body = Lines(20_000, {
+  minLength: 1,
+  description: 'Markdown; raw HTML is shown as text',
+  examples: ['Meet at **8 AM** at the church.'],
+})
+const Urgent = t.Boolean({
+  description: 'Reaches unsubscribed addresses too (a cancelled campout); logged as urgent',
+  default: false,
+})
+
+export const NewMessage = t.Object(
+  { subject: Subject, body: Body, audience: Audience, urgent: t.Optional(Urgent) },
+  {
+    additionalProperties: false,
+    examples: [{ subject: 'Campout moved to Saturday', body: 'Meet at **8 AM**.', audience: { units: ['pack'] } }],
+  },
+)
+
+export const PreviewRequest = t.Object(
+  { audience: Audience, urgent: t.Optional(Urgent) },
+  { additionalProperties: false, examples: [{ audience: { dens: [{ unit: 'pack', name: 'Wolf' }] } }] },
+)
+
+const SkipView = t.Object(
+  { email: t.Union([t.String(), t.Null()]), who: t.String(), reason: OneOf(SKIP_REASONS) },
+  { additionalProperties: false },
+)
+
+export const Preview = t.Object(
+  {
+    recipients: t.Integer({ description: 'How many addresses it would go to' }),
+    emails: t.Array(t.String(), { description: 'The addresses, each once' }),
+    skipped: t.Array(SkipView, { description: 'Households with no address, and unsubscribed addresses (unless urgent)' }),
+    audience_words: t.String({ description: 'The audience in words' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        recipients: 2,
+        emails: ['jordan@example.org', 'robin@example.org'],
+        skipped: [{ email: 'sam@example.org', who: 'sam@example.org', reason: 'unsubscribed' }],
+        audience_words: 'the Wolf den',
+      },
+    ],
+  },
+)
+
+const Counts = t.Object(
+  { queued: t.Integer(), sent: t.Integer(), failed: t.Integer(), skipped: t.Integer() },
+  { additionalProperties: false, description: 'Deliveries by state' },
+)
+
+const messageFields = {
+  id: Id,
+  created_at: t.String({ format: 'date-time' }),
+  sent_by: t.String({ description: 'The leader who sent it (replies go to them)' }),
+  subject: t.String(),
+  body: t.String({ description: 'Markdown, as written' }),
+  audience: Audience,
+  audience_words: t.String(),
+  units: t.Array(OneOf(UNIT_SLUGS), { description: 'The units it went to: every leader of these sees it' }),
+  urgent: t.Boolean(),
+  recipients: t.Integer({ description: 'Addresses it was queued for' }),
+  deliveries_by_state: Counts,
+}
+const EXAMPLE = {
+  id: 7,
+  created_at: '2026-11-24T18:04:05.000Z',
+  sent_by: 'robin.hale@example.org',
+  subject: 'Campout moved to Saturday',
+  body: 'Meet at **8 AM** at the church.',
+  audience: { dens: [{ unit: 'pack' as const, name: 'Wolf' }] },
+  audience_words: 'the Wolf den',
+  units: ['pack' as const],
+  urgent: false,
+  recipients: 12,
+  deliveries_by_state: { queued: 0, sent: 11, failed: 0, skipped: 1 },
+}
+export const MessageView = t.Object(messageFields, { additionalProperties: false, examples: [EXAMPLE] })
+export const MessageList = t.Object(
+  { messages: t.Array(MessageView) },
+  { additionalProperties: false, examples: [{ messages: [EXAMPLE] }] },
+)
+
+export const MessageDetail = t.Object(
+  {
+    ...messageFields,
+    deliveries: t.Array(
+      t.Object(
+        {
+          email: t.Union([t.String(), t.Null()], { description: 'Null for a household with no address' }),
+          who: t.String({ description: 'The address, or the household it stands for' }),
+          state: OneOf(['queued', 'sent', 'failed', 'skipped'] as const),
+          reason: t.Optional(t.String({ description: "Why it failed (the relay's answer) or was skipped" })),
+          at: t.Optional(t.String({ format: 'date-time', description: 'When it was sent' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ...EXAMPLE,
+        deliveries: [
+          { email: 'parent@example.org', who: 'parent@example.org', state: 'sent', at: '2026-11-24T18:04:09.000Z' },
+          { email: null, who: "Jordan Lee's household", state: 'skipped', reason: 'no address' },
+        ],
+      },
+    ],
+  },
+)
+
+export const MessageListQuery = t.Object(
+  {
+    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    before_id: t.Optional(t.Integer({ minimum: 1, description: 'Messages older than this one (the next page)' })),
+  },
+  { additionalProperties: false },
+)
+
+/** Who would get it, without sending. */
+export async function previewMessage(db: Executor, caller: Caller, input: typeof PreviewRequest.static) {
+  const resolved = await resolveAudience(db, caller, input.audience, input.urgent ?? false)
+  return {
+    recipients: resolved.recipients.length,
+    emails: resolved.recipients.map((r) => r.email),
+    skipped: resolved.skipped,
+    audience_words: resolved.words,
+  }
+}
+
+/** Sends a message: 409 while mail is not set up, 422 when nobody would get it. */
+export async function sendMessage(db: Db, caller: Caller, input: typeof NewMessage.static, baseUrl: string, mail: MailSender | null) {
+  if (!mail) throw conflict(NO_MAIL)
+  const urgent = input.urgent ?? false
+  const sender = caller.person!
+  const id = await write(db, async (trx) => {
+    const resolved = await resolveAudience(trx, caller, input.audience, urgent)
+    if (!resolved.recipients.length)
+      throw unprocessable(
+        resolved.skipped.length
+          ? 'audience: nobody would get it (every household there has no address or has unsubscribed)'
+          : 'audience: nobody would get it (no active household there)',
+      )
+    const message = await trx
+      .insertInto('messages')
+      .values({
+        created_at: nowIso(),
+        sender_person_id: sender.id,
+        sent_by: sender.email,
+        subject: input.subject,
+        body: input.body,
+        audience: JSON.stringify({ ...input.audience, words: resolved.words }),
+        unit_ids: JSON.stringify(resolved.unitIds),
+        urgent: urgent ? 1 : 0,
+        recipients: resolved.recipients.length,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    if (resolved.skipped.length)
+      await trx
+        .insertInto('message_skips')
+        .values(resolved.skipped.map((s) => ({ message_id: message.id, ...s })))
+        .execute()
+    await queueMessageMails(trx, message.id, resolved.recipients, { ...input, urgent, words: resolved.words, sender, baseUrl })
+    await record(
+      trx,
+      caller.actor,
+      urgent ? 'messages.send_urgent' : 'messages.send',
+      `"${input.subject}" to ${resolved.recipients.length} address${resolved.recipients.length === 1 ? '' : 'es'} (${resolved.words})` +
+        (resolved.skipped.length ? `, ${resolved.skipped.length} skipped` : ''),
+    )
+    return message.id
+  })
+  mail.wake()
+  return messageById(db, caller, id)
+}
+
+interface Sending {
+  subject: string
+  body: string
+  urgent: boolean
+  words: string
+  sender: { email: string; name: string | null }
+  baseUrl: string
+}
+
+/** One mail per address, replies going to the leader; a non-urgent one carries its one-click unsubscribe (RFC 8058). */
+async function queueMessageMails(trx: Executor, messageId: number, recipients: Recipient[], m: Sending) {
+  const site: string = await getSetting(trx, 'site.name')
+  const tokens = await unsubscribeTokens(
+    trx,
+    recipients.map((r) => r.email),
+  )
+  const from = m.sender.name ? `${m.sender.name} (${m.sender.email})` : m.sender.email
+  const mails = []
+  for (const r of recipients) {
+    const token = tokens.get(r.email)!
+    const why =
+      (r.because === 'leader'
+        ? `You get this mail because you lead a unit of ${site}.`
+        : `You get this mail because ${r.email} is on the roster of ${site}.`) +
+      (m.urgent ? ' It was sent as urgent, so it reaches every family, even those who stopped the site’s mail.' : '')
+    const letter = await compose(trx, {
+      subject: m.subject,
+      paragraphs: [],
+      markdown: m.body,
+      after: [`Sent by ${from} to ${m.words}. Reply to this mail to write to them.`],
+      why,
+      ...(m.urgent ? {} : { unsubscribe: `${m.baseUrl}/unsubscribe/#${token}` }),
+    })
+    mails.push({
+      kind: 'message' as const,
+      to: r.email,
+      ...letter,
+      messageId,
+      headers: {
+        replyTo: m.sender.email,
+        ...(m.urgent
+          ? {}
+          : { 'List-Unsubscribe': `<${m.baseUrl}/api/unsubscribe/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }),
+      },
+    })
+  }
+  await queueMail(trx, mails)
+}
+
+/** Only the messages a caller may read: admins and owners every one; a leader those to their units and their own. */
+function visibleTo(caller: Caller) {
+  const led = ledUnits(caller)
+  const me = caller.person?.id ?? -1
+  return sql<boolean>`${led === null ? sql`1` : sql`("messages"."sender_person_id" = ${me} or exists (select 1 from json_each("messages"."unit_ids") where value in (${sql.join([...led, -1])})))`}`
+}
+
+export async function listMessages(db: Executor, caller: Caller, query: typeof MessageListQuery.static) {
+  let q = db
+    .selectFrom('messages')
+    .selectAll()
+    .where(visibleTo(caller))
+    .orderBy('id', 'desc')
+    .limit(query.limit ?? 50)
+  if (query.before_id) q = q.where('id', '<', query.before_id)
+  return { messages: await views(db, await q.execute()) }
+}
+
+export async function messageById(db: Executor, caller: Caller, id: number) {
+  const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where(visibleTo(caller)).executeTakeFirst()
+  if (!row) throw notFound('No such message (or it went to units you do not lead)')
+  const [view] = await views(db, [row])
+  const [mails, skips] = await Promise.all([
+    db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'state', 'error', 'sent_at'])
+      .where('message_id', '=', id)
+      .orderBy('to_address')
+      .execute(),
+    db.selectFrom('message_skips').selectAll().where('message_id', '=', id).execute(),
+  ])
+  return {
+    ...view,
+    deliveries: [
+      ...mails.map((m) => ({
+        email: m.to_address,
+        who: m.to_address,
+        state: m.state === 'sending' ? ('queued' as const) : m.state,
+        ...(m.state === 'failed' || (m.state === 'queued' && m.error) ? { reason: m.error ?? 'not delivered' } : {}),
+        ...(m.sent_at ? { at: m.sent_at } : {}),
+      })),
+      ...skips.map((s) => ({ email: s.email, who: s.who, state: 'skipped' as const, reason: s.reason })),
+    ],
+  }
+}
+
+async function views(db: Executor, rows: Selectable<MessageTable>[]) {
+  if (!rows.length) return []
+  const ids = rows.map((r) => r.id)
+  const [states, skips, units] = await Promise.all([
+    db
+      .selectFrom('mail_outbox')
+      .select(['message_id', 'state', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('message_id', 'in', ids)
+      .groupBy(['message_id', 'state'])
+      .execute(),
+    db
+      .selectFrom('message_skips')
+      .select(['message_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('message_id', 'in', ids)
+      .groupBy('message_id')
+      .execute(),
+    db.selectFrom('units').select(['id', 'slug']).execute(),
+  ])
+  return rows.map((row) => {
+    const count = (...wanted: string[]) =>
+      states.filter((s) => s.message_id === row.id && wanted.includes(s.state)).reduce((sum, s) => sum + Number(s.n), 0)
+    const { words, ...audience } = JSON.parse(row.audience) as AudienceInput & { words: string }
+    const unitIds = JSON.parse(row.unit_ids) as number[]
+    return {
+      id: row.id,
+      created_at: row.created_at,
+      sent_by: row.sent_by,
+      subject: row.subject,
+      body: row.body,
+      audience,
+      audience_words: words,
+      units: units.filter((u) => unitIds.includes(u.id)).map((u) => u.slug),
+      urgent: row.urgent === 1,
+      recipients: row.recipients,
+      deliveries_by_state: {
+        queued: count('queued', 'sending'),
+        sent: count('sent'),
+        failed: count('failed'),
+        skipped: Number(skips.find((s) => s.message_id === row.id)?.n ?? 0),
+      },
+    }
+  })
+}
