@@ -157,6 +157,8 @@ export async function previewMessage(db: Executor, caller: Caller, input: typeof
 /** Sends a message: 409 while mail is not set up, 422 when nobody would get it. */
 export async function sendMessage(db: Db, caller: Caller, input: typeof NewMessage.static, baseUrl: string, mail: MailSender | null) {
   if (!mail) throw conflict(NO_MAIL)
+  if (!input.subject.trim()) throw unprocessable('subject: must not be blank')
+  if (!input.body.trim()) throw unprocessable('body: must not be blank')
   const urgent = input.urgent ?? false
   const sender = caller.person!
   const id = await write(db, async (trx) => {

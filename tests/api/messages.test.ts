@@ -172,6 +172,9 @@ describe('audiences', () => {
     expect((await preview({ units: ['crew'] })).status).toBe(422)
     expect((await preview({ everyone: true })).status).toBe(422)
     expect((await send({ subject: '', audience: { units: ['pack'] } })).status).toBe(422)
+    expectDetail422(await send({ subject: '   ', audience: { units: ['pack'] } }), 'subject: must not be blank')
+    expectDetail422(await send({ body: ' \n ', audience: { units: ['pack'] } }), 'body: must not be blank')
+    expectDetail422(await send({ subject: 'a\r\nBcc: someone@example.org', audience: { units: ['pack'] } }), 'subject: must be one line')
   })
 })
 
