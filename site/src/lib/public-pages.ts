@@ -11,4 +11,4 @@ export const INDEXED_PAGES = [
   '/catalog/',
 ]
 
-export const PRIVATE_PATHS = ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/']
+export const PRIVATE_PATHS = ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/', '/unsubscribe/']
