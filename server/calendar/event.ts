@@ -219,6 +219,22 @@ export function occurrences(ics: string, from: number, to: number, timeZone: str
   return out
 }
 
+/**
+ * Every occurrence of several resources within [from, to), ordered by start then title. A resource another client
+ * wrote that is not valid iCalendar is skipped, not fatal.
+ */
+export function occurrencesIn(objects: { ics: string }[], from: number, to: number, timeZone: string): Occurrence[] {
+  return objects
+    .flatMap((o) => {
+      try {
+        return occurrences(o.ics, from, to, timeZone)
+      } catch {
+        return []
+      }
+    })
+    .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
+}
+
 /** The title and unit of the (first) event in a resource, for naming it and choosing whom it concerns. */
 export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit'] } | null {
   try {

@@ -9,7 +9,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
-import { type CalendarEvent, occurrences, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
+import { type CalendarEvent, occurrences, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import type { CalendarStore, StoredObject } from './store.ts'
 import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
@@ -153,19 +153,10 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
   const { timeZone, from, to } = await shownWindow(db, now)
   const mine = new Set((await db.selectFrom('calendar_uids').select('uid').execute()).map((r) => r.uid))
   const replies = await totalsByUid(db)
-  return objects
-    .flatMap((o) => {
-      try {
-        return occurrences(o.ics, from, to, timeZone)
-      } catch {
-        return [] // a resource another client wrote that is not valid iCalendar is skipped, not fatal
-      }
-    })
-    .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
-    .map(({ start, series, ...e }) => {
-      const asked = replies.get(e.uid)
-      return { ...e, ...series, mine: mine.has(e.uid), rsvp: asked?.asking ?? false, ...(asked ? { replies: asked.totals } : {}) }
-    })
+  return occurrencesIn(objects, from, to, timeZone).map(({ start, series, ...e }) => {
+    const asked = replies.get(e.uid)
+    return { ...e, ...series, mine: mine.has(e.uid), rsvp: asked?.asking ?? false, ...(asked ? { replies: asked.totals } : {}) }
+  })
 }
 
 /** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */

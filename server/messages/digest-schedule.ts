@@ -4,8 +4,8 @@
 import type { Db } from '../db/client.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { errorText, logEvent } from '../ops/log.ts'
-import { getSetting, onSettingChange } from '../settings/registry.ts'
-import { CATCH_UP_MS, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
+import { onSettingChange } from '../settings/registry.ts'
+import { CATCH_UP_MS, digestClock, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
 
 const MAX_SLEEP_MS = 3_600_000
 const SETTINGS = new Set(['mail.digest_day', 'mail.digest_hour', 'site.timezone'])
@@ -51,11 +51,7 @@ export class DigestSchedule {
 
   /** Sends a digest that is due; answers how long to sleep. */
   private async tick(): Promise<number> {
-    const [day, hour, timeZone] = await Promise.all([
-      getSetting(this.db, 'mail.digest_day'),
-      getSetting(this.db, 'mail.digest_hour'),
-      getSetting(this.db, 'site.timezone'),
-    ])
+    const { day, hour, timeZone } = await digestClock(this.db)
     const now = Date.now()
     const previous = previousDigestAt(now, day, hour, timeZone)
     if (previous !== null && now - previous < CATCH_UP_MS) {

@@ -3,7 +3,7 @@
 // mail.digest_hour. A household with nothing coming gets nothing; a day's digest is queued once (digest_runs).
 import type { Caller } from '../auth/credential.ts'
 import { announcementsWithState } from '../announcements/state.ts'
-import { occurrences } from '../calendar/event.ts'
+import { occurrencesIn } from '../calendar/event.ts'
 import { addDays, utcToZoned, zonedToUtc } from '../calendar/zone.ts'
 import type { Db } from '../db/client.ts'
 import { type Executor, WEEKDAYS } from '../db/database.ts'
@@ -74,6 +74,18 @@ export const DigestPreview = t.Object(
   },
 )
 
+const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`
+
+/** When the digest goes, as the settings say it. */
+export async function digestClock(db: Executor): Promise<{ day: string; hour: number; timeZone: string }> {
+  const [day, hour, timeZone] = await Promise.all([
+    getSetting(db, 'mail.digest_day'),
+    getSetting(db, 'mail.digest_hour'),
+    getSetting(db, 'site.timezone'),
+  ])
+  return { day, hour, timeZone }
+}
+
 /** The instant of the digest for the week that contains `now`'s last digest day, at or before `now`; null when off. */
 export function previousDigestAt(now: number, day: string, hour: number, timeZone: string): number | null {
   const target = WEEKDAYS.indexOf(day as (typeof WEEKDAYS)[number])
@@ -81,7 +93,7 @@ export function previousDigestAt(now: number, day: string, hour: number, timeZon
   const today = utcToZoned(now, timeZone).date
   for (let back = 0; back <= 7; back++) {
     const date = addDays(today, -back)
-    const at = zonedToUtc(date, `${String(hour).padStart(2, '0')}:00`, timeZone)
+    const at = zonedToUtc(date, hourText(hour), timeZone)
     if (weekdayIndex(date) === target && at <= now) return at
   }
   return null
@@ -91,7 +103,7 @@ export function nextDigestAt(now: number, day: string, hour: number, timeZone: s
   const previous = previousDigestAt(now, day, hour, timeZone)
   if (previous === null) return null
   const date = addDays(utcToZoned(previous, timeZone).date, 7)
-  return zonedToUtc(date, `${String(hour).padStart(2, '0')}:00`, timeZone)
+  return zonedToUtc(date, hourText(hour), timeZone)
 }
 
 /** Monday 0 … Sunday 6, as WEEKDAYS lists them. */
@@ -121,15 +133,7 @@ export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number
     announcementsWithState(db, now),
   ])
   const replies = new Set(asking.map((a) => a.uid))
-  const events = objects
-    .flatMap((o) => {
-      try {
-        return occurrences(o.ics, now, now + DAYS_AHEAD * 86_400_000, timeZone)
-      } catch {
-        return []
-      }
-    })
-    .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
+  const events = occurrencesIn(objects, now, now + DAYS_AHEAD * 86_400_000, timeZone)
   const live = announcements.filter((a) => a.state === 'live')
   const unitsOf = new Map<number, Set<string>>()
   for (const s of scouts) {
@@ -172,11 +176,7 @@ export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number
 
 /** What GET /api/admin/messages/digest shows: the next digest as it would go out (a leader sees their units' households). */
 export async function digestPreview(db: Executor, caller: Caller) {
-  const [day, hour, timeZone] = await Promise.all([
-    getSetting(db, 'mail.digest_day'),
-    getSetting(db, 'mail.digest_hour'),
-    getSetting(db, 'site.timezone'),
-  ])
+  const { day, hour, timeZone } = await digestClock(db)
   const nextAt = nextDigestAt(Date.now(), day, hour, timeZone)
   const households = await digestsAt(db, nextAt ?? Date.now(), ledUnits(caller))
   return {

@@ -9,56 +9,21 @@ import { nextDigestAt, previousDigestAt } from '../../server/messages/digest.ts'
 import { nowIso } from '../../server/schemas.ts'
 import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
+import { addHousehold } from '../households.ts'
 import { linkIn, startRelay, type TestRelay } from '../mail.ts'
 
 const ZONE = 'America/Chicago'
 let relay: TestRelay
 let s: TestServer
-const units: Record<string, number> = {}
 
 beforeAll(async () => {
   relay = await startRelay()
   s = await startServer({ SMTP_URL: relay.url, MAIL_FROM: 'Pack 123 <pack123@example.org>' })
-  for (const u of await s.db.selectFrom('units').select(['id', 'slug']).execute()) units[u.slug] = u.id
 })
 afterAll(async () => {
   await s.stop()
   await relay.close()
 })
-
-async function household(unit: 'pack' | 'troop', email: string) {
-  const now = nowIso()
-  const { id } = await s.db
-    .insertInto('households')
-    .values({
-      parent_name: `Parent ${email}`,
-      email,
-      phone: null,
-      second_parent: null,
-      notes: null,
-      active: 1,
-      lead_id: null,
-      created_at: now,
-      updated_at: now,
-      created_by_person_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await s.db
-    .insertInto('scouts')
-    .values({
-      household_id: id,
-      first_name: 'Sam',
-      last_name: null,
-      unit_id: units[unit],
-      den: null,
-      org_member_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute()
-  return id
-}
 
 async function event(uid: string, title: string, date: string, unit: 'pack' | 'troop' | 'both', asking = false) {
   const ics = toICalendar(uid, { title, date, time: '10:00', unit }, ZONE)
@@ -188,3 +153,5 @@ describe('digest times', () => {
     expect(previousDigestAt(monday, 'none', 18, ZONE)).toBeNull()
   })
 })
+
+const household = (unit: 'pack' | 'troop', email: string) => addHousehold(s.db, { unit, email })

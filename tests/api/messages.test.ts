@@ -6,6 +6,7 @@ import { toICalendar } from '../../server/calendar/event.ts'
 import { nowIso } from '../../server/schemas.ts'
 import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
+import { addHousehold } from '../households.ts'
 import { type Received, startRelay, type TestRelay } from '../mail.ts'
 
 let relay: TestRelay
@@ -13,7 +14,6 @@ let s: TestServer
 let owner: { id: number; cookie: string; email: string }
 let packLeader: { id: number; cookie: string; email: string }
 let troopLeader: { id: number; cookie: string; email: string }
-const units: Record<string, number> = {}
 
 beforeAll(async () => {
   relay = await startRelay()
@@ -22,54 +22,11 @@ beforeAll(async () => {
   packLeader = await s.as(ROLES.packLeader)
   await s.db.updateTable('people').set({ name: 'Robin Hale' }).where('id', '=', packLeader.id).execute()
   troopLeader = await s.as(ROLES.troopLeader)
-  for (const u of await s.db.selectFrom('units').select(['id', 'slug']).execute()) units[u.slug] = u.id
 })
 afterAll(async () => {
   await s.stop()
   await relay.close()
 })
-
-/** A household with one scout; its own email and any linked accounts' emails are its addresses. */
-async function household(
-  unit: 'pack' | 'troop',
-  den: string | null,
-  email: string | null,
-  options: { active?: boolean; accounts?: number[] } = {},
-) {
-  const now = nowIso()
-  const { id } = await s.db
-    .insertInto('households')
-    .values({
-      parent_name: `Parent ${email ?? 'without mail'}`,
-      email,
-      phone: null,
-      second_parent: null,
-      notes: null,
-      active: options.active === false ? 0 : 1,
-      lead_id: null,
-      created_at: now,
-      updated_at: now,
-      created_by_person_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await s.db
-    .insertInto('scouts')
-    .values({
-      household_id: id,
-      first_name: 'Sam',
-      last_name: null,
-      unit_id: units[unit],
-      den,
-      org_member_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute()
-  for (const person_id of options.accounts ?? [])
-    await s.db.insertInto('household_people').values({ household_id: id, person_id }).execute()
-  return id
-}
 
 const send = (json: Record<string, unknown>, cookie = owner.cookie) =>
   s.req('POST', '/api/admin/messages', { cookie, json: { subject: 'Campout moved', body: 'Meet at **8 AM**.', ...json } })
@@ -371,3 +328,10 @@ describe('without mail', () => {
     })
   })
 })
+
+const household = (
+  unit: 'pack' | 'troop',
+  den: string | null,
+  email: string | null,
+  options: { active?: boolean; accounts?: number[] } = {},
+) => addHousehold(s.db, { unit, den, email, ...options })
