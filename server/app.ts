@@ -30,8 +30,8 @@ export interface AppOptions {
   site?: SiteBuilder
   /** The season catalog loader; its version keys the cached catalog answers. */
   catalog?: CatalogLoader
-  /** The CalDAV store; by default the one the environment configures. */
-  calendar?: CalendarStore | null
+  /** Where events are kept; by default what the environment configures (CalDAV, else the site itself). */
+  calendar?: CalendarStore
   /** What polls the calendar store; the health check reports what it last heard. */
   calendarWatch?: CalendarWatch | null
   /** Where the request log goes (one line per answer); none by default, so tests stay quiet. */
@@ -87,7 +87,7 @@ export async function createApp({
     env,
     site: site ?? null,
     catalog: catalog ?? null,
-    calendar: calendar === undefined ? calendarStoreFor(env) : calendar,
+    calendar: calendar ?? calendarStoreFor(env, db),
     calendarWatch: calendarWatch ?? null,
     outbound: guarded,
     mail: mail ?? null,

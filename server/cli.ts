@@ -1,5 +1,5 @@
 // Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check,
-// mail-check.
+// calendar-move-to-store, mail-check.
 import { parseArgs } from 'node:util'
 import { existsSync, mkdirSync } from 'node:fs'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
@@ -10,6 +10,8 @@ import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
 import { checkCatalog } from './catalog/check.ts'
 import { checkCalendarStore } from './calendar/check.ts'
+import { moveToStore } from './calendar/move.ts'
+import { CalDavStore } from './calendar/store.ts'
 import { checkMailRelay } from './mail/check.ts'
 import { schemaFileText } from './catalog/schema.ts'
 import { copyDatabase } from './backups/copy.ts'
@@ -26,6 +28,7 @@ const USAGE = `Usage: bun server/cli.ts <command>
   catalog-check [DIR]                      validate every season file (exit 1 on any error)
   catalog-schema [DIR]                     write season.schema.json from the TypeBox source
   caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)
+  calendar-move-to-store                   move the events the site keeps itself into the CalDAV collection in CALDAV_URL
   mail-check [--to ADDRESS]                check the mail relay in SMTP_URL, or send a test message (exit 1 when it fails)`
 
 const [command, ...rest] = process.argv.slice(2)
@@ -128,6 +131,29 @@ switch (command) {
     if (result.ok) console.log(result.line)
     else console.error(result.line)
     process.exit(result.ok ? 0 : 1)
+  }
+  case 'calendar-move-to-store': {
+    if (!env.caldav) {
+      console.error('No CalDAV collection is configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD first (see caldav-check)')
+      process.exit(1)
+    }
+    const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
+    try {
+      const { moved, present } = await moveToStore(db, new CalDavStore(env.caldav))
+      if (!moved.length && !present.length) console.log('Nothing to move: the site keeps no events of its own')
+      else {
+        if (moved.length)
+          console.log(`Moved ${moved.length} event${moved.length === 1 ? '' : 's'} to ${env.caldav.url}:\n  ${moved.join('\n  ')}`)
+        if (present.length) console.log(`Already there (left as the collection holds them):\n  ${present.join('\n  ')}`)
+        console.log('Replies and sign-ups are kept. Restart the service so it uses the collection.')
+      }
+    } catch (error) {
+      console.error(`The move stopped: ${error instanceof Error ? error.message : error}. Run it again to go on.`)
+      process.exit(1)
+    } finally {
+      await db.destroy()
+    }
+    break
   }
   case 'mail-check': {
     // One line and exit 0 or 1, like caldav-check.

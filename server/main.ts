@@ -45,23 +45,31 @@ try {
 const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
 // What an older version left open to others (its WAL and shared memory exist once the database is open).
 tightenPrivateFiles(env.databasePath, env.backupDir)
-const calendar = calendarStoreFor(env)
-// The calendar is kept elsewhere: each build refreshes the local copy the pages are built from, and a
-// change made in the store (from a phone) asks for a build within about a minute.
-const watch =
-  calendar &&
-  new CalendarWatch(
-    db,
-    calendar,
-    (reason) => {
-      logEvent('calendar.change', { message: 'The calendar store changed; rebuilding the pages' })
-      site.request(reason)
-    },
-    (line) => logEvent('calendar.poll', { message: line }),
-  )
+const calendar = calendarStoreFor(env, db)
+if (calendar.kind === 'caldav') {
+  const kept = await db
+    .selectFrom('calendar_site_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  if (Number(kept.n))
+    logEvent('calendar.unmoved', {
+      message: `${kept.n} events the site kept before CalDAV was configured are not in the collection: run bun server/cli.ts calendar-move-to-store`,
+    })
+}
+// Each build refreshes the local copy the pages are built from; with a CalDAV store, a change made there (from a
+// phone) asks for a build within about a minute.
+const watch = new CalendarWatch(
+  db,
+  calendar,
+  (reason) => {
+    logEvent('calendar.change', { message: 'The calendar store changed; rebuilding the pages' })
+    site.request(reason)
+  },
+  (line) => logEvent('calendar.poll', { message: line }),
+)
 const site = new SiteBuilder(db, env, {
   nextChange: () => nextAnnouncementChange(db),
-  prepare: async () => watch?.refreshForBuild(),
+  prepare: () => watch.refreshForBuild(),
 })
 const catalog = new CatalogLoader(db, env.catalogDir, () => site.request('catalog changed'))
 await catalog.loadAll()
@@ -77,7 +85,7 @@ const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: w
 if (!site.currentDir()) await site.build('first start')
 else void site.build('start')
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
-watch?.start(env.caldavPollSeconds)
+if (calendar.kind === 'caldav') watch.start(env.caldavPollSeconds)
 const backups = new BackupSchedule(db, { databasePath: env.databasePath, dir: env.backupDir })
 await backups.start()
 app.listen({ ...SERVE_OPTIONS, port: env.port })
@@ -91,7 +99,7 @@ if (setup) logEvent('setup.link', { message: `No owner yet. Create the first own
 // SIGTERM or SIGINT: refuse new connections, finish what is under way (bounded), close the database, exit 0.
 stopOnSignals({
   server: app.server!,
-  timers: [() => catalog.stop(), () => watch?.stop()],
+  timers: [() => catalog.stop(), () => watch.stop()],
   work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => mail?.stop()],
   close: () => db.destroy(),
   flushLog: () => {

@@ -48,7 +48,7 @@ export interface Services {
   site: SiteBuilder | null
   catalog: CatalogLoader | null
   /** The CalDAV collection, when CALDAV_* are set. */
-  calendar: CalendarStore | null
+  calendar: CalendarStore
   /** What the service last heard from the calendar store (the health check reads it); null when nothing polls it. */
   calendarWatch: CalendarWatch | null
 }

@@ -4,16 +4,21 @@
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
-import { record, write } from '../db/write.ts'
-import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
-import { DateString, Line, Lines, nowIso, OneOf, t, Time24 } from '../schemas.ts'
+import { record, type Trx, write } from '../db/write.ts'
+import { forbidden, notFound, unprocessable } from '../errors.ts'
+import { DateString, Instant, Line, Lines, nowIso, Nullable, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
-import type { CalendarStore, StoredObject } from './store.ts'
+import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
 import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 import { clockWords, dayWords } from '../words.ts'
+
+/** What the admin calendar says while the CalDAV store does not answer (the shown events are the last good copy). */
+export const UNREACHABLE = 'The calendar server is not answering; changes will be possible again when it is.'
+const REFUSING =
+  'The calendar server refuses the site (check its address and password with `bun server/cli.ts caldav-check`); changes will be possible again when it answers.'
 
 /** The calendar shows from the start of today (site time zone) to a year ahead. */
 export const WINDOW_DAYS = 365
@@ -89,13 +94,41 @@ export const EventView = t.Object(
 
 export const EventList = t.Object(
   {
-    configured: t.Boolean({ description: 'Whether a calendar store is set up, so writes are possible' }),
+    configured: t.Boolean({ description: 'Whether writes are possible at all: always true (the site keeps events itself without CalDAV)' }),
+    store: OneOf(['site', 'caldav'] as const, {
+      description: 'Where events are kept: by the site itself (no CalDAV configured) or in the CalDAV collection',
+    }),
+    unreachable: t.Optional(
+      t.Object(
+        {
+          detail: t.String({ description: 'A plain sentence for the page' }),
+          copied_at: Nullable({ ...Instant, description: 'When the shown copy was last read from the store' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Present when the CalDAV store did not answer or refused: the events are the last good copy, and writes answer 502 until it answers',
+        },
+      ),
+    ),
     events: t.Array(EventView, { description: 'From the start of today to a year ahead, earliest first, repeats expanded' }),
     deleted_with_replies: t.Array(DeletedWithReplies, {
       description: 'Events that asked for replies and were deleted from the store: their replies stay readable for 30 days',
     }),
   },
-  { additionalProperties: false, examples: [{ configured: true, events: [EVENT_EXAMPLE], deleted_with_replies: [] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { configured: true, store: 'site', events: [EVENT_EXAMPLE], deleted_with_replies: [] },
+      {
+        configured: true,
+        store: 'caldav',
+        unreachable: { detail: UNREACHABLE, copied_at: '2026-11-24T18:02:11.000Z' },
+        events: [EVENT_EXAMPLE],
+        deleted_with_replies: [],
+      },
+    ],
+  },
 )
 
 export const Uid = t.Object({ uid: Line(300, { minLength: 1, description: 'The event uid', examples: [EVENT_EXAMPLE.uid] }) })
@@ -159,9 +192,6 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
   })
 }
 
-/** 409: the service's own state (no store configured) forbids the write; it is not a fault of the server. */
-const notConfigured = () => conflict('The calendar is not configured: set CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD to write events')
-
 /**
  * Reads the store and replaces the local copy with it (one transaction); returns what the store holds and its
  * change tag. The copy mirrors outside data rather than recording anyone's change, so it has no action-log entry.
@@ -184,57 +214,79 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
   return snapshot
 }
 
-export async function listEvents(db: Db, calendar: CalendarStore | null) {
-  if (!calendar) return { configured: false, events: [], deleted_with_replies: await deletedWithReplies(db) }
-  const events = await eventsOf(db, (await refreshCopy(db, calendar)).objects)
-  return { configured: true, events, deleted_with_replies: await deletedWithReplies(db) }
+/**
+ * What the admin calendar shows: the store read now; when a CalDAV store does not answer (502), the last good copy
+ * with a plain sentence instead of its error, so leaders still see the plans.
+ */
+export async function listEvents(db: Db, calendar: CalendarStore) {
+  const deleted_with_replies = await deletedWithReplies(db)
+  try {
+    const events = await eventsOf(db, (await refreshCopy(db, calendar)).objects)
+    return { configured: true, store: calendar.kind, events, deleted_with_replies }
+  } catch (error) {
+    if (!(error instanceof StoreFailed)) throw error
+    const copy = await db.selectFrom('calendar_objects').select(['ics', 'synced_at']).execute()
+    const copied_at = copy.reduce<string | null>((latest, o) => (latest && latest > o.synced_at ? latest : o.synced_at), null)
+    const events = await eventsOf(db, copy)
+    const detail = error.reached ? REFUSING : UNREACHABLE
+    return { configured: true, store: calendar.kind, unreachable: { detail, copied_at }, events, deleted_with_replies }
+  }
 }
 
 /**
- * The local half of a change already made in the store: when it fails, the store change is undone so the store and
- * the site agree, and the failure stands. (An outside write cannot share the local transaction.)
+ * A change to an event and the site's own record of it (replies asked, the action-log entry). The site's store takes
+ * part in that one transaction. A CalDAV collection cannot: it is written first, and undone when the local write
+ * fails, so the store and the site agree and the failure stands.
  */
-async function withUndo(local: () => Promise<void>, undo: () => Promise<void>, what: string): Promise<void> {
+async function commit(
+  db: Db,
+  calendar: CalendarStore,
+  change: { store: (trx?: Trx) => Promise<void>; local: (trx: Trx) => Promise<void>; undo: () => Promise<void>; what: string },
+) {
+  if (calendar.kind === 'site')
+    return write(db, async (trx) => {
+      await change.store(trx)
+      await change.local(trx)
+    })
+  await change.store()
   try {
-    await local()
+    await write(db, change.local)
   } catch (error) {
-    await undo().catch((undoError) =>
-      logEvent('calendar.undo', { ok: false, message: `Could not undo the ${what} in the calendar store: ${errorText(undoError)}` }),
+    await change.undo().catch((undoError) =>
+      logEvent('calendar.undo', {
+        ok: false,
+        message: `Could not undo the ${change.what} in the calendar store: ${errorText(undoError)}`,
+      }),
     )
     throw error
   }
 }
 
 /**
- * A new event. Its uid is recorded as the site's before the store holds it, so even a crash between the two
+ * A new event. Its uid is recorded as the site's before a CalDAV store holds it, so even a crash between the two
  * leaves an event the site shows as its own and may delete; a failed local write undoes the store write.
  */
-export async function createEvent(db: Db, calendar: CalendarStore | null, caller: Caller, body: typeof EventBody.static) {
+export async function createEvent(db: Db, calendar: CalendarStore, caller: Caller, body: typeof EventBody.static) {
   const event = eventFrom(body)
-  if (!calendar) throw notConfigured()
   const uid = `${crypto.randomUUID()}@scouting-units-site`
   const timeZone = await getSetting(db, 'site.timezone')
   // Bookkeeping, not an action: the action-log entry comes with the write below.
   await db.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
   const forget = () => db.deleteFrom('calendar_uids').where('uid', '=', uid).execute()
   try {
-    await calendar.create(uid, toICalendar(uid, event, timeZone))
+    await commit(db, calendar, {
+      store: (trx) => calendar.create(uid, toICalendar(uid, event, timeZone), trx),
+      local: async (trx) => {
+        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+        await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+      },
+      undo: () => calendar.remove(calendar.urlFor(uid), null),
+      what: 'new event',
+    })
   } catch (error) {
     await forget()
     throw error
   }
-  await withUndo(
-    () =>
-      write(db, async (trx) => {
-        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-        await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
-      }),
-    async () => {
-      await calendar.remove(calendar.urlFor(uid), null)
-      await forget()
-    },
-    'new event',
-  )
   // Refresh the copy (and the etag the next edit must match) from the store itself.
   await refreshCopy(db, calendar)
   return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
@@ -267,54 +319,49 @@ async function current(db: Executor, calendar: CalendarStore, uid: string) {
 }
 
 /** Replaces an event the site created; a change made meanwhile in another client is 409 (the store's 412). */
-export async function replaceEvent(db: Db, calendar: CalendarStore | null, caller: Caller, uid: string, body: typeof EventBody.static) {
+export async function replaceEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string, body: typeof EventBody.static) {
   await assertMine(db, uid)
   const event = eventFrom(body)
-  if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
   const before = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const timeZone = await getSetting(db, 'site.timezone')
-  await calendar.update(url, etag, toICalendar(uid, event, timeZone))
-  // The change itself lives in the store; here are whether it asks for replies and its log entry.
-  await withUndo(
-    () =>
-      write(db, async (trx) => {
-        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-        await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
-      }),
-    async () => {
+  await commit(db, calendar, {
+    store: (trx) => calendar.update(url, etag, toICalendar(uid, event, timeZone), trx),
+    local: async (trx) => {
+      await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
+      await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+    },
+    undo: async () => {
       if (before) await calendar.update(url, null, before.ics)
     },
-    'change',
-  )
+    what: 'change',
+  })
   await refreshCopy(db, calendar)
   return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
 }
 
 /** Deletes an event the site created, for real; again 404. */
-export async function deleteEvent(db: Db, calendar: CalendarStore | null, caller: Caller, uid: string) {
+export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string) {
   await assertMine(db, uid)
-  if (!calendar) throw notConfigured()
   const { url, etag } = await current(db, calendar, uid)
   // The first occurrence names the event (a repeating one by its first day).
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const stored = copy && occurrences(copy.ics, -8.64e15, 8.64e15, await getSetting(db, 'site.timezone'))[0]
-  await calendar.remove(url, etag)
-  await withUndo(
-    () =>
-      write(db, async (trx) => {
-        await record(
-          trx,
-          caller.actor,
-          'calendar.delete',
-          stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
-        )
-      }),
-    async () => {
+  await commit(db, calendar, {
+    store: (trx) => calendar.remove(url, etag, trx),
+    local: async (trx) => {
+      await record(
+        trx,
+        caller.actor,
+        'calendar.delete',
+        stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
+      )
+    },
+    undo: async () => {
       if (copy) await calendar.create(uid, copy.ics)
     },
-    'deletion',
-  )
+    what: 'deletion',
+  })
   await refreshCopy(db, calendar)
   return { uid, deleted: true as const }
 }

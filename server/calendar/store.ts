@@ -1,8 +1,12 @@
-// The CalDAV collection through tsdav: list, create, update and delete one-VEVENT resources, with timeouts and ETags.
+// Where events are kept: a CalDAV collection through tsdav (list, create, update and delete one-VEVENT resources,
+// with timeouts and ETags), or, with none configured, the site itself (site-store.ts). Both answer the same calls.
 import { createCalendarObject, deleteCalendarObject, fetchCalendarObjects, propfind, updateCalendarObject } from 'tsdav'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
 import type { Env } from '../env.ts'
 import { conflict, HttpError } from '../errors.ts'
 import { uidOf } from './event.ts'
+import { SiteStore } from './site-store.ts'
 
 const TIMEOUT_MS = 8000
 
@@ -13,15 +17,25 @@ export interface StoredObject {
   ics: string
 }
 
+/** 502: the CalDAV store did not answer (`reached` false) or refused; the admin calendar then shows its last copy. */
+export class StoreFailed extends HttpError {
+  constructor(
+    detail: string,
+    readonly reached: boolean,
+  ) {
+    super(502, detail)
+  }
+}
+
 const badGateway = (what: string, error: unknown) =>
-  new HttpError(502, `The calendar store ${what}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
+  new StoreFailed(`The calendar store ${what}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`, false)
 
 /** HTTP Basic credentials, UTF-8 encoded (RFC 7617), so a password with “ä” or “€” works. */
 export const basicAuth = ({ username, password }: { username: string; password: string }) =>
   'Basic ' + Buffer.from(`${username}:${password}`, 'utf8').toString('base64')
 
 /** For a store without change tags: the resources and their ETags (or their text), in one string. */
-const fingerprint = (objects: StoredObject[]) =>
+export const fingerprint = (objects: StoredObject[]) =>
   'objects:' +
   Bun.hash(
     objects
@@ -30,7 +44,26 @@ const fingerprint = (objects: StoredObject[]) =>
       .join('\n'),
   ).toString(36)
 
-export class CalendarStore {
+/**
+ * The calls the calendar service makes of a store. The site's own store takes the transaction a write runs in, so an
+ * event and its action-log entry commit together; a CalDAV collection cannot share it and ignores it.
+ */
+export interface CalendarStore {
+  readonly kind: 'site' | 'caldav'
+  /** Every resource, with a tag that changes whenever they do. */
+  snapshot(): Promise<{ tag: string; objects: StoredObject[] }>
+  /** The tag `snapshot` would give now, as cheaply as the store allows. */
+  currentTag(): Promise<string>
+  list(): Promise<StoredObject[]>
+  urlFor(uid: string): string
+  create(uid: string, ics: string, trx?: Executor): Promise<void>
+  /** Replaces a resource only if it still has `etag` (else 409). */
+  update(url: string, etag: string | null, ics: string, trx?: Executor): Promise<void>
+  remove(url: string, etag: string | null, trx?: Executor): Promise<void>
+}
+
+export class CalDavStore implements CalendarStore {
+  readonly kind = 'caldav'
   private headers: Record<string, string>
   private collection: { url: string }
 
@@ -53,7 +86,8 @@ export class CalendarStore {
       throw badGateway('could not be reached', error)
     }
     const own = answers.find((a) => a.ok)
-    if (!own) throw new HttpError(502, `The calendar store refused to describe the collection (HTTP ${answers[0]?.status ?? 'no answer'})`)
+    if (!own)
+      throw new StoreFailed(`The calendar store refused to describe the collection (HTTP ${answers[0]?.status ?? 'no answer'})`, true)
     const tag = own.props?.getctag ?? own.props?.syncToken
     return tag == null || tag === '' ? null : String(tag)
   }
@@ -125,10 +159,11 @@ export class CalendarStore {
       throw badGateway(`could not be reached for the ${what}`, error)
     }
     if (res.status === 412) throw conflict('The event was changed in another calendar app meanwhile; reload and try again')
-    if (!res.ok) throw new HttpError(502, `The calendar store refused the ${what} (HTTP ${res.status})`)
+    if (!res.ok) throw new StoreFailed(`The calendar store refused the ${what} (HTTP ${res.status})`, true)
     return res
   }
 }
 
-/** The store the environment configures (CALDAV_URL, CALDAV_USERNAME, CALDAV_PASSWORD), or null. */
-export const calendarStoreFor = (env: Readonly<Env>) => (env.caldav ? new CalendarStore(env.caldav) : null)
+/** The collection the environment configures (CALDAV_URL, CALDAV_USERNAME, CALDAV_PASSWORD), else the site's own store. */
+export const calendarStoreFor = (env: Readonly<Env>, db: Db): CalendarStore =>
+  env.caldav ? new CalDavStore(env.caldav) : new SiteStore(db)

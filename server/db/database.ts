@@ -54,8 +54,12 @@ export interface Database {
   checks: CheckTable
   calendar_uids: CalendarUidTable
   calendar_objects: CalendarObjectTable
+  calendar_site_events: CalendarSiteEventTable
   rsvp_events: RsvpEventTable
   rsvps: RsvpTable
+  rsvp_permissions: RsvpPermissionTable
+  rsvp_slots: RsvpSlotTable
+  rsvp_payments: RsvpPaymentTable
   social_posts: SocialPostTable
   second_factors: SecondFactorTable
   recovery_codes: RecoveryCodeTable
@@ -381,6 +385,14 @@ export interface CalendarObjectTable {
   synced_at: string
 }
 
+/** An event the site keeps itself (no CalDAV collection configured): the resource a collection would hold. */
+export interface CalendarSiteEventTable {
+  uid: string
+  ics: string
+  etag: string
+  changed_at: string
+}
+
 export const RSVP_ANSWERS = ['yes', 'maybe', 'no'] as const
 export type RsvpAnswer = (typeof RSVP_ANSWERS)[number]
 
@@ -398,6 +410,8 @@ export interface RsvpEventTable {
   asked_at: string
   /** When the store stopped holding the event; its replies are dropped 30 days later. */
   gone_at: string | null
+  /** The sign-up settings (JSON), null for plain replies. */
+  signup: string | null
 }
 
 export interface RsvpTable {
@@ -409,6 +423,45 @@ export interface RsvpTable {
   note: string | null
   answered_by: string
   answered_at: string
+  status: Generated<RsvpStatus>
+  /** When the household's yes joined the line for places: the waitlist's order. */
+  queued_at: string | null
+  /** The scouts coming (JSON array of ids), when the event asks per scout. */
+  scout_ids: string | null
+}
+
+export const RSVP_STATUSES = ['confirmed', 'waitlisted'] as const
+export type RsvpStatus = (typeof RSVP_STATUSES)[number]
+
+/** A permission slip as signed: the text shown, the typed name, who, when and from where. */
+export interface RsvpPermissionTable {
+  uid: string
+  household_id: number
+  text: string
+  signed_name: string
+  signed_by: string
+  signed_at: string
+  address: string
+}
+
+export interface RsvpSlotTable {
+  uid: string
+  household_id: number
+  name: string
+  count: number
+}
+
+export const PAYMENT_METHODS = ['cash', 'check', 'online', 'other'] as const
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+
+export interface RsvpPaymentTable {
+  uid: string
+  household_id: number
+  paid_cents: number
+  method: PaymentMethod
+  note: string | null
+  recorded_by: string
+  recorded_at: string
 }
 
 export interface SocialPostTable {

@@ -18,6 +18,7 @@ export const HISTORY_KINDS = {
   'calendar.create': 'Event added',
   'calendar.update': 'Event changed',
   'calendar.delete': 'Event deleted',
+  'calendar.move': 'Event moved to the CalDAV collection',
   'calendar.rsvp': 'Reply to an event',
   'calendar.rsvp_drop': 'Replies to a deleted event dropped',
   'catalog.load': 'Catalog file checked',

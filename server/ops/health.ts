@@ -110,12 +110,12 @@ const catalog: HealthCheck = {
 
 const calendar: HealthCheck = {
   required: false,
-  description: 'The calendar store answered when last asked (a poll about once a minute); only when a calendar is configured',
+  description: 'The CalDAV store answered when last asked (a poll about once a minute); only when CalDAV is configured',
   fields: {
     checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the store was last asked; null before that' }),
   },
   example: { checked_at: '2026-11-23T08:06:40.000Z' },
-  applies: (s) => s.calendar !== null,
+  applies: (s) => s.calendar.kind === 'caldav',
   async run({ calendarWatch }) {
     const last = calendarWatch?.lastContact ?? null
     return last === null || last.ok

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type Db, openMigrated } from '../../server/db/client.ts'
-import { CalendarStore } from '../../server/calendar/store.ts'
+import { CalDavStore } from '../../server/calendar/store.ts'
 import { CalendarWatch } from '../../server/calendar/watch.ts'
 import { addDays, compact, today } from '../dates.ts'
 import { expectFoldedWithin75Octets } from '../helpers.ts'
@@ -62,7 +62,7 @@ describe('CalendarWatch', () => {
       const p = proxy()
       p.state.hideTags = hideTags
       const changes: string[] = []
-      const watch = new CalendarWatch(db, new CalendarStore({ url: p.url, username: dav.username, password: dav.password }), (r) =>
+      const watch = new CalendarWatch(db, new CalDavStore({ url: p.url, username: dav.username, password: dav.password }), (r) =>
         changes.push(r),
       )
       try {
@@ -91,7 +91,7 @@ describe('CalendarWatch', () => {
     const p = proxy()
     const changes: string[] = []
     const log: string[] = []
-    const store = new CalendarStore({ url: p.url, username: dav.username, password: dav.password })
+    const store = new CalDavStore({ url: p.url, username: dav.username, password: dav.password })
     const watch = new CalendarWatch(
       db,
       store,

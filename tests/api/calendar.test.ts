@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, expectFoldedWithin75Octets, ROLES, startServer, type TestS
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { sql } from 'kysely'
 import { toICalendar } from '../../server/calendar/event.ts'
-import { CalendarStore } from '../../server/calendar/store.ts'
+import { CalDavStore } from '../../server/calendar/store.ts'
 import { addDays, compact, today, upcoming } from '../dates.ts'
 
 let dav: Radicale
@@ -331,17 +331,6 @@ describe('GET /api/admin/calendar', () => {
     }
   })
 
-  it('answers configured: false with no events when the store is not configured, and writes say so', async () => {
-    await withServer({}, async (bare) => {
-      const l = await bare.as(ROLES.packLeader)
-      const list = await bare.req('GET', '/api/admin/calendar', { cookie: l.cookie })
-      expect(list.body).toEqual({ configured: false, events: [], deleted_with_replies: [] })
-      const write = await bare.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: upcoming(2) } })
-      expect(write.status).toBe(409)
-      expect(write.body.detail).toContain('not configured')
-    })
-  })
-
   it('checks credentials: anonymous 401, member 403, break-glass 200', async () => {
     expect((await s.req('GET', '/api/admin/calendar')).status).toBe(401)
     expect((await s.req('GET', '/api/admin/calendar', { cookie: (await s.as(ROLES.member)).cookie })).status).toBe(403)
@@ -412,7 +401,7 @@ describe('PUT and DELETE /api/admin/calendar/:uid', () => {
 })
 
 describe('store refusals', () => {
-  it('answers 502 with {detail} when the store refuses (wrong password) or is unreachable', async () => {
+  it('answers 502 with {detail} to a write when the store refuses (wrong password) or is unreachable; a read shows the copy with a plain sentence', async () => {
     const wrong = await startServer({ ...dav.env, CALDAV_PASSWORD: 'wrong' })
     const down = await startServer({ CALDAV_URL: 'http://127.0.0.1:1/nowhere/', CALDAV_USERNAME: 'x', CALDAV_PASSWORD: 'y' })
     try {
@@ -421,7 +410,10 @@ describe('store refusals', () => {
         const write = await srv.req('POST', '/api/admin/calendar', { cookie: l.cookie, json: { title: 'x', date: upcoming(2) } })
         expect(write.status).toBe(502)
         expect(typeof write.body.detail).toBe('string')
-        expect((await srv.req('GET', '/api/admin/calendar', { cookie: l.cookie })).status).toBe(502)
+        const list = await srv.req('GET', '/api/admin/calendar', { cookie: l.cookie })
+        expect(list.status).toBe(200)
+        expect(list.body).toMatchObject({ configured: true, store: 'caldav', events: [], unreachable: { copied_at: null } })
+        expect(list.body.unreachable.detail).not.toContain('ECONNREFUSED')
         expect((await srv.db.selectFrom('calendar_uids').select('uid').execute()).length).toBe(0)
       }
     } finally {
@@ -453,7 +445,7 @@ describe('a local write that fails after the store write', () => {
   const inStore = async (uid: string) => (await fetch(`${dav.url}${encodeURIComponent(uid)}.ics`, { headers: dav.auth })).status === 200
 
   it('undoes the create in the store: no event is left that the site could neither show as its own nor delete', async () => {
-    const store = new CalendarStore({ url: dav.url, username: dav.username, password: dav.password })
+    const store = new CalDavStore({ url: dav.url, username: dav.username, password: dav.password })
     const uids = async () => (await store.list()).map((o) => o.uid).sort()
     const before = { store: await uids(), mine: await s.db.selectFrom('calendar_uids').select('uid').execute() }
     const res = await failing('calendar.create', () => send('POST', '/api/admin/calendar', { title: 'Half made', date: upcoming(5) }))

@@ -42,9 +42,9 @@ async function startApp(vars: Record<string, string> = {}, options: { watch?: bo
   const failing = new SiteBuilder(db, env, { command: FAILING_BUILD })
   const catalog = options.catalogDir ? new CatalogLoader(db, options.catalogDir, () => {}) : undefined
   await catalog?.loadAll()
-  const store = calendarStoreFor(env)
+  const store = calendarStoreFor(env, db)
   const calendarWatch =
-    options.watch && store
+    options.watch && store.kind === 'caldav'
       ? new CalendarWatch(
           db,
           store,

@@ -5,17 +5,18 @@ import { created, defineRoute, ok } from '#server/routes.ts'
 const STORE_FAILED = 'The calendar store refused or did not answer'
 
 export const GET = defineRoute('calendar:write', 'List events', {
-  description: 'Every event the public calendar shows, read from the store now, earliest first, repeats expanded, each with `mine`.',
-  responses: ok(EventList, 'The events, and whether a store is configured', { 502: STORE_FAILED }),
+  description:
+    'Every event the public calendar shows, read from the store now, earliest first, repeats expanded, each with `mine`. ' +
+    'When the CalDAV store does not answer, the last good copy with `unreachable`.',
+  responses: ok(EventList, 'The events, and where they are kept'),
   handler: ({ db, calendar }) => listEvents(db, calendar),
 })
 
 export const POST = defineRoute('calendar:write', 'Create an event', {
-  description: 'Written to the calendar store as one VEVENT; the site records that it owns it.',
+  description: 'Written to the calendar store (CalDAV, or the site itself) as one VEVENT; the site records that it owns it.',
   body: EventBody,
   publishes: true,
   responses: created(EventView, 'The new event', {
-    409: 'No calendar store is configured',
     422: 'A missing title or date, an end before the date, or an end_time without a time',
     502: STORE_FAILED,
   }),

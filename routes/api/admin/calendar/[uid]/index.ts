@@ -4,7 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 
 const refusals = {
   403: 'The site did not create this event; nothing is sent to the store',
-  409: 'Changed in another calendar app meanwhile, or no store is configured',
+  409: 'Changed in another calendar app meanwhile',
   502: 'The calendar store refused or did not answer',
 }
 
