@@ -5,13 +5,30 @@ import type { Caller } from '../auth/credential.ts'
 import { csvDocument } from '../csv.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
-import { type Executor, RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
+import { type Executor, RSVP_ANSWERS, RSVP_STATUSES, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { clockWords, dayWords } from '../words.ts'
 import { type CalendarEvent, occurrences, toICalendar } from './event.ts'
+import {
+  money,
+  Money,
+  moveUp,
+  needsSignature,
+  owedBy,
+  type Payment,
+  placeReply,
+  replyParts,
+  ReplySignupFields,
+  Signup,
+  signupClosed,
+  signupOf,
+  type SignupSettings,
+  takeSlots,
+} from './signup.ts'
+import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 
 /** Days the replies of an event deleted from the store stay readable. */
 export const RSVP_KEEP_DAYS = 30
@@ -25,8 +42,22 @@ export const RsvpBody = t.Object(
     household_id: t.Optional(
       t.Integer({ minimum: 1, description: 'Which of your households answers; needed when you have more than one' }),
     ),
+    ...ReplySignupFields,
   },
-  { additionalProperties: false, examples: [{ answer: 'yes', adults: 1, scouts: 2, note: 'We arrive at 10:30' }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { answer: 'yes', adults: 1, scouts: 2, note: 'We arrive at 10:30' },
+      {
+        answer: 'yes',
+        adults: 1,
+        scouts: 1,
+        scout_ids: [31],
+        permission: { signed_name: 'Dana Rivera' },
+        slots: [{ name: 'Driver (4 seats)', count: 1 }],
+      },
+    ],
+  },
 )
 
 const Headcount = t.Object(
@@ -58,6 +89,13 @@ const REPLY_EXAMPLE = {
   note: 'We arrive at 10:30',
   answered_by: 'dana@example.org',
   answered_at: '2026-11-20T19:04:05.000Z',
+  status: 'confirmed' as const,
+  scout_ids: [31, 32],
+  permission: { signed_name: 'Dana Rivera', signed_at: '2026-11-20T19:04:05.000Z', current: true },
+  slots: [{ name: 'Driver (4 seats)', count: 1 }],
+  owed_cents: 7000,
+  paid_cents: 0,
+  balance_cents: 7000,
 }
 
 export const RsvpView = t.Object(
@@ -70,6 +108,27 @@ export const RsvpView = t.Object(
     note: Nullable(t.String()),
     answered_by: t.String({ description: 'Who answered last' }),
     answered_at: Instant,
+    status: OneOf(RSVP_STATUSES, {
+      description:
+        'A yes is confirmed, or waitlisted while the places (signup.capacity) are taken; it moves up by itself in the order answered',
+    }),
+    scout_ids: Nullable(t.Array(t.Integer(), { description: 'The scouts coming, with signup.per_scout' })),
+    permission: Nullable(
+      t.Object(
+        {
+          signed_name: t.String(),
+          signed_at: Instant,
+          current: t.Boolean({ description: 'Signed on the slip as it reads now; false when a leader changed it since (sign again)' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    slots: t.Array(t.Object({ name: t.String(), count: t.Integer() }, { additionalProperties: false }), {
+      description: 'The slots the household volunteered for',
+    }),
+    owed_cents: t.Optional(t.Integer({ description: 'With signup.cost_cents: the cost of each scout confirmed' })),
+    paid_cents: t.Optional(t.Integer({ description: 'What a leader recorded as paid' })),
+    balance_cents: t.Optional(t.Integer({ description: 'Owed minus paid' })),
   },
   { $id: 'Rsvp', additionalProperties: false, examples: [REPLY_EXAMPLE] },
 )
@@ -83,6 +142,21 @@ const eventFacts = {
   asking: t.Boolean({ description: 'The event asks for replies (a leader may stop asking; the replies stay)' }),
   open: t.Boolean({ description: 'Replies can be given or changed now: asking, not started, still in the calendar' }),
   gone_at: Nullable({ ...Instant, description: 'When the event was deleted from the calendar; its replies are kept 30 days' }),
+  signup: Nullable(Signup),
+  places: t.Optional(
+    t.Object(
+      {
+        capacity: t.Integer(),
+        confirmed: t.Integer({ description: 'Scouts confirmed' }),
+        waitlisted: t.Integer({ description: 'Scouts waiting for a place' }),
+        left: t.Integer({ description: 'Places still free' }),
+      },
+      { additionalProperties: false, description: 'With signup.capacity' },
+    ),
+  ),
+  slots: t.Array(t.Object({ name: t.String(), needed: t.Integer(), filled: t.Integer() }, { additionalProperties: false }), {
+    description: 'Each volunteer slot with how many have taken it',
+  }),
 }
 const EVENT_EXAMPLE = {
   uid: '9b2c1e4a@scouting-units-site',
@@ -93,12 +167,15 @@ const EVENT_EXAMPLE = {
   asking: true,
   open: true,
   gone_at: null,
+  signup: null,
+  slots: [],
 }
 
 export const RsvpList = t.Object(
   {
     ...eventFacts,
     totals: t.Optional(RsvpTotals),
+    money: t.Optional({ ...Money, description: 'For leaders, with signup.cost_cents: the totals over every household' }),
     replies: t.Array(RsvpView, { description: "Every household's reply for leaders; your own households' otherwise" }),
   },
   { additionalProperties: false, examples: [{ ...EVENT_EXAMPLE, totals: RsvpTotals.examples[0], replies: [REPLY_EXAMPLE] }] },
@@ -135,9 +212,42 @@ const factsOf = (e: RsvpEventRow, now = Date.now()) => ({
   time: e.time,
   location: e.location,
   asking: e.asking === 1,
-  open: e.asking === 1 && !e.gone_at && Date.parse(e.starts_at) > now,
+  open: e.asking === 1 && !e.gone_at && Date.parse(e.starts_at) > now && !signupClosed(signupOf(e), now),
   gone_at: e.gone_at,
+  signup: signupOf(e),
 })
+
+/** The places and slots of an event with sign-ups, as families and leaders see them. */
+async function standing(db: Executor, e: RsvpEventRow) {
+  const signup = signupOf(e)
+  const replies = await db
+    .selectFrom('rsvps')
+    .select(['status', (eb) => eb.fn.coalesce(eb.fn.sum<number>('scouts'), eb.lit(0)).as('scouts')])
+    .where('uid', '=', e.uid)
+    .where('answer', '=', 'yes')
+    .groupBy('status')
+    .execute()
+  const count = (status: string) => Number(replies.find((r) => r.status === status)?.scouts ?? 0)
+  const filled = await db
+    .selectFrom('rsvp_slots')
+    .select(['name', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('uid', '=', e.uid)
+    .groupBy('name')
+    .execute()
+  return {
+    ...(signup?.capacity !== undefined
+      ? {
+          places: {
+            capacity: signup.capacity,
+            confirmed: count('confirmed'),
+            waitlisted: count('waitlisted'),
+            left: Math.max(signup.capacity - count('confirmed'), 0),
+          },
+        }
+      : {}),
+    slots: (signup?.slots ?? []).map((s) => ({ ...s, filled: Number(filled.find((f) => f.name === s.name)?.n ?? 0) })),
+  }
+}
 
 /** Where an event stands for replies: what it is, and when replies close (its start). */
 function whenOf(uid: string, event: CalendarEvent, timeZone: string) {
@@ -153,21 +263,67 @@ const factsFrom = (o: { title: string; date: string; time?: string; location?: s
   starts_at: new Date(o.start).toISOString(),
 })
 
-/** On create and replace: an event asking for replies is remembered (again); one that stops asking keeps its replies. */
-export async function setAsking(trx: Executor, actor: string, uid: string, event: CalendarEvent, asking: boolean, timeZone: string) {
-  const facts = whenOf(uid, event, timeZone)
-  const known = await trx.selectFrom('rsvp_events').select('uid').where('uid', '=', uid).executeTakeFirst()
+/** When an event starts, for checking its sign-up's closing time before anything is written. */
+export const startOf = (event: CalendarEvent, timeZone: string) => Date.parse(whenOf('start', event, timeZone).starts_at)
+
+/**
+ * On create and replace: an event asking for replies is remembered (again) with its sign-up settings; one that stops
+ * asking keeps its replies. More places (or none) move the waitlist up; a changed permission slip asks those who
+ * signed the old one to sign again. Both mail the families concerned when mail is set up.
+ */
+export async function setAsking(
+  trx: Executor,
+  actor: string,
+  uid: string,
+  event: CalendarEvent,
+  asking: { rsvp: boolean; signup: SignupSettings | null; timeZone: string; mail: SignupMail },
+) {
+  const facts = whenOf(uid, event, asking.timeZone)
+  const signup = asking.signup ? JSON.stringify(asking.signup) : null
+  const known = await trx.selectFrom('rsvp_events').select('signup').where('uid', '=', uid).executeTakeFirst()
   if (known)
     await trx
       .updateTable('rsvp_events')
-      .set({ ...facts, asking: asking ? 1 : 0, gone_at: null })
+      .set({ ...facts, asking: asking.rsvp ? 1 : 0, gone_at: null, signup })
       .where('uid', '=', uid)
       .execute()
-  else if (asking)
+  else if (asking.rsvp)
     await trx
       .insertInto('rsvp_events')
-      .values({ uid, ...facts, asking: 1, asked_by: actor, asked_at: nowIso() })
+      .values({ uid, ...facts, asking: 1, asked_by: actor, asked_at: nowIso(), signup })
       .execute()
+  if (!known) return
+  const about = { uid, title: facts.title, date: facts.date }
+  const moved = await moveUp(trx, uid, asking.signup?.capacity)
+  await recordMoves(trx, actor, moved, facts)
+  await queueSignupMail(
+    trx,
+    asking.mail,
+    'moved_up',
+    about,
+    moved.map((m) => m.household_id),
+  )
+  const text = asking.signup?.permission_text
+  const before = known.signup ? signupOf(known)?.permission_text : undefined
+  if (text && before && text !== before) {
+    const resign = await trx
+      .selectFrom('rsvp_permissions')
+      .innerJoin('rsvps', (j) =>
+        j.onRef('rsvps.uid', '=', 'rsvp_permissions.uid').onRef('rsvps.household_id', '=', 'rsvp_permissions.household_id'),
+      )
+      .select('rsvps.household_id')
+      .where('rsvps.uid', '=', uid)
+      .where('rsvps.answer', '=', 'yes')
+      .where('rsvp_permissions.text', '!=', text)
+      .execute()
+    await queueSignupMail(
+      trx,
+      asking.mail,
+      'sign_again',
+      about,
+      resign.map((r) => r.household_id),
+    )
+  }
 }
 
 /**
@@ -221,6 +377,7 @@ export async function totalsByUid(db: Executor) {
     .select((eb) => [
       'rsvp_events.uid',
       'rsvp_events.asking',
+      'rsvp_events.signup',
       'rsvps.answer',
       eb.fn.count<number>('rsvps.household_id').as('households'),
       eb.fn.coalesce(eb.fn.sum<number>('rsvps.adults'), eb.lit(0)).as('adults'),
@@ -228,31 +385,57 @@ export async function totalsByUid(db: Executor) {
     ])
     .groupBy(['rsvp_events.uid', 'rsvps.answer'])
     .execute()
-  const out = new Map<string, { asking: boolean; totals: ReturnType<typeof emptyTotals> }>()
+  const out = new Map<string, { asking: boolean; signup: SignupSettings | null; totals: ReturnType<typeof emptyTotals> }>()
   for (const r of rows) {
-    const entry = out.get(r.uid) ?? { asking: r.asking === 1, totals: emptyTotals() }
+    const entry = out.get(r.uid) ?? { asking: r.asking === 1, signup: signupOf(r), totals: emptyTotals() }
     if (r.answer) entry.totals[r.answer] = { households: Number(r.households), adults: Number(r.adults), scouts: Number(r.scouts) }
     out.set(r.uid, entry)
   }
   return out
 }
 
-function repliesQuery(db: Executor, uid: string) {
-  return db
+/** The replies to an event, each with its sign-up parts: scouts named, permission as signed, slots and money. */
+async function replies(db: Executor, event: RsvpEventRow, households?: number[]) {
+  if (households && !households.length) return []
+  let query = db
     .selectFrom('rsvps')
     .innerJoin('households', 'households.id', 'rsvps.household_id')
+    .leftJoin('rsvp_permissions as p', (j) => j.onRef('p.uid', '=', 'rsvps.uid').onRef('p.household_id', '=', 'rsvps.household_id'))
+    .leftJoin('rsvp_payments as pay', (j) => j.onRef('pay.uid', '=', 'rsvps.uid').onRef('pay.household_id', '=', 'rsvps.household_id'))
     .select([
       'rsvps.household_id',
       'households.parent_name as household',
       'answer',
       'adults',
       'scouts',
-      'note',
+      'rsvps.note',
       'answered_by',
       'answered_at',
+      'status',
+      'scout_ids',
+      'p.signed_name',
+      'p.signed_at',
+      'p.text as signed_text',
+      'pay.paid_cents',
     ])
-    .where('rsvps.uid', '=', uid)
+    .where('rsvps.uid', '=', event.uid)
     .orderBy('households.parent_name')
+  if (households) query = query.where('rsvps.household_id', 'in', households)
+  const rows = await query.execute()
+  const slots = await db
+    .selectFrom('rsvp_slots')
+    .select(['household_id', 'name', 'count'])
+    .where('uid', '=', event.uid)
+    .orderBy('name')
+    .execute()
+  const signup = signupOf(event)
+  return rows.map(({ signed_name, signed_at, signed_text, paid_cents, scout_ids, ...r }) => ({
+    ...r,
+    scout_ids: scout_ids ? (JSON.parse(scout_ids) as number[]) : null,
+    permission: signed_name && signed_at ? { signed_name, signed_at, current: signed_text === signup?.permission_text } : null,
+    slots: slots.filter((s) => s.household_id === r.household_id).map(({ name, count }) => ({ name, count })),
+    ...(signup?.cost_cents !== undefined ? money(owedBy(signup, r), paid_cents ?? 0) : {}),
+  }))
 }
 
 async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
@@ -262,45 +445,166 @@ async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
   return event
 }
 
-/** GET: every reply with headcounts for a leader (calendar:write); the caller's own households' otherwise. */
+/** GET: every reply with headcounts (and money) for a leader (calendar:write); the caller's own households' otherwise. */
 export async function repliesFor(db: Executor, caller: Caller, uid: string) {
   const leader = caller.capabilities.has('calendar:write')
   const event = await rsvpEvent(db, uid, leader)
-  if (leader) return { ...factsOf(event), totals: (await totalsByUid(db)).get(uid)!.totals, replies: await repliesQuery(db, uid).execute() }
-  const own = await ownHouseholdIds(db, caller)
-  return { ...factsOf(event), replies: own.length ? await repliesQuery(db, uid).where('rsvps.household_id', 'in', own).execute() : [] }
+  const facts = { ...factsOf(event), ...(await standing(db, event)) }
+  if (!leader) return { ...facts, replies: await replies(db, event, await ownHouseholdIds(db, caller)) }
+  const all = await replies(db, event)
+  const cost = facts.signup?.cost_cents !== undefined
+  return {
+    ...facts,
+    totals: (await totalsByUid(db)).get(uid)!.totals,
+    ...(cost ? { money: money(sum(all, 'owed_cents'), await paidFor(db, uid)) } : {}),
+    replies: all,
+  }
 }
 
-/** PUT: the caller's household answers, or changes its answer, until the event starts. */
-export async function answerFor(db: Db, caller: Caller, uid: string, body: typeof RsvpBody.static) {
+const sum = <K extends string>(rows: Partial<Record<K, number>>[], key: K) => rows.reduce((n, r) => n + (r[key] ?? 0), 0)
+const paidFor = async (db: Executor, uid: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('rsvp_payments')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('paid_cents'), eb.lit(0)).as('n'))
+        .where('uid', '=', uid)
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
+
+/**
+ * PUT: the caller's household answers, or changes its answer, until the event starts or its sign-up closes. With
+ * sign-ups it names its scouts, signs the permission slip, takes slots, and takes a place or joins the waitlist.
+ */
+export async function answerFor(
+  db: Db,
+  caller: Caller,
+  uid: string,
+  body: typeof RsvpBody.static,
+  context: { address: string | null; mail: SignupMail },
+) {
   const event = await rsvpEvent(db, uid, false)
   const facts = factsOf(event)
-  if (!facts.open) throw conflict('Replies are closed: the event has started')
+  if (!facts.open)
+    throw conflict(
+      signupClosed(facts.signup)
+        ? `Sign-ups closed ${new Date(facts.signup!.closes_at!).toISOString()}`
+        : 'Replies are closed: the event has started',
+    )
   const own = await ownHouseholdIds(db, caller)
   if (!own.length) throw forbidden('Your account is not linked to a household; ask a leader to link it on the roster')
   const household = body.household_id ?? (own.length === 1 ? own[0] : null)
   if (household === null) throw unprocessable('household_id: your account has several households; say which one answers')
   if (!own.includes(household)) throw forbidden('You can answer only for your own household')
+  const { signup } = facts
+  const parts = await replyParts(db, household, signup, body)
+  const now = nowIso()
   const reply = {
     answer: body.answer,
     adults: body.adults,
     scouts: body.scouts,
     note: body.note?.trim() || null,
     answered_by: caller.actor,
-    answered_at: nowIso(),
+    answered_at: now,
+    scout_ids: parts.scoutIds ? JSON.stringify(parts.scoutIds) : null,
+  }
+  await write(db, async (trx) => {
+    const previous = await trx
+      .selectFrom('rsvps')
+      .select(['answer', 'status', 'queued_at', 'scouts'])
+      .where('uid', '=', uid)
+      .where('household_id', '=', household)
+      .executeTakeFirst()
+    await needsSignature(trx, uid, household, signup, body)
+    const place = await placeReply(trx, uid, household, signup?.capacity, previous, reply, now)
+    await trx
+      .insertInto('rsvps')
+      .values({ uid, household_id: household, ...reply, ...place })
+      .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet({ ...reply, ...place }))
+      .execute()
+    if (body.permission && signup?.permission_text) {
+      const signed = {
+        text: signup.permission_text,
+        signed_name: body.permission.signed_name.trim(),
+        signed_by: caller.actor,
+        signed_at: now,
+        address: context.address ?? 'unknown',
+      }
+      await trx
+        .insertInto('rsvp_permissions')
+        .values({ uid, household_id: household, ...signed })
+        .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(signed))
+        .execute()
+    }
+    if (parts.slots) await takeSlots(trx, uid, household, signup, parts.slots)
+    const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
+      .parent_name
+    const moved = await moveUp(trx, uid, signup?.capacity)
+    const self = moved.find((m) => m.household_id === household)
+    const status = self || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
+    await record(
+      trx,
+      caller.actor,
+      'calendar.rsvp',
+      `${name}: ${replyWords(reply)}${body.answer === 'yes' && status === 'waitlisted' ? ' (waitlisted)' : ''} for ${eventWords(event)}` +
+        (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
+    )
+    const others = moved.filter((m) => m.household_id !== household)
+    await recordMoves(trx, caller.actor, others, event)
+    await queueSignupMail(
+      trx,
+      context.mail,
+      'moved_up',
+      event,
+      others.map((m) => m.household_id),
+    )
+  })
+  return (await replies(db, event, [household]))[0]
+}
+
+/** Households confirmed from the waitlist, each in the history. */
+export async function recordMoves(
+  trx: Executor,
+  actor: string,
+  moved: { parent_name: string }[],
+  event: { title: string; date: string; time: string | null },
+) {
+  for (const m of moved)
+    await record(trx, actor, 'calendar.rsvp_moved_up', `${m.parent_name} moved up from the waitlist for ${eventWords(event)}`)
+}
+
+/** PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here. */
+export async function recordPayment(db: Db, caller: Caller, uid: string, householdId: number, body: typeof Payment.static) {
+  const event = await rsvpEvent(db, uid, true)
+  const signup = signupOf(event)
+  if (signup?.cost_cents === undefined) throw conflict('This event has no cost (signup.cost_cents); there is nothing to pay')
+  const reply = (await replies(db, event, [householdId]))[0]
+  if (!reply) throw notFound('That household has not replied to this event')
+  const payment = {
+    paid_cents: body.paid_cents,
+    method: body.method,
+    note: body.note?.trim() || null,
+    recorded_by: caller.actor,
+    recorded_at: nowIso(),
   }
   await write(db, async (trx) => {
     await trx
-      .insertInto('rsvps')
-      .values({ uid, household_id: household, ...reply })
-      .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(reply))
+      .insertInto('rsvp_payments')
+      .values({ uid, household_id: householdId, ...payment })
+      .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(payment))
       .execute()
-    const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
-      .parent_name
-    await record(trx, caller.actor, 'calendar.rsvp', `${name}: ${replyWords(reply)} for ${eventWords(event)}`)
+    await record(
+      trx,
+      caller.actor,
+      'calendar.payment',
+      `${reply.household}: paid ${dollars(payment.paid_cents)} in all (${payment.method}) for ${eventWords(event)}`,
+    )
   })
-  return await repliesQuery(db, uid).where('rsvps.household_id', '=', household).executeTakeFirstOrThrow()
+  return { household_id: householdId, household: reply.household, ...money(reply.owed_cents ?? 0, payment.paid_cents), ...payment }
 }
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
 const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -311,9 +615,9 @@ const eventWords = (e: { title: string; date: string; time: string | null }) =>
 
 /** The replies as CSV for a leader, one line per household, with the headcount lines at the end. */
 export async function repliesCsv(db: Executor, caller: Caller, uid: string) {
-  const { title, date, replies } = await repliesFor(db, caller, uid)
+  const { title, date, replies: answered } = await repliesFor(db, caller, uid)
   const totals = (await totalsByUid(db)).get(uid)!.totals
-  const rows: (string | null)[][] = replies.map((r) => [
+  const rows: (string | null)[][] = answered.map((r) => [
     r.household,
     r.answer,
     String(r.adults),
@@ -351,7 +655,8 @@ export async function familyRsvps(db: Executor, households: number[]) {
   for (const e of events)
     out.push({
       ...factsOf(e),
-      replies: households.length ? await repliesQuery(db, e.uid).where('rsvps.household_id', 'in', households).execute() : [],
+      ...(await standing(db, e)),
+      replies: await replies(db, e, households),
     })
   return out
 }

@@ -11,7 +11,9 @@ import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
 import { type CalendarEvent, occurrences, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
-import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, totalsByUid } from './rsvp.ts'
+import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, startOf, totalsByUid } from './rsvp.ts'
+import { Signup, signupFrom, type SignupSettings } from './signup.ts'
+import type { SignupMail } from './signup-mail.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 import { clockWords, dayWords } from '../words.ts'
 
@@ -46,6 +48,7 @@ const eventFields = {
   rsvp: t.Optional(
     t.Boolean({ description: 'Ask families to reply (one-time events only); false stops asking and keeps the replies given' }),
   ),
+  signup: t.Optional(Signup),
 }
 
 export const EventBody = t.Object(eventFields, {
@@ -139,7 +142,7 @@ export const EventDeleted = t.Object(
 )
 
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
-export function eventFrom({ rsvp, ...body }: typeof EventBody.static): CalendarEvent {
+export function eventFrom({ rsvp, signup, ...body }: typeof EventBody.static): CalendarEvent {
   if (rsvp && body.repeat) throw unprocessable('rsvp: a repeating event cannot ask for replies; ask on a one-time event')
   // A calendar keeps real dates of its units' lives; far years break time-zone arithmetic and no client shows them.
   for (const name of ['date', 'end'] as const)
@@ -188,7 +191,14 @@ export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[
   const replies = await totalsByUid(db)
   return occurrencesIn(objects, from, to, timeZone).map(({ start, series, ...e }) => {
     const asked = replies.get(e.uid)
-    return { ...e, ...series, mine: mine.has(e.uid), rsvp: asked?.asking ?? false, ...(asked ? { replies: asked.totals } : {}) }
+    return {
+      ...e,
+      ...series,
+      mine: mine.has(e.uid),
+      rsvp: asked?.asking ?? false,
+      ...(asked ? { replies: asked.totals } : {}),
+      ...(asked?.signup ? { signup: asked.signup } : {}),
+    }
   })
 }
 
@@ -266,10 +276,11 @@ async function commit(
  * A new event. Its uid is recorded as the site's before a CalDAV store holds it, so even a crash between the two
  * leaves an event the site shows as its own and may delete; a failed local write undoes the store write.
  */
-export async function createEvent(db: Db, calendar: CalendarStore, caller: Caller, body: typeof EventBody.static) {
+export async function createEvent(db: Db, calendar: CalendarStore, caller: Caller, body: typeof EventBody.static, mail: SignupMail) {
   const event = eventFrom(body)
   const uid = `${crypto.randomUUID()}@scouting-units-site`
   const timeZone = await getSetting(db, 'site.timezone')
+  const asking = { rsvp: body.rsvp ?? false, signup: signupFrom(body.signup, body.rsvp ?? false, startOf(event, timeZone)), timeZone, mail }
   // Bookkeeping, not an action: the action-log entry comes with the write below.
   await db.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
   const forget = () => db.deleteFrom('calendar_uids').where('uid', '=', uid).execute()
@@ -277,8 +288,8 @@ export async function createEvent(db: Db, calendar: CalendarStore, caller: Calle
     await commit(db, calendar, {
       store: (trx) => calendar.create(uid, toICalendar(uid, event, timeZone), trx),
       local: async (trx) => {
-        await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-        await record(trx, caller.actor, 'calendar.create', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+        await setAsking(trx, caller.actor, uid, event, asking)
+        await record(trx, caller.actor, 'calendar.create', eventWords(event) + askingWords(asking))
       },
       undo: () => calendar.remove(calendar.urlFor(uid), null),
       what: 'new event',
@@ -289,8 +300,11 @@ export async function createEvent(db: Db, calendar: CalendarStore, caller: Calle
   }
   // Refresh the copy (and the etag the next edit must match) from the store itself.
   await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
+  return { uid, ...event, mine: true, rsvp: asking.rsvp, ...(asking.signup ? { signup: asking.signup } : {}) }
 }
+
+const askingWords = ({ rsvp, signup }: { rsvp: boolean; signup: SignupSettings | null }) =>
+  rsvp ? `, asking families to ${signup ? 'sign up' : 'reply'}` : ''
 
 const REPEAT_WORDS: Record<Repeat, string> = {
   weekly: 'weekly',
@@ -319,17 +333,25 @@ async function current(db: Executor, calendar: CalendarStore, uid: string) {
 }
 
 /** Replaces an event the site created; a change made meanwhile in another client is 409 (the store's 412). */
-export async function replaceEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string, body: typeof EventBody.static) {
+export async function replaceEvent(
+  db: Db,
+  calendar: CalendarStore,
+  caller: Caller,
+  uid: string,
+  body: typeof EventBody.static,
+  mail: SignupMail,
+) {
   await assertMine(db, uid)
   const event = eventFrom(body)
   const { url, etag } = await current(db, calendar, uid)
   const before = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const timeZone = await getSetting(db, 'site.timezone')
+  const asking = { rsvp: body.rsvp ?? false, signup: signupFrom(body.signup, body.rsvp ?? false, startOf(event, timeZone)), timeZone, mail }
   await commit(db, calendar, {
     store: (trx) => calendar.update(url, etag, toICalendar(uid, event, timeZone), trx),
     local: async (trx) => {
-      await setAsking(trx, caller.actor, uid, event, body.rsvp ?? false, timeZone)
-      await record(trx, caller.actor, 'calendar.update', eventWords(event) + (body.rsvp ? ', asking families to reply' : ''))
+      await setAsking(trx, caller.actor, uid, event, asking)
+      await record(trx, caller.actor, 'calendar.update', eventWords(event) + askingWords(asking))
     },
     undo: async () => {
       if (before) await calendar.update(url, null, before.ics)
@@ -337,7 +359,7 @@ export async function replaceEvent(db: Db, calendar: CalendarStore, caller: Call
     what: 'change',
   })
   await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true, rsvp: body.rsvp ?? false }
+  return { uid, ...event, mine: true, rsvp: asking.rsvp, ...(asking.signup ? { signup: asking.signup } : {}) }
 }
 
 /** Deletes an event the site created, for real; again 404. */

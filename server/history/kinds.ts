@@ -21,6 +21,8 @@ export const HISTORY_KINDS = {
   'calendar.move': 'Event moved to the CalDAV collection',
   'calendar.rsvp': 'Reply to an event',
   'calendar.rsvp_drop': 'Replies to a deleted event dropped',
+  'calendar.rsvp_moved_up': 'Moved up from the waitlist',
+  'calendar.payment': 'Payment recorded',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
   'keys.mint': 'API key made',

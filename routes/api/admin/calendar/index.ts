@@ -1,5 +1,6 @@
 // GET/POST /api/admin/calendar: every event the public calendar shows (with `mine`); create an event in the store.
 import { createEvent, EventBody, EventList, EventView, listEvents } from '#server/calendar/service.ts'
+import { signupMail } from '#server/calendar/signup-mail.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 const STORE_FAILED = 'The calendar store refused or did not answer'
@@ -17,8 +18,12 @@ export const POST = defineRoute('calendar:write', 'Create an event', {
   body: EventBody,
   publishes: true,
   responses: created(EventView, 'The new event', {
-    422: 'A missing title or date, an end before the date, or an end_time without a time',
+    422: 'A missing title or date, an end before the date, an end_time without a time, or sign-up settings without rsvp',
     502: STORE_FAILED,
   }),
-  handler: ({ db, calendar, caller, body }) => createEvent(db, calendar, caller, body),
+  async handler({ db, env, calendar, caller, body, mail }) {
+    const made = await createEvent(db, calendar, caller, body, signupMail(mail, env))
+    mail?.wake()
+    return made
+  },
 })

@@ -1,5 +1,6 @@
 // PUT/DELETE /api/admin/calendar/:uid: replace or delete an event the site created; others' events are read-only (403).
 import { deleteEvent, EventBody, EventDeleted, EventView, replaceEvent, Uid } from '#server/calendar/service.ts'
+import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 const refusals = {
@@ -9,12 +10,18 @@ const refusals = {
 }
 
 export const PUT = defineRoute('calendar:write', 'Replace an event', {
-  description: 'The full body, as for creating one. Only events the site created.',
   params: Uid,
   body: EventBody,
   publishes: true,
   responses: ok(EventView, 'The event as replaced', { ...refusals, 404: 'The store no longer holds the event' }),
-  handler: ({ db, calendar, caller, params, body }) => replaceEvent(db, calendar, caller, params.uid, body),
+  description:
+    'The full body, as for creating one. Only events the site created. More places move the waitlist up; a changed ' +
+    'permission slip asks the families who signed the old one to sign again (both mailed when mail is set up).',
+  async handler({ db, env, calendar, caller, params, body, mail }) {
+    const replaced = await replaceEvent(db, calendar, caller, params.uid, body, signupMail(mail, env))
+    mail?.wake()
+    return replaced
+  },
 })
 
 export const DELETE = defineRoute('calendar:write', 'Delete an event', {

@@ -2,6 +2,7 @@
 // every reply with headcounts; a family reads and gives its own household's reply until the event starts.
 import { answerFor, repliesFor, RsvpBody, RsvpList, RsvpView } from '#server/calendar/rsvp.ts'
 import { Uid } from '#server/calendar/service.ts'
+import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', 'Replies to an event', {
@@ -13,15 +14,22 @@ export const GET = defineRoute('account:self', 'Replies to an event', {
 })
 
 export const PUT = defineRoute('account:self', 'Reply to an event', {
-  description: 'Your household answers yes, maybe or no with how many adults and scouts come; you may change it until the event starts.',
+  description:
+    'Your household answers yes, maybe or no with how many adults and scouts come; you may change it until the event starts ' +
+    'or its sign-up closes. With sign-ups: name your scouts (`scout_ids`), sign the permission slip with a yes, and take ' +
+    'slots. With places (`signup.capacity`) a yes beyond them is `waitlisted` and moves up by itself in the order answered.',
   person: true,
   params: Uid,
   body: RsvpBody,
   responses: ok(RsvpView, 'Your reply as kept', {
     403: 'Your account is not linked to that household (or to any)',
     404: 'The event does not ask for replies',
-    409: 'Replies are closed: the event has started',
-    422: 'A bad answer or count, or household_id missing when you have several households',
+    409: 'Replies are closed (the event has started or its sign-up closed), a slot has no room left, or more scouts than places are left',
+    422: 'A bad answer or count, household_id missing when you have several households, scouts not of your household, a yes without the permission slip signed, or an unknown slot',
   }),
-  handler: ({ db, caller, params, body }) => answerFor(db, caller, params.uid, body),
+  async handler({ db, env, caller, params, body, address, mail }) {
+    const reply = await answerFor(db, caller, params.uid, body, { address, mail: signupMail(mail, env) })
+    mail?.wake()
+    return reply
+  },
 })

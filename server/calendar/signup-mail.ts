@@ -1,0 +1,47 @@
+// Mail about a sign-up that a family did not cause themselves: a place came free and they moved up from the waitlist,
+// or the permission slip changed and needs signing again. Queued in the transaction of the change, one mail per address.
+import type { Executor } from '../db/database.ts'
+import { compose } from '../mail/compose.ts'
+import { queueMail } from '../mail/outbox.ts'
+import { familyAddresses } from '../messages/audience.ts'
+import { getSetting } from '../settings/registry.ts'
+import { dayWords } from '../words.ts'
+
+/** Where mail links go, when mail is set up; null sends nothing. */
+export type SignupMail = { publicBaseUrl: string } | null
+
+/** The sign-up mail a request may queue: only with a mail sender (woken after the write commits). */
+export const signupMail = (mail: unknown, env: { publicBaseUrl: string }): SignupMail =>
+  mail ? { publicBaseUrl: env.publicBaseUrl } : null
+
+const NEWS = {
+  moved_up: (title: string, day: string) => ({
+    subject: `A place came free: you are coming to ${title}`,
+    paragraph: `A place came free for “${title}” on ${day}, and your household was next on the waitlist: your scouts are confirmed.`,
+  }),
+  sign_again: (title: string, day: string) => ({
+    subject: `Please sign the permission slip again: ${title}`,
+    paragraph: `The leaders changed the permission slip for “${title}” on ${day} after you signed it. Please read it and sign again so your scouts can come.`,
+  }),
+}
+
+export async function queueSignupMail(
+  trx: Executor,
+  mail: SignupMail,
+  kind: keyof typeof NEWS,
+  event: { uid: string; title: string; date: string },
+  households: number[],
+): Promise<number> {
+  if (!mail || !households.length) return 0
+  const site: string = await getSetting(trx, 'site.name')
+  const news = NEWS[kind](event.title, dayWords(event.date, { year: true }))
+  const letter = await compose(trx, {
+    subject: news.subject,
+    paragraphs: [news.paragraph],
+    link: { label: 'See your sign-up', url: `${mail.publicBaseUrl}/family/#event-${encodeURIComponent(event.uid)}` },
+    why: `You get this mail because your household signed up for an event on ${site}.`,
+  })
+  const mails = (await familyAddresses(trx, households)).flatMap((f) => f.emails.map((to) => ({ kind: 'signup' as const, to, ...letter })))
+  await queueMail(trx, mails)
+  return mails.length
+}
