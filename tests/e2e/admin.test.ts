@@ -167,13 +167,15 @@ describe('admin section in a browser', () => {
     expect(problems).toEqual([])
   }, 240_000)
 
-  it('without a calendar store the calendar page shows how to connect one, not a form that cannot work', async () => {
+  it('without CalDAV the calendar page offers the event form (the site keeps the events) and, folded away, how to connect CalDAV instead', async () => {
     await page.setViewportSize({ width: 375, height: 800 })
     await page.goto(`${suite.s.url}/admin/calendar/`)
-    await page.getByRole('heading', { name: 'Connecting a calendar' }).waitFor()
-    for (const text of ['CALDAV_URL', 'Nextcloud', 'Fastmail', 'iCloud', 'Radicale', 'caldav-check'])
+    await page.getByText('Events are kept by this site.').waitFor()
+    expect(await page.locator('form#event').isVisible()).toBe(true)
+    await page.locator('#site-store summary').click()
+    await page.getByRole('heading', { name: 'Connecting a CalDAV calendar instead' }).waitFor()
+    for (const text of ['CALDAV_URL', 'Nextcloud', 'Fastmail', 'iCloud', 'Radicale', 'caldav-check', 'calendar-move-to-store'])
       expect(await page.getByText(text).first().isVisible(), text).toBe(true)
-    expect(await page.locator('form#event').isVisible()).toBe(false)
   })
 
   it('is usable with the keyboard: the skip link and form controls take focus in order', async () => {

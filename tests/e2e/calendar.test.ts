@@ -1,10 +1,12 @@
-// Browser test of the calendar: an event added in the admin page shows on the public calendar and in /calendar.ics.
+// Browser test of the calendar: an event added in the admin page shows on the public calendar and in /calendar.ics;
+// without CalDAV the site keeps the events itself; while the CalDAV server does not answer the page shows its last copy.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
-import { ROLES } from '../helpers.ts'
+import type { Page } from 'playwright-core'
+import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
-import { addDays, upcoming } from '../dates.ts'
-import { browserSuite, screenshot, seriousViolations } from './browser.ts'
+import { addDays, today, upcoming } from '../dates.ts'
+import { browserSuite, screenshot, seriousViolations, signIn } from './browser.ts'
 
 let dav: Radicale
 beforeAll(async () => (dav = await startRadicale()))
@@ -136,6 +138,166 @@ describe('calendar in a browser', () => {
     await kept.waitFor()
     expect(await kept.textContent()).toContain('Its replies are kept for 30 days')
     expect(await kept.locator('[data-headcount]').textContent()).toContain('1 maybe')
+    await page.close()
+  })
+})
+
+/** A phone-sized page (375×812) signed in to `s` as `email`, at the admin calendar; confirmation dialogs are accepted. */
+async function phoneCalendar(s: TestServer, email: string): Promise<Page> {
+  // CSP is bypassed only so axe-core can be injected.
+  const page = await suite.browser.newPage({ viewport: { width: 375, height: 812 }, bypassCSP: true })
+  page.on('dialog', (dialog) => dialog.accept())
+  await signIn(page, s.url, email, PASSWORD)
+  await page.goto(`${s.url}/admin/calendar/`)
+  return page
+}
+
+const widerThanScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
+
+describe('admin calendar without CalDAV (the site keeps the events)', () => {
+  let s: TestServer
+  let leader: { email: string }
+  beforeAll(async () => {
+    await suite.s.site!.settled() // builds share site/.astro: the other server's rebuild must not run beside this one
+    s = await startServerWithSite() // no CALDAV_* variables
+    leader = await s.person({ ...ROLES.packLeader, email: 'site.store.leader@example.org' })
+  }, 60_000)
+  afterAll(() => s?.stop())
+
+  it('at phone width a leader sees the note on connecting CalDAV, adds an event, edits it and deletes it', async () => {
+    const page = await phoneCalendar(s, leader.email)
+    const note = page.locator('#site-store')
+    await note.getByText('Events are kept by this site.').waitFor()
+    expect(await page.locator('form#event').isVisible()).toBe(true)
+    expect(await page.locator('#unreachable').isVisible()).toBe(false)
+    // The setup guide is folded away until asked for, and names the move that takes the events along.
+    const guide = page.getByRole('heading', { name: 'Connecting a CalDAV calendar instead' })
+    expect(await guide.isVisible()).toBe(false)
+    await note.getByText('Connect a CalDAV calendar', { exact: true }).click()
+    await guide.waitFor()
+    expect(await note.getByText('bun server/cli.ts calendar-move-to-store').isVisible()).toBe(true)
+    expect(await seriousViolations(page)).toEqual([])
+    expect(await widerThanScreen(page)).toBe(false)
+
+    const date = addDays(today(), 10)
+    await page.getByLabel('Title').fill('Lantern hike')
+    await page.getByLabel('Date', { exact: true }).fill(date)
+    await page.getByRole('button', { name: 'Add event' }).click()
+    await page.getByRole('status').filter({ hasText: 'Added “Lantern hike”' }).waitFor()
+    const hike = page.locator('li.card', { hasText: 'Lantern hike' })
+    await hike.getByRole('button', { name: 'Edit' }).waitFor()
+    expect(await hike.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true)
+    await screenshot(page, 'calendar-site-store-phone')
+
+    await hike.getByRole('button', { name: 'Edit' }).click()
+    await page.getByRole('heading', { name: 'Edit “Lantern hike”' }).waitFor()
+    await page.getByLabel('Title').fill('Owl prowl')
+    await page.getByLabel('Where').fill('Nature center')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved “Owl prowl”' }).waitFor()
+    const prowl = page.locator('li.card', { hasText: 'Owl prowl' })
+    await prowl.getByText('Nature center').waitFor()
+    expect(await hike.count()).toBe(0)
+
+    await prowl.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('status').filter({ hasText: 'Deleted “Owl prowl”' }).waitFor()
+    await prowl.waitFor({ state: 'detached' })
+    const listed = await s.req('GET', '/api/admin/calendar', { cookie: await s.signIn(leader.email) })
+    expect(listed.body).toMatchObject({ configured: true, store: 'site', events: [] })
+    await page.close()
+  })
+})
+
+describe('admin calendar while the CalDAV server does not answer', () => {
+  let down: Radicale
+  let s: TestServer
+  let leader: { email: string }
+  beforeAll(async () => {
+    await suite.s.site!.settled()
+    down = await startRadicale()
+    s = await startServerWithSite(down.env)
+    leader = await s.person({ ...ROLES.troopLeader, email: 'unreachable.leader@example.org' })
+  }, 60_000)
+  afterAll(async () => {
+    await s?.stop()
+    await down?.stop()
+  })
+
+  /** The parts of the page that change the calendar: none may show while it is read-only. */
+  const writeControls = (page: Page) => page.getByRole('button', { name: /^(Add event|Edit|Delete|Skip)/ })
+
+  it('a change tried after the server stopped answering is told plainly, and the page turns read-only', async () => {
+    const cookie = await s.signIn(leader.email)
+    const made = await s.req('POST', '/api/admin/calendar', {
+      cookie,
+      json: { title: 'Court of honor', date: addDays(today(), 20), unit: 'troop', rsvp: true },
+    })
+    expect(made.status).toBe(201)
+
+    const page = await phoneCalendar(s, leader.email)
+    const card = page.locator('li.card', { hasText: 'Court of honor' })
+    await card.getByRole('button', { name: 'Delete' }).waitFor()
+    // With CalDAV configured there is no guide to connecting it.
+    expect(await page.locator('#site-store').isVisible()).toBe(false)
+
+    await down.stop()
+    await card.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('status').filter({ hasText: 'Nothing was changed' }).waitFor()
+    await page.getByRole('status').filter({ hasText: 'The calendar server is not answering' }).waitFor()
+    await card.getByRole('button', { name: 'Delete' }).waitFor({ state: 'detached' })
+    expect(await card.count()).toBe(1)
+    expect(await page.locator('form#event').isVisible()).toBe(false)
+    expect(await page.locator('body').innerText()).not.toContain('ECONNREFUSED')
+    await page.close()
+  })
+
+  it('opened while the server does not answer: a banner with the sentence, the last copy with its replies, no form and no buttons that change it', async () => {
+    const page = await phoneCalendar(s, leader.email)
+    const banner = page.getByRole('status').filter({ hasText: 'The calendar server is not answering' })
+    await banner.waitFor()
+    expect(await banner.innerText()).toContain('changes will be possible again when it is.')
+    expect(await banner.innerText()).toContain('Showing the events as of ')
+    expect(await banner.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T/) // the time in words, not as the API sends it
+    expect(await banner.getAttribute('class')).toBe('banner') // a notice, not an error
+
+    const card = page.locator('li.card', { hasText: 'Court of honor' })
+    await card.waitFor()
+    expect(await page.locator('form#event').isVisible()).toBe(false)
+    expect(await writeControls(page).count()).toBe(0)
+    expect(await page.locator('#site-store').isVisible()).toBe(false)
+    // Replies stay readable meanwhile (kept by the site, not the calendar server).
+    await card.getByRole('button', { name: 'See the replies' }).click()
+    await card.getByText('No replies yet.').waitFor()
+
+    expect(await page.content()).not.toContain('ECONNREFUSED')
+    expect(await page.locator('body').innerText()).not.toContain('ECONNREFUSED')
+    expect(await seriousViolations(page)).toEqual([])
+    expect(await widerThanScreen(page)).toBe(false)
+    await screenshot(page, 'calendar-unreachable-phone')
+    await page.close()
+  })
+})
+
+describe('admin calendar while the CalDAV server refuses the site', () => {
+  let s: TestServer
+  let leader: { email: string }
+  beforeAll(async () => {
+    await suite.s.site!.settled()
+    s = await startServerWithSite({ ...dav.env, CALDAV_PASSWORD: 'not the password' })
+    leader = await s.person({ ...ROLES.packLeader, email: 'refused.leader@example.org' })
+  }, 60_000)
+  afterAll(() => s?.stop())
+
+  it('says so with the check command as code, and that no copy has been read yet; no form', async () => {
+    const page = await phoneCalendar(s, leader.email)
+    const banner = page.getByRole('status').filter({ hasText: 'The calendar server refuses the site' })
+    await banner.waitFor()
+    expect(await banner.locator('code').textContent()).toBe('bun server/cli.ts caldav-check')
+    expect(await banner.innerText()).not.toContain('`')
+    expect(await banner.innerText()).toContain('No copy has been read yet.')
+    expect(await page.locator('form#event').isVisible()).toBe(false)
+    expect(await page.locator('body').innerText()).not.toMatch(/HTTP 401|Unauthorized/)
+    expect(await seriousViolations(page)).toEqual([])
     await page.close()
   })
 })

@@ -1,16 +1,18 @@
 // Calendar: every upcoming event; the site's own are editable (date and time pickers, all-day toggle, unit,
-// repeats, replies asked), others read-only. Events asking for replies show their headcounts and the list.
+// repeats, replies asked), others read-only. Events asking for replies show their headcounts and the list. While the
+// CalDAV store does not answer, a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { answered, api, type ApiResult, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
 import { replyWords } from '../rsvp-form.ts'
 
 await signedInFor('calendar:write')
 
-type CalendarEvent = AnswerOf<typeof ListEvents>['events'][number]
+type EventList = AnswerOf<typeof ListEvents>
+type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>
 
 const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
@@ -30,8 +32,12 @@ const REPEAT_WORDS: Record<string, string> = {
   monthly_date: 'every month on the same date',
 }
 
+/** The sign-up settings of the event being edited, kept as they are (the form does not edit them yet). */
+let keptSignup: CalendarEvent['signup'] = undefined
+
 function edit(e: CalendarEvent | null) {
   form.reset()
+  keptSignup = e?.signup
   field('uid').value = e?.uid ?? ''
   for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? 'both' : '')
   // A repeating event is edited as its series: from its first day, with its rule.
@@ -67,19 +73,54 @@ async function showReplies(e: { uid: string }, box: HTMLElement) {
   )
 }
 
+/** A change the CalDAV store did not take (502): its error text (a socket error) is not for leaders. */
+const NOT_TAKEN = 'Nothing was changed: the calendar server did not take it. The events below are as it last answered.'
+
+/** Says how a change ended, the store's refusals in plain words. */
+function reportChange<T>(res: ApiResult<T>, done: string) {
+  if (res.status === 502) tell(NOT_TAKEN, 'error')
+  else report(res, done)
+}
+
+/** When the copy was read, as the reader says it: "today at 7:20 PM", or the date and time in their time zone. */
+function copiedWords(iso: string) {
+  const at = new Date(iso)
+  return at.toDateString() === new Date().toDateString() ? `today at ${at.toLocaleTimeString('en-US', { timeStyle: 'short' })}` : when(iso)
+}
+
+/** A sentence from the API with its `commands` shown as code. */
+const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 ? h('code', {}, part) : part))
+
+/**
+ * Shows where the events are kept: the banner while the CalDAV store does not answer (then the page is read-only), the
+ * note on connecting CalDAV while the site keeps them. Answers whether changes are possible.
+ */
+function showStore(body: EventList): boolean {
+  const down = body.unreachable
+  byId('unreachable').hidden = !down
+  if (down) {
+    byId('unreachable-detail').replaceChildren(...withCode(down.detail))
+    byId('unreachable-copy').textContent = down.copied_at
+      ? `Showing the events as of ${copiedWords(down.copied_at)}.`
+      : 'No copy has been read yet.'
+  }
+  byId('site-store').hidden = body.store !== 'site'
+  return !down
+}
+
 /** Skips one day of a repeating event the site made (one click, with the series otherwise unchanged). */
 async function skipDay(e: CalendarEvent) {
   if (!confirm(`Skip “${e.title}” on ${dayWords(e.date)}? The other days stay.`)) return
   const { uid, mine, recurring, first_date, replies, ...rest } = e
   const body = { ...rest, date: first_date ?? e.date, skip_dates: [...(e.skip_dates ?? []), e.date] }
-  report(await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
+  reportChange(await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
   await load()
 }
 
 async function load() {
   const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
   if (!body) return
-  byId('unconfigured').hidden = body.configured
+  const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
   byId('deleted').replaceChildren(
     ...body.deleted_with_replies.map((e) =>
@@ -96,7 +137,7 @@ async function load() {
       ),
     ),
   )
-  form.hidden = !body.configured
+  form.hidden = !writable
   byId('events').replaceChildren(
     ...body.events.map((e) =>
       h(
@@ -110,13 +151,14 @@ async function load() {
           h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}`),
         e.replies && repliesPart(e, e.replies),
         e.mine
-          ? h(
-              'div',
-              { class: 'row' },
-              h('button', { type: 'button', class: 'secondary', onclick: () => edit(e) }, e.repeat ? 'Edit the series' : 'Edit'),
-              e.repeat && h('button', { type: 'button', class: 'secondary', onclick: () => skipDay(e) }, 'Skip this day'),
-              h('button', { type: 'button', class: 'danger', onclick: () => remove(e) }, e.repeat ? 'Delete the series' : 'Delete'),
-            )
+          ? writable &&
+              h(
+                'div',
+                { class: 'row' },
+                h('button', { type: 'button', class: 'secondary', onclick: () => edit(e) }, e.repeat ? 'Edit the series' : 'Edit'),
+                e.repeat && h('button', { type: 'button', class: 'secondary', onclick: () => skipDay(e) }, 'Skip this day'),
+                h('button', { type: 'button', class: 'danger', onclick: () => remove(e) }, e.repeat ? 'Delete the series' : 'Delete'),
+              )
           : h('p', { class: 'muted' }, `Added in another calendar app${e.recurring ? ' (repeats)' : ''}: change it there.`),
       ),
     ),
@@ -136,7 +178,7 @@ function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<Cal
 
 async function remove(e: CalendarEvent) {
   if (!confirm(`Delete “${e.title}”? It disappears from every subscribed calendar.`)) return
-  report(await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
+  reportChange(await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
   await load()
 }
 
@@ -155,6 +197,7 @@ function fields(): EventFields {
     if (skip.length) body.skip_dates = skip
   }
   body.rsvp = field('rsvp').checked
+  if (body.rsvp && keptSignup) body.signup = keptSignup
   return body as EventFields
 }
 
@@ -171,7 +214,16 @@ onSubmit(
     edit(null)
     await load()
   },
-  { reset: false },
+  {
+    reset: false,
+    // A store that stopped answering since the page loaded: say so plainly and show the banner (the form then hides).
+    refused: (res) => {
+      if (res.status !== 502) return detailOf(res)
+      tell(NOT_TAKEN, 'error')
+      void load()
+      return ''
+    },
+  },
 )
 byId('cancel').addEventListener('click', () => edit(null))
 await load()
