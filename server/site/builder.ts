@@ -33,6 +33,17 @@ function claimFolder(dir: string, database: string): void {
 }
 
 /** A build directory holds a complete site when its 404 page is there (it is written last of the pages we serve). */
+/**
+ * Astro keeps a build's scratch files in site/.astro whatever its output folder, so two builds at once in one checkout
+ * trip over each other's files: the builders of one process (tests, or two databases served together) take turns.
+ */
+let astroTurn: Promise<unknown> = Promise.resolve()
+function inAstroTurn<T>(work: () => Promise<T>): Promise<T> {
+  const turn = astroTurn.then(work, work)
+  astroTurn = turn.catch(() => {})
+  return turn
+}
+
 const complete = (dir: string) => existsSync(path.join(dir, '404.html'))
 
 export class SiteBuilder {
@@ -187,8 +198,13 @@ export class SiteBuilder {
 
   private async runOnce(reason: string): Promise<BuildOutcome> {
     await this.prepare().catch((e) => logEvent('site.prepare', { ok: false, message: `Before the site build: ${errorText(e)}` }))
-    // Stopped meanwhile (the service is shutting down): no new build process.
-    if (this.stopped) return { ok: false, duration_ms: 0, error: 'the site builder is stopped' }
+    return inAstroTurn(() =>
+      // Stopped meanwhile (the service is shutting down): no new build process.
+      this.stopped ? Promise.resolve({ ok: false, duration_ms: 0, error: 'the site builder is stopped' }) : this.runAstro(reason),
+    )
+  }
+
+  private async runAstro(reason: string): Promise<BuildOutcome> {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)

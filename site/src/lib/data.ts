@@ -3,9 +3,11 @@ import { openDatabase } from '#server/db/client.ts'
 import { readEnv } from '#server/env.ts'
 import ICAL from '#server/calendar/ical.ts'
 import { announcementsWithState } from '#server/announcements/state.ts'
-import { eventsOf } from '#server/calendar/service.ts'
+import { eventsOf, shownWindow } from '#server/calendar/service.ts'
+import { titleAndUnitOf } from '#server/calendar/event.ts'
+import { addDays, utcToZoned } from '#server/calendar/zone.ts'
 import { getSetting } from '#server/settings/registry.ts'
-import { clockWords } from '#server/words.ts'
+import { clockWords, UNIT_WORDS } from '#server/words.ts'
 import { directoryOrder } from '#server/nearby/order.ts'
 
 const env = readEnv()
@@ -71,22 +73,53 @@ export async function liveAnnouncements(page: { unit?: 'pack' | 'troop'; home?: 
 export const activeNearby = async () =>
   (await db.selectFrom('nearby_units').selectAll().where('active', '=', 1).execute()).sort(directoryOrder)
 
-/** Upcoming events from the local copy of the calendar store, in date order. */
-export async function upcomingEvents() {
+/** A unit's calendar: the pack or the troop; `null` is everything. */
+export type CalendarUnit = 'pack' | 'troop' | null
+
+/** Whether an event of `eventUnit` shows on `unit`'s calendar: its own events and those for both units. */
+const shownFor = (unit: CalendarUnit, eventUnit: string) => !unit || eventUnit === unit || eventUnit === 'both'
+
+/** Upcoming events from the local copy of the calendar store, in date order; for a unit, its own and those for both. */
+export async function upcomingEvents(unit: CalendarUnit = null) {
   const objects = await db.selectFrom('calendar_objects').select('ics').execute()
-  return eventsOf(db, objects)
+  return (await eventsOf(db, objects)).filter((e) => shownFor(unit, e.unit))
 }
 
-/** The subscribable feed: every stored event as written (recurrence rules intact) with the time zones it needs. */
-export async function calendarFeed(): Promise<string> {
+/** The id of an occurrence's card in the list view, which the month view links to (as the family page: the uid encoded). */
+export const eventAnchor = (e: { uid: string; date: string }) => `event-${encodeURIComponent(e.uid)}-${e.date}`
+
+/** The list and month pages of a unit's calendar (or of everything). */
+export const calendarPaths = (unit: CalendarUnit) => ({
+  list: unit ? `/calendar/${unit}/` : '/calendar/',
+  month: unit ? `/calendar/${unit}/month/` : '/calendar/month/',
+})
+
+/**
+ * Where a feed is: its path (to download), its address, the webcal:// address phones subscribe to (rather than
+ * importing once), and Google Calendar's subscribe link for it.
+ */
+export async function feedLinks(unit: CalendarUnit = null) {
+  const path = unit ? `/calendar/${unit}.ics` : '/calendar.ics'
+  const address = new URL(path, `${(await siteInfo()).baseUrl}/`).href
+  const webcal = address.replace(/^https?:/, 'webcal:')
+  return { path, address, webcal, google: `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}` }
+}
+
+/**
+ * The subscribable feed: every stored event as written (recurrence rules intact) with the time zones it needs; for a
+ * unit, the resources whose event is that unit's or both units' (named after the unit).
+ */
+export async function calendarFeed(unit: CalendarUnit = null): Promise<string> {
+  const name = (await siteInfo()).name
   const cal = new ICAL.Component(['vcalendar', [], []])
   cal.addPropertyWithValue('prodid', '-//Scouting units site//Calendar//EN')
   cal.addPropertyWithValue('version', '2.0')
   cal.addPropertyWithValue('calscale', 'GREGORIAN')
-  cal.addPropertyWithValue('x-wr-calname', (await siteInfo()).name)
+  cal.addPropertyWithValue('x-wr-calname', unit ? `${name} — ${UNIT_WORDS[unit]}` : name)
   cal.addPropertyWithValue('x-wr-timezone', await getSetting(db, 'site.timezone'))
   const zones = new Set<string>()
   for (const { ics } of await db.selectFrom('calendar_objects').select('ics').orderBy('uid').execute()) {
+    if (unit && !shownFor(unit, titleAndUnitOf(ics)?.unit ?? '')) continue
     let source: ICAL.Component
     try {
       source = new ICAL.Component(ICAL.parse(ics))
@@ -100,4 +133,40 @@ export async function calendarFeed(): Promise<string> {
     for (const ev of source.getAllSubcomponents('vevent')) cal.addSubcomponent(ev)
   }
   return cal.toString() + '\r\n'
+}
+
+export interface MonthDay {
+  date: string
+  /** In the window the calendar shows (today to a year ahead); days before or after it have no events. */
+  shown: boolean
+  today: boolean
+  /** The events of that day; `continued` on the later days of an event over several days. */
+  events: (Awaited<ReturnType<typeof upcomingEvents>>[number] & { continued: boolean })[]
+}
+
+/**
+ * The months of the shown window for the month view, each as weeks of seven days (Sunday first, null outside the
+ * month; weeks wholly outside the window left out) with the events of each day. Today is the site's today (in its
+ * time zone) when the site was built.
+ */
+export async function calendarMonths(unit: CalendarUnit = null) {
+  const { timeZone, from, to } = await shownWindow(db)
+  const today = utcToZoned(from, timeZone).date
+  const last = utcToZoned(to - 1, timeZone).date
+  const byDay = new Map<string, MonthDay['events']>()
+  for (const e of await upcomingEvents(unit))
+    for (let d = e.date < today ? today : e.date; d <= (e.end ?? e.date) && d <= last; d = addDays(d, 1))
+      (byDay.get(d) ?? byDay.set(d, []).get(d)!).push({ ...e, continued: d !== e.date })
+  const months = []
+  for (let first = `${today.slice(0, 7)}-01`; first <= last; first = addDays(first, 32).slice(0, 8) + '01') {
+    const days: (MonthDay | null)[] = Array(new Date(`${first}T12:00:00Z`).getUTCDay()).fill(null)
+    for (let d = first; d.slice(0, 7) === first.slice(0, 7); d = addDays(d, 1))
+      days.push({ date: d, shown: d >= today && d <= last, today: d === today, events: byDay.get(d) ?? [] })
+    while (days.length % 7) days.push(null)
+    const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7)).filter((w) => w.some((d) => d?.shown))
+    const words = (month: 'long' | 'short') =>
+      new Date(`${first}T12:00:00Z`).toLocaleDateString('en-US', { month, year: 'numeric', timeZone: 'UTC' })
+    months.push({ key: first.slice(0, 7), label: words('long'), short: words('short'), weeks })
+  }
+  return { today, months }
 }

@@ -4,7 +4,9 @@ import { INDEXED_PAGES } from '../lib/public-pages.ts'
 
 export async function GET() {
   const { baseUrl } = await siteInfo()
-  const urls = INDEXED_PAGES.map((page) => `  <url><loc>${new URL(page, `${baseUrl}/`).href}</loc></url>`).join('\n')
+  const urls = INDEXED_PAGES
+    .map((page) => `  <url><loc>${new URL(page, `${baseUrl}/`).href}</loc></url>`)
+    .join('\n')
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`
   return new Response(xml, { headers: { 'content-type': 'application/xml; charset=utf-8' } })
 }
