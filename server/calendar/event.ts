@@ -235,6 +235,10 @@ export function occurrencesIn(objects: { ics: string }[], from: number, to: numb
     .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
 }
 
+/** A resource's first occurrence (a repeating event's first day); undefined when it holds none or is not valid iCalendar. */
+export const firstOccurrence = (ics: string, timeZone: string): Occurrence | undefined =>
+  occurrencesIn([{ ics }], -8.64e15, 8.64e15, timeZone)[0]
+
 /** The title and unit of the (first) event in a resource, for naming it and choosing whom it concerns. */
 export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit'] } | null {
   try {

@@ -4,10 +4,8 @@
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { getSetting } from '../settings/registry.ts'
-import { occurrences } from './event.ts'
-import { refreshCopy } from './service.ts'
+import { refreshCopy, storedEventWords } from './service.ts'
 import type { CalDavStore } from './store.ts'
-import { dayWords } from '../words.ts'
 
 export interface MoveOutcome {
   moved: string[]
@@ -21,8 +19,7 @@ export async function moveToStore(db: Db, store: CalDavStore): Promise<MoveOutco
   const held = new Set((await store.list()).map((o) => o.uid))
   const outcome: MoveOutcome = { moved: [], present: [] }
   for (const { uid, ics } of waiting) {
-    const [first] = occurrences(ics, -8.64e15, 8.64e15, timeZone)
-    const words = first ? `“${first.title}”, ${dayWords(first.date, { year: true })}` : uid
+    const words = storedEventWords(ics, timeZone) ?? uid
     if (held.has(uid)) outcome.present.push(words)
     else {
       await store.create(uid, ics)

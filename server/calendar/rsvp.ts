@@ -11,7 +11,7 @@ import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { clockWords, dayWords } from '../words.ts'
-import { type CalendarEvent, occurrences, toICalendar } from './event.ts'
+import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import {
   money,
   Money,
@@ -205,17 +205,20 @@ export async function deletedWithReplies(db: Executor) {
   return gone.map((e) => ({ ...e, gone_at: e.gone_at!, totals: totals.get(e.uid)!.totals }))
 }
 
-const factsOf = (e: RsvpEventRow, now = Date.now()) => ({
-  uid: e.uid,
-  title: e.title,
-  date: e.date,
-  time: e.time,
-  location: e.location,
-  asking: e.asking === 1,
-  open: e.asking === 1 && !e.gone_at && Date.parse(e.starts_at) > now && !signupClosed(signupOf(e), now),
-  gone_at: e.gone_at,
-  signup: signupOf(e),
-})
+function factsOf(e: RsvpEventRow, now = Date.now()) {
+  const signup = signupOf(e)
+  return {
+    uid: e.uid,
+    title: e.title,
+    date: e.date,
+    time: e.time,
+    location: e.location,
+    asking: e.asking === 1,
+    open: e.asking === 1 && !e.gone_at && Date.parse(e.starts_at) > now && !signupClosed(signup, now),
+    gone_at: e.gone_at,
+    signup,
+  }
+}
 
 /** The places and slots of an event with sign-ups, as families and leaders see them. */
 async function standing(db: Executor, e: RsvpEventRow) {
@@ -251,8 +254,7 @@ async function standing(db: Executor, e: RsvpEventRow) {
 
 /** Where an event stands for replies: what it is, and when replies close (its start). */
 function whenOf(uid: string, event: CalendarEvent, timeZone: string) {
-  const [first] = occurrences(toICalendar(uid, event, timeZone), -8.64e15, 8.64e15, timeZone)
-  return factsFrom(first)
+  return factsFrom(firstOccurrence(toICalendar(uid, event, timeZone), timeZone)!)
 }
 
 const factsFrom = (o: { title: string; date: string; time?: string; location?: string; start: number }) => ({
@@ -293,16 +295,7 @@ export async function setAsking(
       .values({ uid, ...facts, asking: 1, asked_by: actor, asked_at: nowIso(), signup })
       .execute()
   if (!known) return
-  const about = { uid, title: facts.title, date: facts.date }
-  const moved = await moveUp(trx, uid, asking.signup?.capacity)
-  await recordMoves(trx, actor, moved, facts)
-  await queueSignupMail(
-    trx,
-    asking.mail,
-    'moved_up',
-    about,
-    moved.map((m) => m.household_id),
-  )
+  await moveWaitlistUp(trx, actor, { uid, ...facts }, asking.signup?.capacity, asking.mail)
   const text = asking.signup?.permission_text
   const before = known.signup ? signupOf(known)?.permission_text : undefined
   if (text && before && text !== before) {
@@ -320,7 +313,7 @@ export async function setAsking(
       trx,
       asking.mail,
       'sign_again',
-      about,
+      { uid, ...facts },
       resign.map((r) => r.household_id),
     )
   }
@@ -335,7 +328,7 @@ export async function followStore(trx: Executor, objects: { uid: string; ics: st
   const byUid = new Map(objects.map((o) => [o.uid, o.ics]))
   for (const row of await trx.selectFrom('rsvp_events').select(['uid', 'gone_at']).execute()) {
     const ics = byUid.get(row.uid)
-    const first = ics ? safeOccurrences(ics, timeZone)[0] : undefined
+    const first = ics ? firstOccurrence(ics, timeZone) : undefined
     if (first)
       await trx
         .updateTable('rsvp_events')
@@ -353,14 +346,6 @@ export async function followStore(trx: Executor, objects: { uid: string; ics: st
       'calendar.rsvp_drop',
       `Replies to ${dropped.map((d) => `“${d.title}”`).join(', ')} dropped ${RSVP_KEEP_DAYS} days after the event was deleted`,
     )
-}
-
-function safeOccurrences(ics: string, timeZone: string) {
-  try {
-    return occurrences(ics, -8.64e15, 8.64e15, timeZone)
-  } catch {
-    return []
-  }
 }
 
 const emptyTotals = () =>
@@ -456,23 +441,12 @@ export async function repliesFor(db: Executor, caller: Caller, uid: string) {
   return {
     ...facts,
     totals: (await totalsByUid(db)).get(uid)!.totals,
-    ...(cost ? { money: money(sum(all, 'owed_cents'), await paidFor(db, uid)) } : {}),
+    ...(cost ? { money: money(sum(all, 'owed_cents'), sum(all, 'paid_cents')) } : {}),
     replies: all,
   }
 }
 
 const sum = <K extends string>(rows: Partial<Record<K, number>>[], key: K) => rows.reduce((n, r) => n + (r[key] ?? 0), 0)
-const paidFor = async (db: Executor, uid: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('rsvp_payments')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('paid_cents'), eb.lit(0)).as('n'))
-        .where('uid', '=', uid)
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
-
 /**
  * PUT: the caller's household answers, or changes its answer, until the event starts or its sign-up closes. With
  * sign-ups it names its scouts, signs the permission slip, takes slots, and takes a place or joins the waitlist.
@@ -540,9 +514,8 @@ export async function answerFor(
     if (parts.slots) await takeSlots(trx, uid, household, signup, parts.slots)
     const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
       .parent_name
-    const moved = await moveUp(trx, uid, signup?.capacity)
-    const self = moved.find((m) => m.household_id === household)
-    const status = self || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
+    const movedSelf = await moveWaitlistUp(trx, caller.actor, event, signup?.capacity, context.mail, household)
+    const status = movedSelf || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
     await record(
       trx,
       caller.actor,
@@ -550,28 +523,34 @@ export async function answerFor(
       `${name}: ${replyWords(reply)}${body.answer === 'yes' && status === 'waitlisted' ? ' (waitlisted)' : ''} for ${eventWords(event)}` +
         (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
     )
-    const others = moved.filter((m) => m.household_id !== household)
-    await recordMoves(trx, caller.actor, others, event)
-    await queueSignupMail(
-      trx,
-      context.mail,
-      'moved_up',
-      event,
-      others.map((m) => m.household_id),
-    )
   })
   return (await replies(db, event, [household]))[0]
 }
 
-/** Households confirmed from the waitlist, each in the history. */
-export async function recordMoves(
+/**
+ * Confirms whoever the free places now fit from the waitlist, each in the history and mailed, except `replier`: the
+ * household whose own answer confirmed it. Answers whether the replier moved up.
+ */
+async function moveWaitlistUp(
   trx: Executor,
   actor: string,
-  moved: { parent_name: string }[],
-  event: { title: string; date: string; time: string | null },
-) {
-  for (const m of moved)
+  event: { uid: string; title: string; date: string; time: string | null },
+  capacity: number | undefined,
+  mail: SignupMail,
+  replier?: number,
+): Promise<boolean> {
+  const moved = await moveUp(trx, event.uid, capacity)
+  const others = moved.filter((m) => m.household_id !== replier)
+  for (const m of others)
     await record(trx, actor, 'calendar.rsvp_moved_up', `${m.parent_name} moved up from the waitlist for ${eventWords(event)}`)
+  await queueSignupMail(
+    trx,
+    mail,
+    'moved_up',
+    event,
+    others.map((m) => m.household_id),
+  )
+  return others.length < moved.length
 }
 
 /** PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here. */

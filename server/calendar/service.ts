@@ -9,7 +9,7 @@ import { forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Instant, Line, Lines, nowIso, Nullable, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
-import { type CalendarEvent, occurrences, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
+import { type CalendarEvent, firstOccurrence, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
 import { DeletedWithReplies, deletedWithReplies, followStore, RsvpTotals, setAsking, startOf, totalsByUid } from './rsvp.ts'
 import { Signup, signupFrom, type SignupSettings } from './signup.ts'
@@ -317,6 +317,12 @@ const eventWords = (e: { title: string; date: string; time?: string; repeat?: Re
   `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}` +
   (e.repeat && e.repeat_until ? `, ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}` : '')
 
+/** A stored resource as the history writes it, named by its first occurrence (a repeating one by its first day). */
+export function storedEventWords(ics: string, timeZone: string): string | null {
+  const first = firstOccurrence(ics, timeZone)
+  return first ? eventWords({ ...first, ...first.series }) : null
+}
+
 /** 403 before anything reaches the store when the site did not create the uid. */
 async function assertMine(db: Executor, uid: string) {
   if (!(await db.selectFrom('calendar_uids').select('uid').where('uid', '=', uid).executeTakeFirst()))
@@ -366,18 +372,12 @@ export async function replaceEvent(
 export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string) {
   await assertMine(db, uid)
   const { url, etag } = await current(db, calendar, uid)
-  // The first occurrence names the event (a repeating one by its first day).
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
-  const stored = copy && occurrences(copy.ics, -8.64e15, 8.64e15, await getSetting(db, 'site.timezone'))[0]
+  const words = copy && storedEventWords(copy.ics, await getSetting(db, 'site.timezone'))
   await commit(db, calendar, {
     store: (trx) => calendar.remove(url, etag, trx),
     local: async (trx) => {
-      await record(
-        trx,
-        caller.actor,
-        'calendar.delete',
-        stored ? eventWords({ ...stored, ...stored.series }) : 'An event that was no longer in the local copy',
-      )
+      await record(trx, caller.actor, 'calendar.delete', words || 'An event that was no longer in the local copy')
     },
     undo: async () => {
       if (copy) await calendar.create(uid, copy.ics)
