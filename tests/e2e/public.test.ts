@@ -51,7 +51,8 @@ describe('join form to a leader', () => {
 describe('announcements on the public site', () => {
   it('one for both units appears on every public page after publishing, and disappears when taken down', async () => {
     const page = await suite.signedIn(leader.email, '/admin/announcements/')
-    // A pack leader's form starts on the pack: this one is for both units.
+    // A pack leader's form starts on the pack (set once the page has read who is signed in): this one is for both units.
+    await page.waitForFunction(() => (document.querySelector('#create select[name=unit]') as HTMLSelectElement | null)?.value === 'pack')
     expect(await page.getByLabel('For').inputValue()).toBe('pack')
     await page.getByLabel('For').selectOption('both')
     await page.getByLabel('Message').fill('Pinewood derby moved to Saturday')
