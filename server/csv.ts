@@ -11,3 +11,12 @@ export function csvCell(value: Cell): string {
 export const csvRows = (rows: Cell[][]) => rows.map((r) => r.map(csvCell).join(',') + '\r\n').join('')
 
 export const csvDocument = (header: string[], rows: Cell[][]) => header.join(',') + '\r\n' + csvRows(rows)
+
+/** A download's file name from what it is and the event it is about: "replies-2026-12-05-pinewood-derby.csv". */
+export const eventFileName = (kind: string, date: string, title: string) =>
+  `${kind}-${date}-${
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'event'
+  }.csv`

@@ -42,3 +42,6 @@ export function listWords(items: string[]): string {
 /** The fields a change touched, as words: {parent_name, unit_id} → "parent name and unit". */
 export const fieldWords = (change: object) =>
   listWords(Object.keys(change).map((k) => k.replace(/_id$/, '').replaceAll('_', ' '))) || 'nothing'
+
+/** Cents as people write money: 123450 → "$1,234.50". */
+export const dollars = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100)

@@ -2,7 +2,7 @@
 // scouts come, and may change it until the event starts; leaders see headcounts, the list and a CSV. Replies
 // are kept here by event uid; an event deleted from the store keeps its replies readable for 30 days.
 import type { Caller } from '../auth/credential.ts'
-import { csvDocument } from '../csv.ts'
+import { csvDocument, eventFileName } from '../csv.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
 import { type Executor, RSVP_ANSWERS, RSVP_STATUSES, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
@@ -10,7 +10,7 @@ import { ownHouseholdIds } from '../roster/own-households.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
-import { clockWords, dayWords } from '../words.ts'
+import { clockWords, dayWords, dollars } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import {
   money,
@@ -205,7 +205,7 @@ export async function deletedWithReplies(db: Executor) {
   return gone.map((e) => ({ ...e, gone_at: e.gone_at!, totals: totals.get(e.uid)!.totals }))
 }
 
-function factsOf(e: RsvpEventRow, now = Date.now()) {
+export function factsOf(e: RsvpEventRow, now = Date.now()) {
   const signup = signupOf(e)
   return {
     uid: e.uid,
@@ -221,7 +221,7 @@ function factsOf(e: RsvpEventRow, now = Date.now()) {
 }
 
 /** The places and slots of an event with sign-ups, as families and leaders see them. */
-async function standing(db: Executor, e: RsvpEventRow) {
+export async function standing(db: Executor, e: RsvpEventRow) {
   const signup = signupOf(e)
   const replies = await db
     .selectFrom('rsvps')
@@ -380,7 +380,7 @@ export async function totalsByUid(db: Executor) {
 }
 
 /** The replies to an event, each with its sign-up parts: scouts named, permission as signed, slots and money. */
-async function replies(db: Executor, event: RsvpEventRow, households?: number[]) {
+export async function replies(db: Executor, event: RsvpEventRow, households?: number[]) {
   if (households && !households.length) return []
   let query = db
     .selectFrom('rsvps')
@@ -423,7 +423,7 @@ async function replies(db: Executor, event: RsvpEventRow, households?: number[])
   }))
 }
 
-async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
+export async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
   const event = await db.selectFrom('rsvp_events').selectAll().where('uid', '=', uid).executeTakeFirst()
   // A family sees only events that ask now; a leader also the replies of ones that stopped or were deleted.
   if (!event || (!leader && (event.asking !== 1 || event.gone_at))) throw notFound('This event does not ask for replies')
@@ -583,8 +583,6 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
   return { household_id: householdId, household: reply.household, ...money(reply.owed_cents ?? 0, payment.paid_cents), ...payment }
 }
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
-
 const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: number }) =>
@@ -610,12 +608,7 @@ export async function repliesCsv(db: Executor, caller: Caller, uid: string) {
     rows.push([`Total: ${plural(count.households, 'household')}`, answer, String(count.adults), String(count.scouts), null, null, null])
   }
   return {
-    filename: `replies-${date}-${
-      title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '') || 'event'
-    }.csv`,
+    filename: eventFileName('replies', date, title),
     csv: csvDocument(['household', 'answer', 'adults', 'scouts', 'note', 'answered_by', 'answered_at'], rows),
   }
 }

@@ -333,6 +333,9 @@ export interface HouseholdTable {
   email: string | null
   phone: string | null
   second_parent: string | null
+  /** Whom to call when the parents cannot be reached (on a trip). */
+  emergency_name: string | null
+  emergency_phone: string | null
   notes: string | null
   active: number
   lead_id: number | null

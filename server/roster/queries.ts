@@ -65,17 +65,12 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
       ? { done: c.done === 1, note: c.note, recorded_by: c.recorded_by, recorded_at: c.recorded_at }
       : { done: false, note: null, recorded_by: null, recorded_at: null }
   }
-  const formDates = await newestHealthForms(
+  const forms = await healthForms(
     db,
     scouts.map((s) => s.id),
+    await today(db),
   )
-  const day = await today(db)
-  const healthFormOf = (scoutId: number) => {
-    const check = checkOf(scoutId, 'health_form')
-    const dated = healthFormOn(formDates.get(scoutId) ?? null, day)
-    // A form ticked without a date (before dates were kept, or none given) counts for its program year, as it did.
-    return { ...check, ...dated, current: dated.form_date ? dated.current : check.done }
-  }
+  const healthFormOf = (scoutId: number) => ({ ...checkOf(scoutId, 'health_form'), ...forms.get(scoutId)! })
   const peopleOf = groupBy(people, (p) => p.household_id)
   const scoutsOf = groupBy(scouts, (sc) => sc.household_id)
   const byId = new Map(households.map((h) => [h.id, h]))
@@ -93,19 +88,33 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
     }))
 }
 
-/** The date on each scout's newest health form handed in, in any program year. */
-export async function newestHealthForms(db: Executor, scoutIds: number[]): Promise<Map<number, string>> {
-  if (!scoutIds.length) return new Map()
+/**
+ * How each scout's health form stands on `day`: the newest dated form handed in, in any program year, counts for 12
+ * months from its date; one ticked this program year without a date (before dates were kept, or none given) counts too.
+ */
+export async function healthForms(db: Executor, scoutIds: number[], day: string) {
+  const out = new Map<number, ReturnType<typeof healthFormOn>>()
+  if (!scoutIds.length) return out
+  const { year } = await programYear(db)
   const rows = await db
     .selectFrom('checks')
-    .select(['scout_id', (eb) => eb.fn.max('form_date').as('form_date')])
+    .select([
+      'scout_id',
+      (eb) => eb.fn.max('form_date').as('form_date'),
+      sql<number>`max("year" = ${year} and "form_date" is null)`.as('undated_this_year'),
+    ])
     .where('item', '=', 'health_form')
     .where('done', '=', 1)
-    .where('form_date', 'is not', null)
     .where('scout_id', 'in', idList(scoutIds))
     .groupBy('scout_id')
     .execute()
-  return new Map(rows.map((r) => [r.scout_id, r.form_date!]))
+  const handedIn = new Map(rows.map((r) => [r.scout_id, r]))
+  for (const id of scoutIds) {
+    const form = handedIn.get(id)
+    const dated = healthFormOn(form?.form_date ?? null, day)
+    out.set(id, { ...dated, current: dated.current || form?.undated_this_year === 1 })
+  }
+  return out
 }
 
 /** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */

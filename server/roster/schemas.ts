@@ -15,6 +15,8 @@ const householdFields = {
   email: OptionalNullable(Email),
   phone: OptionalNullable(Phone),
   second_parent: OptionalNullable(Line(100)),
+  emergency_name: OptionalNullable(Line(100, { description: 'Whom to call when the parents cannot be reached' })),
+  emergency_phone: OptionalNullable(Phone),
   notes: OptionalNullable(Lines(2000, { description: "Leaders' notes; families never see them" })),
 }
 
@@ -154,6 +156,8 @@ const FAMILY_EXAMPLE = {
   email: 'robin.hale@example.org',
   phone: '555-123-4567',
   second_parent: null,
+  emergency_name: 'Pat Hale',
+  emergency_phone: '555-987-6543',
   active: true,
   created_at: '2026-11-23T08:09:00.000Z',
   updated_at: '2026-11-23T08:09:00.000Z',
@@ -167,6 +171,8 @@ const familyFields = {
   email: Nullable(t.String()),
   phone: Nullable(t.String()),
   second_parent: Nullable(t.String()),
+  emergency_name: Nullable(t.String({ description: 'Whom to call when the parents cannot be reached' })),
+  emergency_phone: Nullable(t.String()),
   active: t.Boolean(),
   created_at: Instant,
   updated_at: Instant,

@@ -7,7 +7,6 @@ import { expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts
 import { addHousehold } from '../households.ts'
 import { startRelay, type TestRelay } from '../mail.ts'
 import { addDays, today } from '../dates.ts'
-import { nowIso } from '../../server/schemas.ts'
 
 let relay: TestRelay
 let s: TestServer
@@ -45,22 +44,7 @@ interface Family {
 /** A family account linked to a new pack household with `scouts` scouts. */
 async function family(scouts = 1): Promise<Family> {
   const person = await s.as(ROLES.member)
-  const household = await addHousehold(s.db, { unit: 'pack', email: null, accounts: [person.id] })
-  const unit = await s.db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()
-  for (let i = 1; i < scouts; i++)
-    await s.db
-      .insertInto('scouts')
-      .values({
-        household_id: household,
-        first_name: `Kid${i}`,
-        last_name: null,
-        unit_id: unit.id,
-        den: null,
-        org_member_id: null,
-        created_at: nowIso(),
-        updated_at: nowIso(),
-      })
-      .execute()
+  const household = await addHousehold(s.db, { unit: 'pack', email: null, accounts: [person.id], scouts })
   const ids = (await s.db.selectFrom('scouts').select('id').where('household_id', '=', household).orderBy('id').execute()).map((r) => r.id)
   return { cookie: person.cookie, email: person.email, household, scouts: ids }
 }

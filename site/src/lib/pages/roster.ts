@@ -114,6 +114,7 @@ function householdCard(hh: Household): HTMLElement {
     hh.email && h('a', { href: `mailto:${hh.email}` }, hh.email),
     hh.phone && h('a', { href: `tel:${hh.phone.replace(/[^\d+]/g, '')}` }, hh.phone),
     hh.second_parent && `with ${hh.second_parent}`,
+    hh.emergency_name && `emergency: ${hh.emergency_name}${hh.emergency_phone ? ` ${hh.emergency_phone}` : ''}`,
   ].filter((c): c is HTMLElement | string => !!c)
   const linked = hh.people.length ? `Family account: ${hh.people.map((p) => p.name ?? p.email).join(', ')}` : 'No family account linked yet'
   const head = h('tr', {}, ...['Scout', 'Dues', 'Health form'].map((c) => h('th', { scope: 'col' }, c)))
@@ -152,7 +153,7 @@ async function setActive(hh: Household, active: boolean) {
 async function openHousehold(hh: Household | null) {
   editing = hh
   householdForm.reset()
-  for (const name of ['parent_name', 'email', 'phone', 'second_parent', 'notes'] as const)
+  for (const name of ['parent_name', 'email', 'phone', 'second_parent', 'emergency_name', 'emergency_phone', 'notes'] as const)
     field(householdForm, name).value = hh?.[name] ?? ''
   byId('household-title').textContent = hh ? `Edit ${hh.parent_name}'s household` : 'Add a household'
   const linking = !!hh && canLink
@@ -197,6 +198,8 @@ onSubmit(
       email: orNull(data, 'email'),
       phone: orNull(data, 'phone'),
       second_parent: orNull(data, 'second_parent'),
+      emergency_name: orNull(data, 'emergency_name'),
+      emergency_phone: orNull(data, 'emergency_phone'),
       notes: orNull(data, 'notes'),
     }
     if (!editing) return api<typeof AddHousehold>('POST', '/api/admin/roster/households', fields)

@@ -1,0 +1,16 @@
+// GET /api/admin/calendar/:uid/roster/export: the trip roster as CSV.
+import { Uid } from '#server/calendar/service.ts'
+import { tripRosterCsv } from '#server/calendar/trip-roster.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('calendar:write', 'Download the trip roster as CSV', {
+  description: 'One line per scout named (per household when the event counts scouts only), waitlist and maybes last.',
+  params: Uid,
+  responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),
+  async handler({ db, params }) {
+    const { filename, csv } = await tripRosterCsv(db, params.uid)
+    return new Response(csv, {
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
+    })
+  },
+})
