@@ -18,6 +18,7 @@ import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 import { MailSender } from './mail/sender.ts'
 import { smtpRelay } from './mail/relay.ts'
 import { DigestSchedule } from './messages/digest-schedule.ts'
+import { ReminderSchedule } from './calendar/reminders.ts'
 
 // Before anything is created: the database, its WAL and the backups are readable by this user only.
 createPrivately()
@@ -79,6 +80,8 @@ const mail = env.mail && new MailSender(db, smtpRelay(env.mail))
 await mail?.start()
 const digest = mail && new DigestSchedule(db, mail, env.publicBaseUrl)
 digest?.start()
+const reminders = mail && new ReminderSchedule(db, mail, env.publicBaseUrl)
+reminders?.start()
 const app = await createApp({ db, env, site, catalog, calendar, calendarWatch: watch, log, mail })
 // With no earlier build to serve, build before listening so the first visitor gets pages; otherwise
 // serve the last build at once and rebuild meanwhile so the pages match the data.
@@ -100,7 +103,7 @@ if (setup) logEvent('setup.link', { message: `No owner yet. Create the first own
 stopOnSignals({
   server: app.server!,
   timers: [() => catalog.stop(), () => watch.stop()],
-  work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => mail?.stop()],
+  work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => reminders?.stop(), async () => mail?.stop()],
   close: () => db.destroy(),
   flushLog: () => {
     log.drain()

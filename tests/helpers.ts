@@ -16,6 +16,7 @@ import { CatalogLoader } from '../server/catalog/loader.ts'
 import { createAccount } from '../server/people/accounts.ts'
 import { MailSender } from '../server/mail/sender.ts'
 import { DigestSchedule } from '../server/messages/digest-schedule.ts'
+import { ReminderSchedule } from '../server/calendar/reminders.ts'
 import { smtpRelay } from '../server/mail/relay.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 
@@ -35,6 +36,8 @@ export interface TestServer {
   stop(): Promise<void>
   /** Starts the weekly digest's schedule (with SMTP_URL only). */
   startDigest(): void
+  /** Starts the event reminders' schedule (with SMTP_URL only). */
+  startReminders(): void
   req(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** A person with the given roles; `units` are slugs with a role. */
   person(spec: PersonSpec): Promise<{ id: number; email: string; password: string }>
@@ -112,6 +115,7 @@ export async function startServer(
   // The weekly digest only when a test starts it (after its fixtures): at its default hour it would mail into every
   // other mail test.
   const digest = mail ? new DigestSchedule(db, mail, env.publicBaseUrl) : null
+  const reminders = mail ? new ReminderSchedule(db, mail, env.publicBaseUrl) : null
   const app = await createApp({ db, env, site, catalog, log: options.log, mail, onPublicDataChange: () => rebuilds.count++ })
   app.listen({ ...SERVE_OPTIONS, port: env.port, hostname: '127.0.0.1' })
   const url = `http://${options.localhost ? 'localhost' : '127.0.0.1'}:${app.server!.port}`
@@ -195,10 +199,15 @@ export async function startServer(
       if (!digest) throw new Error('the digest needs SMTP_URL')
       digest.start()
     },
+    startReminders() {
+      if (!reminders) throw new Error('reminders need SMTP_URL')
+      reminders.start()
+    },
     async stop() {
       catalog?.stop()
       await site?.stop()
       await digest?.stop()
+      await reminders?.stop()
       await mail?.stop()
       await app.stop(true)
       await db.destroy()

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/credential.ts'
 import { csvDocument, eventFileName } from '../csv.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
-import { type Executor, RSVP_ANSWERS, RSVP_STATUSES, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
+import { type Executor, REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
@@ -28,6 +28,7 @@ import {
   type SignupSettings,
   takeSlots,
 } from './signup.ts'
+import { remindersOf } from './reminders.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 
 /** Days the replies of an event deleted from the store stay readable. */
@@ -171,11 +172,29 @@ const EVENT_EXAMPLE = {
   slots: [],
 }
 
+export const Reminder = t.Object(
+  {
+    kind: OneOf(REMINDER_KINDS, {
+      description:
+        'before_start: yes and maybe households, 24 h before the start; before_close: households not answered, 48 h before signup.closes_at',
+    }),
+    due_at: Instant,
+    reminded: t.Integer({ description: 'Households reminded (by mail)' }),
+    to_remind: t.Array(t.String(), {
+      description: 'Households due a reminder that has not gone: without mail set up, for a leader to call or text',
+    }),
+  },
+  { additionalProperties: false },
+)
+
 export const RsvpList = t.Object(
   {
     ...eventFacts,
     totals: t.Optional(RsvpTotals),
     money: t.Optional({ ...Money, description: 'For leaders, with signup.cost_cents: the totals over every household' }),
+    reminders: t.Optional(
+      t.Array(Reminder, { description: 'For leaders, while the event is ahead: when each reminder falls due, and who is still due one' }),
+    ),
     replies: t.Array(RsvpView, { description: "Every household's reply for leaders; your own households' otherwise" }),
   },
   { additionalProperties: false, examples: [{ ...EVENT_EXAMPLE, totals: RsvpTotals.examples[0], replies: [REPLY_EXAMPLE] }] },
@@ -257,8 +276,9 @@ function whenOf(uid: string, event: CalendarEvent, timeZone: string) {
   return factsFrom(firstOccurrence(toICalendar(uid, event, timeZone), timeZone)!)
 }
 
-const factsFrom = (o: { title: string; date: string; time?: string; location?: string; start: number }) => ({
+const factsFrom = (o: { title: string; unit: CalendarEvent['unit']; date: string; time?: string; location?: string; start: number }) => ({
   title: o.title,
+  unit: o.unit,
   date: o.date,
   time: o.time ?? null,
   location: o.location ?? null,
@@ -442,6 +462,7 @@ export async function repliesFor(db: Executor, caller: Caller, uid: string) {
     ...facts,
     totals: (await totalsByUid(db)).get(uid)!.totals,
     ...(cost ? { money: money(sum(all, 'owed_cents'), sum(all, 'paid_cents')) } : {}),
+    ...(facts.open ? { reminders: await remindersOf(db, uid) } : {}),
     replies: all,
   }
 }

@@ -60,6 +60,7 @@ export interface Database {
   rsvp_permissions: RsvpPermissionTable
   rsvp_slots: RsvpSlotTable
   rsvp_payments: RsvpPaymentTable
+  rsvp_reminders: RsvpReminderTable
   social_posts: SocialPostTable
   second_factors: SecondFactorTable
   recovery_codes: RecoveryCodeTable
@@ -417,6 +418,19 @@ export interface RsvpEventTable {
   gone_at: string | null
   /** The sign-up settings (JSON), null for plain replies. */
   signup: string | null
+  /** Whom the event concerns: the households with a scout in this unit, or every household. */
+  unit: Generated<'pack' | 'troop' | 'both'>
+}
+
+export const REMINDER_KINDS = ['before_start', 'before_close'] as const
+export type ReminderKind = (typeof REMINDER_KINDS)[number]
+
+/** A reminder queued: one per event, household and kind. */
+export interface RsvpReminderTable {
+  uid: string
+  household_id: number
+  kind: ReminderKind
+  queued_at: string
 }
 
 export interface RsvpTable {

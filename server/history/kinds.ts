@@ -23,6 +23,7 @@ export const HISTORY_KINDS = {
   'calendar.rsvp_drop': 'Replies to a deleted event dropped',
   'calendar.rsvp_moved_up': 'Moved up from the waitlist',
   'calendar.payment': 'Payment recorded',
+  'calendar.reminder': 'Event reminder sent',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
   'keys.mint': 'API key made',

@@ -3,17 +3,22 @@
 // hour is less than CATCH_UP_MS ago (a service that was down through it still sends it soon after; a week-old one not).
 import type { Db } from '../db/client.ts'
 import type { MailSender } from '../mail/sender.ts'
+import { DueTimer } from '../ops/due-timer.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { onSettingChange } from '../settings/registry.ts'
 import { CATCH_UP_MS, digestClock, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
 
-const MAX_SLEEP_MS = 3_600_000
 const SETTINGS = new Set(['mail.digest_day', 'mail.digest_hour', 'site.timezone'])
 
 export class DigestSchedule {
-  private timer: Timer | null = null
-  private running: Promise<void> | null = null
-  private stopped = false
+  private readonly timer = new DueTimer(
+    () => this.tick(),
+    (error) =>
+      logEvent('mail.digest', {
+        ok: false,
+        message: `The weekly digest could not be queued (again within the hour): ${errorText(error)}`,
+      }),
+  )
   private unsubscribe = () => {}
 
   constructor(
@@ -24,29 +29,9 @@ export class DigestSchedule {
 
   start(): void {
     this.unsubscribe = onSettingChange((db, key) => {
-      if (db === this.db && SETTINGS.has(key)) this.wake()
+      if (db === this.db && SETTINGS.has(key)) this.timer.wake()
     })
-    this.wake()
-  }
-
-  private wake(): void {
-    if (this.stopped) return
-    if (this.running) return void this.running.then(() => this.wake())
-    this.running = this.tick()
-      .catch((error) => {
-        logEvent('mail.digest', {
-          ok: false,
-          message: `The weekly digest could not be queued (again within the hour): ${errorText(error)}`,
-        })
-        return MAX_SLEEP_MS
-      })
-      .then((sleep) => {
-        this.running = null
-        if (this.stopped) return
-        if (this.timer) clearTimeout(this.timer)
-        this.timer = setTimeout(() => this.wake(), Math.min(Math.max(sleep, 1_000), MAX_SLEEP_MS))
-        this.timer.unref?.()
-      })
+    this.timer.wake()
   }
 
   /** Sends a digest that is due; answers how long to sleep. */
@@ -62,13 +47,11 @@ export class DigestSchedule {
       }
     }
     const next = nextDigestAt(now, day, hour, timeZone)
-    return next === null ? MAX_SLEEP_MS : next - now
+    return next === null ? Infinity : next - now
   }
 
   async stop(): Promise<void> {
-    this.stopped = true
     this.unsubscribe()
-    if (this.timer) clearTimeout(this.timer)
-    await this.running
+    await this.timer.stop()
   }
 }
