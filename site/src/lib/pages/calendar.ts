@@ -4,6 +4,7 @@
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
+import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
 import { answered, api, type ApiResult, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
@@ -14,6 +15,7 @@ await signedInFor('calendar:write')
 type EventList = AnswerOf<typeof ListEvents>
 type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>
+type Signup = NonNullable<EventFields['signup']>
 
 const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
 const TIMES = ['time', 'end_time'] as const
@@ -25,6 +27,13 @@ const times = byId('times')
 allDay.addEventListener('change', () => (times.hidden = allDay.checked))
 const repeats = byId('repeats')
 field('repeat').addEventListener('change', () => (repeats.hidden = !field('repeat').value))
+// Disabled while hidden, so its fields are neither checked by the browser nor sent.
+const signupBox = byId<HTMLFieldSetElement>('signup')
+const showSignup = () => (signupBox.hidden = signupBox.disabled = !field('rsvp').checked)
+field('rsvp').addEventListener('change', showSignup)
+field('closes_time').addEventListener('input', () => (field('closes_date').required = !!field('closes_time').value))
+/** The site's time zone (from the build): closing times are typed and shown in it, wherever the leader is. */
+const ZONE = form.dataset.timeZone!
 
 const REPEAT_WORDS: Record<string, string> = {
   weekly: 'every week',
@@ -32,12 +41,99 @@ const REPEAT_WORDS: Record<string, string> = {
   monthly_date: 'every month on the same date',
 }
 
-/** The sign-up settings of the event being edited, kept as they are (the form does not edit them yet). */
-let keptSignup: CalendarEvent['signup'] = undefined
+/** A day and time in the site's time zone as RFC 3339 with the zone's offset on that day: "2027-01-08T21:00:00-06:00". */
+function zonedTimestamp(date: string, time: string) {
+  const at = zonedToUtc(date, time, ZONE)
+  const wall = utcToZoned(at, ZONE) // a time skipped by a clock change comes back as the time it becomes
+  const minutes = (Date.parse(`${wall.date}T${wall.time}:00Z`) - at) / 60_000
+  const two = (n: number) => String(Math.floor(n)).padStart(2, '0')
+  return `${wall.date}T${wall.time}:00${minutes < 0 ? '-' : '+'}${two(Math.abs(minutes) / 60)}:${two(Math.abs(minutes) % 60)}`
+}
+
+type SlotRow = { name: string; needed: string }
+const slotsBox = byId('slots')
+
+/** The slot rows as typed. */
+const slotRows = (): SlotRow[] =>
+  [...slotsBox.querySelectorAll('[data-slot]')].map((row) => ({
+    name: (row.querySelector('[name="slot_name"]') as HTMLInputElement).value,
+    needed: (row.querySelector('[name="slot_needed"]') as HTMLInputElement).value,
+  }))
+
+/** Draws the slot rows, numbered from 1, each with its Remove button. */
+function showSlots(rows: SlotRow[]) {
+  slotsBox.replaceChildren(
+    ...rows.map((slot, i) =>
+      h(
+        'div',
+        { class: 'row', 'data-slot': String(i + 1) },
+        h('label', {}, `Slot ${i + 1}`, h('input', { name: 'slot_name', maxlength: '100', required: true, value: slot.name })),
+        h(
+          'label',
+          {},
+          `How many (slot ${i + 1})`,
+          h('input', {
+            type: 'number',
+            name: 'slot_needed',
+            min: '1',
+            max: '50',
+            inputmode: 'numeric',
+            required: true,
+            value: slot.needed,
+          }),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            'aria-label': `Remove slot ${i + 1}`,
+            onclick: () => {
+              showSlots(slotRows().filter((_, j) => j !== i))
+              byId('add-slot').focus()
+            },
+          },
+          'Remove',
+        ),
+      ),
+    ),
+  )
+}
+byId('add-slot').addEventListener('click', () => {
+  showSlots([...slotRows(), { name: '', needed: '1' }])
+  ;(slotsBox.lastElementChild?.querySelector('input') as HTMLInputElement).focus()
+})
+
+/** Fills the sign-up fields from an event's settings (empty for none). */
+function fillSignup(signup: Signup | null | undefined) {
+  field('per_scout').checked = !!signup?.per_scout
+  field('capacity').value = signup?.capacity?.toString() ?? ''
+  const closes = signup?.closes_at ? utcToZoned(Date.parse(signup.closes_at), ZONE) : null
+  field('closes_date').value = closes?.date ?? ''
+  field('closes_time').value = closes?.time ?? ''
+  field('closes_date').required = !!closes
+  field('cost').value = signup?.cost_cents !== undefined ? (signup.cost_cents / 100).toFixed(2) : ''
+  field('permission_text').value = signup?.permission_text ?? ''
+  showSlots((signup?.slots ?? []).map((s) => ({ name: s.name, needed: String(s.needed) })))
+}
+
+/** The sign-up settings filled in, without the empty parts; undefined when none is. */
+function signupFields(): Signup | undefined {
+  const signup: Signup = {}
+  if (field('per_scout').checked) signup.per_scout = true
+  if (field('capacity').value) signup.capacity = Number(field('capacity').value)
+  if (field('closes_date').value) signup.closes_at = zonedTimestamp(field('closes_date').value, field('closes_time').value || '23:59')
+  if (field('cost').value) signup.cost_cents = Math.round(Number(field('cost').value) * 100)
+  const permission = field('permission_text').value.trim()
+  if (permission) signup.permission_text = permission
+  const slots = slotRows().map((s) => ({ name: s.name.trim(), needed: Number(s.needed) }))
+  if (slots.length) signup.slots = slots
+  return Object.keys(signup).length ? signup : undefined
+}
 
 function edit(e: CalendarEvent | null) {
   form.reset()
-  keptSignup = e?.signup
+  fillSignup(e?.signup)
   field('uid').value = e?.uid ?? ''
   for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? 'both' : '')
   // A repeating event is edited as its series: from its first day, with its rule.
@@ -45,6 +141,7 @@ function edit(e: CalendarEvent | null) {
   field('repeat_until').value = e?.repeat_until ?? ''
   field('skip_dates').value = (e?.skip_dates ?? []).join(', ')
   field('rsvp').checked = e?.rsvp ?? false
+  showSignup()
   allDay.checked = !e?.time
   times.hidden = allDay.checked
   repeats.hidden = !field('repeat').value
@@ -197,7 +294,8 @@ function fields(): EventFields {
     if (skip.length) body.skip_dates = skip
   }
   body.rsvp = field('rsvp').checked
-  if (body.rsvp && keptSignup) body.signup = keptSignup
+  const signup = body.rsvp && signupFields()
+  if (signup) body.signup = signup
   return body as EventFields
 }
 
