@@ -11,27 +11,25 @@ import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 const suite = browserSuite()
 const PHONE = { width: 375, height: 812 }
 const SLIP = 'My scout may attend the winter campout.\nThey may travel with the drivers the pack arranges.'
+const EVENT = {
+  title: 'Winter campout',
+  date: addDays(today(), 20),
+  unit: 'pack',
+  rsvp: true,
+  signup: {
+    per_scout: true,
+    capacity: 1,
+    closes_at: `${addDays(today(), 18)}T21:00:00Z`,
+    cost_cents: 3500,
+    permission_text: SLIP,
+    slots: [{ name: 'Driver (4 seats)', needed: 1 }],
+  },
+}
 let leader: { cookie: string }
 let uid: string
 beforeAll(async () => {
   leader = await suite.s.as(ROLES.packLeader)
-  const created = await suite.s.req('POST', '/api/admin/calendar', {
-    cookie: leader.cookie,
-    json: {
-      title: 'Winter campout',
-      date: addDays(today(), 20),
-      unit: 'pack',
-      rsvp: true,
-      signup: {
-        per_scout: true,
-        capacity: 1,
-        closes_at: `${addDays(today(), 18)}T21:00:00Z`,
-        cost_cents: 3500,
-        permission_text: SLIP,
-        slots: [{ name: 'Driver (4 seats)', needed: 1 }],
-      },
-    },
-  })
+  const created = await suite.s.req('POST', '/api/admin/calendar', { cookie: leader.cookie, json: EVENT })
   expect(created.status).toBe(201)
   uid = created.body.uid
 })
@@ -74,8 +72,10 @@ const card = (page: Page) => page.locator('[data-event]', { hasText: 'Winter cam
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
 
 describe('the family page with a sign-up', () => {
+  let rivera: Awaited<ReturnType<typeof family>>
+
   it('a family names its scout, signs and takes the slot; the next family waits in line; refusals show in words', async () => {
-    const rivera = await family('signup.rivera@example.org', 'Ana')
+    rivera = await family('signup.rivera@example.org', 'Ana')
     const park = await family('signup.park@example.org')
     // Park's page is read before the Riveras answer, so it still offers the slot they are about to take.
     const parkPage = await suite.signedIn(park.email, '/family/', { viewport: PHONE })
@@ -146,5 +146,33 @@ describe('the family page with a sign-up', () => {
     expect(await seriousViolations(parkPage)).toEqual([])
     expect(await noSideScroll(parkPage)).toBe(true)
     await parkPage.close()
+  })
+
+  it('when the leaders change the slip, the family is asked to sign again; a payment shows in the balance', async () => {
+    const changed = { ...EVENT, signup: { ...EVENT.signup, permission_text: `${SLIP}\nWe will also swim.` } }
+    expect(
+      (await suite.s.req('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, { cookie: leader.cookie, json: changed })).status,
+    ).toBe(200)
+    const paid = await suite.s.req('PUT', `${rsvps()}/${rivera.household}/payment`, {
+      cookie: leader.cookie,
+      json: { paid_cents: 3500, method: 'cash' },
+    })
+    expect(paid.status).toBe(200)
+
+    const page = await suite.signedIn(rivera.email, '/family/', { viewport: PHONE })
+    const event = card(page)
+    await event.getByText('The slip changed since you signed; please sign again.').waitFor()
+    expect(await event.getByRole('status').textContent()).toContain('Paid $35.00: nothing left to pay.')
+    await event.getByRole('button', { name: 'Change reply' }).click()
+    await event.getByRole('status').filter({ hasText: 'A yes needs the permission slip signed' }).waitFor()
+    expect((await replyOf(rivera.household)).permission.current).toBe(false)
+
+    await event.getByLabel('Type your name to sign').fill('Dana Rivera')
+    await event.getByRole('button', { name: 'Change reply' }).click()
+    await event.getByRole('status').filter({ hasText: 'Thank you: coming, 1 adult and 1 scout' }).waitFor()
+    await event.getByText('Signed by Dana Rivera. Leave blank to keep your signature.').waitFor()
+    expect(await replyOf(rivera.household)).toMatchObject({ status: 'confirmed', permission: { current: true }, balance_cents: 0 })
+    expect(await seriousViolations(page)).toEqual([])
+    await page.close()
   })
 })

@@ -45,7 +45,7 @@ function factWords({ signup, places }: Standing): string[] {
   return facts
 }
 
-/** Where a reply stands beyond its answer: waiting list, slots taken, a slip to sign again, money. */
+/** Where a reply stands beyond its answer: waiting list, slots taken, money. */
 export function standingWords(r: Reply, mail: boolean): string {
   const words: string[] = []
   if (r.answer === 'yes' && r.status === 'waitlisted')
@@ -55,7 +55,6 @@ export function standingWords(r: Reply, mail: boolean): string {
         : 'You are on the waiting list; you move up by yourself if a place frees up.',
     )
   if (r.slots.length) words.push(`You take: ${listWords(r.slots.map((s) => (s.count > 1 ? `${s.name} × ${s.count}` : s.name)))}.`)
-  if (r.permission && !r.permission.current) words.push('The slip changed since you signed; please sign again.')
   const { owed_cents: owed = 0, paid_cents: paid = 0, balance_cents: balance = 0 } = r
   if (owed || paid)
     words.push(
@@ -117,7 +116,12 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
       )
     : null
 
-  const signHint = h('p', { class: 'muted', id: `sign-hint-${n}` }, signedWords(reply))
+  const signHint = h('p', { id: `sign-hint-${n}` })
+  const drawSigned = () => {
+    signHint.textContent = signedWords(reply)
+    signHint.className = reply?.permission && !reply.permission.current ? 'error' : 'muted'
+  }
+  drawSigned()
   const slip = signup?.permission_text
     ? h(
         'fieldset',
@@ -227,7 +231,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
       )
       if (slip) {
         field('signed_name').value = ''
-        signHint.textContent = signedWords(reply)
+        drawSigned()
       }
       ;(form.querySelector('button[type="submit"]') as HTMLButtonElement).textContent = 'Change reply'
     }
