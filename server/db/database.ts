@@ -368,6 +368,8 @@ export interface CheckTable {
   item: CheckItem
   done: number
   note: string | null
+  /** health_form: the date written on the form (YYYY-MM-DD); it counts for 12 months from it. */
+  form_date: string | null
   recorded_by: string
   recorded_at: string
 }

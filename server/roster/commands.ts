@@ -7,6 +7,7 @@ import type { CheckItem, Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
+import { today } from '../settings/registry.ts'
 import { fieldWords, listWords } from '../words.ts'
 import { householdById, programYear } from './queries.ts'
 import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
@@ -166,23 +167,34 @@ export function changeScout(db: Db, caller: Caller, id: number, change: typeof S
   })
 }
 
-/** Ticks (or unticks) dues or health_form for this program year, with who and when; only the fact is kept. */
+/**
+ * Ticks (or unticks) dues or health_form for this program year, with who and when; only the fact is kept, and for a
+ * health form the date written on it (not in the future, and only with done).
+ */
 export async function recordCheck(db: Db, caller: Caller, scoutId: number, item: CheckItem, input: typeof CheckInput.static) {
   const { year, label } = await programYear(db)
+  const formDate = input.form_date ?? null
+  if (formDate !== null) {
+    if (item !== 'health_form') throw unprocessable('form_date: only a health form has a date')
+    if (!input.done) throw unprocessable('form_date: give it with done: true')
+    if (formDate > (await today(db))) throw unprocessable('form_date: the date on the form cannot be in the future')
+  }
   return write(db, async (trx) => {
     const scout = await scoutKept(trx, caller, scoutId)
-    const check = { done: input.done ? 1 : 0, note: input.note ?? null, recorded_by: caller.actor, recorded_at: nowIso() }
+    const check = {
+      done: input.done ? 1 : 0,
+      note: input.note ?? null,
+      form_date: formDate,
+      recorded_by: caller.actor,
+      recorded_at: nowIso(),
+    }
     await trx
       .insertInto('checks')
       .values({ scout_id: scoutId, year, item, ...check })
       .onConflict((oc) => oc.columns(['scout_id', 'year', 'item']).doUpdateSet(check))
       .execute()
-    await record(
-      trx,
-      caller.actor,
-      'roster.check',
-      `${scout.first_name}: ${item === 'dues' ? 'dues' : 'health form'} ${input.done ? 'done' : 'not done'} for ${label}`,
-    )
+    const what = item === 'dues' ? 'dues' : `health form${formDate ? ` dated ${formDate}` : ''}`
+    await record(trx, caller.actor, 'roster.check', `${scout.first_name}: ${what} ${input.done ? 'done' : 'not done'} for ${label}`)
     return { scout_id: scoutId, item, year, ...check, done: input.done }
   })
 }

@@ -8,7 +8,8 @@ import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
 import { notFound } from '../errors.ts'
-import { getSetting } from '../settings/registry.ts'
+import { getSetting, today } from '../settings/registry.ts'
+import { healthFormOn } from './health-form.ts'
 import { findUnit } from '../units/units.ts'
 
 /** The program year now, by the calendar year it starts in (setting roster.year_start_month, site time zone). */
@@ -64,6 +65,17 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
       ? { done: c.done === 1, note: c.note, recorded_by: c.recorded_by, recorded_at: c.recorded_at }
       : { done: false, note: null, recorded_by: null, recorded_at: null }
   }
+  const formDates = await newestHealthForms(
+    db,
+    scouts.map((s) => s.id),
+  )
+  const day = await today(db)
+  const healthFormOf = (scoutId: number) => {
+    const check = checkOf(scoutId, 'health_form')
+    const dated = healthFormOn(formDates.get(scoutId) ?? null, day)
+    // A form ticked without a date (before dates were kept, or none given) counts for its program year, as it did.
+    return { ...check, ...dated, current: dated.form_date ? dated.current : check.done }
+  }
   const peopleOf = groupBy(people, (p) => p.household_id)
   const scoutsOf = groupBy(scouts, (sc) => sc.household_id)
   const byId = new Map(households.map((h) => [h.id, h]))
@@ -76,9 +88,24 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
       people: (peopleOf.get(h.id) ?? []).map(({ household_id, ...p }) => p),
       scouts: (scoutsOf.get(h.id) ?? []).map((sc) => ({
         ...sc,
-        checks: { dues: checkOf(sc.id, 'dues'), health_form: checkOf(sc.id, 'health_form') },
+        checks: { dues: checkOf(sc.id, 'dues'), health_form: healthFormOf(sc.id) },
       })),
     }))
+}
+
+/** The date on each scout's newest health form handed in, in any program year. */
+export async function newestHealthForms(db: Executor, scoutIds: number[]): Promise<Map<number, string>> {
+  if (!scoutIds.length) return new Map()
+  const rows = await db
+    .selectFrom('checks')
+    .select(['scout_id', (eb) => eb.fn.max('form_date').as('form_date')])
+    .where('item', '=', 'health_form')
+    .where('done', '=', 1)
+    .where('form_date', 'is not', null)
+    .where('scout_id', 'in', idList(scoutIds))
+    .groupBy('scout_id')
+    .execute()
+  return new Map(rows.map((r) => [r.scout_id, r.form_date!]))
 }
 
 /** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */
@@ -156,11 +183,12 @@ export async function rosterCsv(db: Executor, unitSlugOrId: string | undefined) 
         h.second_parent,
         s.checks.dues.done ? 'yes' : 'no',
         s.checks.health_form.done ? 'yes' : 'no',
+        s.checks.health_form.expires_on ?? '',
       ]),
     )
   const header = ['first_name', 'last_name', 'unit', 'den', 'org_member_id', 'parent', 'email', 'phone', 'second_parent']
   return {
     filename: `roster-${unit?.slug ?? 'all'}-${year.year}.csv`,
-    csv: csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`], rows),
+    csv: csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`, 'health_form_until'], rows),
   }
 }

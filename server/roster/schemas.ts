@@ -2,7 +2,7 @@
 import { FamilyRsvpEvent } from '../calendar/rsvp.ts'
 import { CHECK_ITEMS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
-import { Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
+import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
 const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
 const MemberId = withMessage(t.String({ pattern: '^[0-9]{6,12}$', examples: ['12345678'] }), 'must be 6 to 12 digits')
@@ -59,17 +59,36 @@ export const PersonIds = t.Object(
   { additionalProperties: false, examples: [{ person_ids: [14] }] },
 )
 
+const FormDate = {
+  ...DateString,
+  description: 'health_form only: the date written on the form (never its contents); it counts as current for 12 months from it',
+}
+
 export const CheckInput = t.Object(
   {
     done: t.Boolean(),
     note: OptionalNullable(Line(200, { description: 'For a health form, only that it was collected; nothing medical' })),
+    form_date: OptionalNullable(FormDate),
   },
-  { additionalProperties: false, examples: [{ done: true, note: 'paid by check' }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { done: true, note: 'paid by check' },
+      { done: true, form_date: '2026-09-12' },
+    ],
+  },
 )
 
-const Check = t.Object(
-  { done: t.Boolean(), note: Nullable(t.String()), recorded_by: Nullable(t.String()), recorded_at: Nullable(Instant) },
-  { $id: 'Check', additionalProperties: false },
+const checkFields = { done: t.Boolean(), note: Nullable(t.String()), recorded_by: Nullable(t.String()), recorded_at: Nullable(Instant) }
+const Check = t.Object(checkFields, { $id: 'Check', additionalProperties: false })
+const HealthFormCheck = t.Object(
+  {
+    ...checkFields,
+    form_date: Nullable({ ...FormDate, description: 'The date on the newest form handed in, in any program year' }),
+    expires_on: Nullable(t.String({ format: 'date', description: 'The last day that form counts (12 months from its date)' })),
+    current: t.Boolean({ description: 'A dated form counts today; without a date, this year’s tick as before' }),
+  },
+  { $id: 'HealthFormCheck', additionalProperties: false },
 )
 
 export const ScoutRow = t.Object(
@@ -107,7 +126,7 @@ const ScoutView = t.Object(
     ...ScoutRow.properties,
     unit_slug: t.String(),
     unit_name: t.String(),
-    checks: t.Object({ dues: Check, health_form: Check }, { additionalProperties: false }),
+    checks: t.Object({ dues: Check, health_form: HealthFormCheck }, { additionalProperties: false }),
   },
   { $id: 'ScoutWithChecks', additionalProperties: false },
 )
@@ -118,7 +137,15 @@ const SCOUT_EXAMPLE = {
   unit_name: 'Cub Scout Pack',
   checks: {
     dues: { done: true, note: null, recorded_by: 'akela@example.org', recorded_at: '2026-11-23T08:12:00.000Z' },
-    health_form: { done: false, note: null, recorded_by: null, recorded_at: null },
+    health_form: {
+      done: true,
+      note: null,
+      recorded_by: 'akela@example.org',
+      recorded_at: '2026-11-23T08:12:00.000Z',
+      form_date: '2026-09-12',
+      expires_on: '2027-09-11',
+      current: true,
+    },
   },
 }
 const FAMILY_EXAMPLE = {
@@ -214,6 +241,7 @@ export const CheckRecorded = t.Object(
     year: t.Integer(),
     done: t.Boolean(),
     note: Nullable(t.String()),
+    form_date: Nullable({ ...FormDate, description: 'The date on the health form; null for dues' }),
     recorded_by: t.String(),
     recorded_at: Instant,
   },
@@ -226,6 +254,7 @@ export const CheckRecorded = t.Object(
         year: 2026,
         done: true,
         note: null,
+        form_date: null,
         recorded_by: 'akela@example.org',
         recorded_at: '2026-11-23T08:12:00.000Z',
       },

@@ -1,6 +1,8 @@
 // Roster: households (fields or an imported lead), linked accounts, scouts, the yearly checklist, the family view and CSV.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { healthFormUntil } from '../../server/roster/health-form.ts'
 import { programYear } from '../../server/roster/queries.ts'
+import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
@@ -153,7 +155,7 @@ describe('households and scouts', () => {
     expect(res.headers.get('content-type')).toContain('text/csv')
     const lines = res.text.trim().split('\r\n')
     expect(lines[0]).toStartWith('first_name,last_name,unit,den')
-    expect(lines.some((l) => l.includes('"Ada"') && l.endsWith('"yes","yes"'))).toBe(true)
+    expect(lines.some((l) => l.includes('"Ada"') && l.endsWith('"yes","yes",""'))).toBe(true)
   })
 })
 
@@ -224,6 +226,61 @@ describe('PUT /api/admin/roster/households/:id/people and GET /api/admin/family'
     expect((await s.req('GET', '/api/admin/family', { cookie: parent.cookie })).body.households).toEqual([])
     expect((await s.req('GET', '/api/admin/family')).status).toBe(401)
     expect((await s.req('GET', '/api/admin/family', { token: ADMIN_TOKEN })).status).toBe(403)
+  })
+})
+
+describe('health forms by the date on them', () => {
+  const check = (id: number, json: Record<string, unknown>) =>
+    s.req('PUT', `/api/admin/roster/scouts/${id}/checks/health_form`, { cookie: leader.cookie, json })
+
+  it('keeps the date on the form, current for 12 months from it, also from an earlier program year; 422 for a bad date', async () => {
+    const parent = await s.as(ROLES.member)
+    const { body } = await household({ parent_name: 'Mira Stone' })
+    await s.req('PUT', `/api/admin/roster/households/${body.id}/people`, { cookie: leader.cookie, json: { person_ids: [parent.id] } })
+    const [fresh, old, lastYear] = await Promise.all(['Noa', 'Eli', 'Kit'].map((n) => scout(body.id, { first_name: n, unit_id: pack })))
+    const recent = addDays(today(), -30)
+    const recorded = await check(fresh.body.id, { done: true, form_date: recent })
+    expect(recorded.status).toBe(200)
+    expect(recorded.body).toMatchObject({ item: 'health_form', done: true, form_date: recent })
+    expect((await s.lastLog('roster.check')).summary).toContain(`health form dated ${recent}`)
+    expect((await check(old.body.id, { done: true, form_date: addDays(today(), -400) })).status).toBe(200)
+    // Handed in last program year, dated two months ago: still current though this year's box is unticked.
+    const { year } = await programYear(s.db)
+    const lastYearDate = addDays(today(), -60)
+    await s.db
+      .insertInto('checks')
+      .values({
+        scout_id: lastYear.body.id,
+        year: year - 1,
+        item: 'health_form',
+        done: 1,
+        note: null,
+        form_date: lastYearDate,
+        recorded_by: leader.email,
+        recorded_at: new Date().toISOString(),
+      })
+      .execute()
+
+    const family = await s.req('GET', '/api/admin/family', { cookie: parent.cookie })
+    const form = (name: string) => family.body.households[0].scouts.find((sc: any) => sc.first_name === name).checks.health_form
+    expect(form('Noa')).toMatchObject({ done: true, form_date: recent, expires_on: healthFormUntil(recent), current: true })
+    expect(form('Eli')).toMatchObject({ done: true, current: false, expires_on: healthFormUntil(addDays(today(), -400)) })
+    expect(form('Kit')).toMatchObject({ done: false, form_date: lastYearDate, current: true })
+
+    const before = await s.db.selectFrom('checks').selectAll().orderBy('scout_id').execute()
+    expect((await check(fresh.body.id, { done: true, form_date: addDays(today(), 3) })).body.detail).toContain('future')
+    expect((await check(fresh.body.id, { done: false, form_date: recent })).status).toBe(422)
+    expect((await check(fresh.body.id, { done: true, form_date: '2026-02-30' })).status).toBe(422)
+    const dues = await s.req('PUT', `/api/admin/roster/scouts/${fresh.body.id}/checks/dues`, {
+      cookie: leader.cookie,
+      json: { done: true, form_date: recent },
+    })
+    expect(dues.status).toBe(422)
+    expect(await s.db.selectFrom('checks').selectAll().orderBy('scout_id').execute()).toEqual(before)
+
+    const csv = await s.req('GET', '/api/admin/roster/export?unit=pack', { cookie: leader.cookie })
+    expect(csv.text).toContain('health_form_until')
+    expect(csv.text).toContain(healthFormUntil(recent))
   })
 })
 

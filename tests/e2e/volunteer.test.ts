@@ -3,6 +3,9 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { EMAIL_PATTERN } from '../../server/formats.ts'
+import { healthFormUntil } from '../../server/roster/health-form.ts'
+import { dayWords } from '../../server/words.ts'
+import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, ROLES } from '../helpers.ts'
 import { browserSuite, PHONE, screenshot, seriousViolations } from './browser.ts'
 
@@ -127,21 +130,23 @@ describe('the roster', () => {
     await page.close()
   })
 
-  it('gives the checklist boxes a tap target of at least 44 px, wholly on a phone screen', async () => {
+  it('gives the checklist a tap target of at least 44 px, wholly on a phone screen, and keeps the date on a health form', async () => {
     const page = await suite.signedIn(leader.email, '/admin/roster/')
-    for (const name of ['Dues for Leo', 'Health form for Leo']) {
-      const box = page.getByLabel(name)
-      const target = (await box.evaluate((el) => {
-        const r = el.closest('label')!.getBoundingClientRect()
-        return { top: r.top, left: r.left, width: r.width, height: r.height }
-      }))!
-      expect(target.height).toBeGreaterThanOrEqual(44)
-      expect(target.width).toBeGreaterThanOrEqual(44)
-      expect(target.left + target.width).toBeLessThanOrEqual(PHONE.width)
+    const targets = [page.getByLabel('Dues for Leo').locator('xpath=ancestor::label'), page.getByLabel('Date on Leo’s health form')]
+    for (const target of targets) {
+      const r = (await target.boundingBox())!
+      expect(r.height).toBeGreaterThanOrEqual(44)
+      expect(r.width).toBeGreaterThanOrEqual(44)
+      expect(r.x + r.width).toBeLessThanOrEqual(PHONE.width)
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
-    await page.getByLabel('Health form for Leo').click()
-    await page.getByRole('status').filter({ hasText: 'Health form for Leo: done' }).waitFor()
+    const formDate = addDays(today(), -10)
+    await page.getByLabel('Date on Leo’s health form').fill(formDate)
+    await page.getByRole('status').filter({ hasText: 'Health form for Leo: dated' }).waitFor()
+    await page
+      .locator('[data-scout]', { hasText: 'Leo' })
+      .getByText(`Current until ${dayWords(healthFormUntil(formDate), { year: true })}`)
+      .waitFor()
     await page.close()
   })
 
@@ -167,7 +172,7 @@ describe('the roster', () => {
     const family = await suite.signedIn(parent.email)
     await family.waitForURL(`${suite.s.url}/family/`)
     await family.locator('[data-scout]').filter({ hasText: 'Leo Rivera' }).waitFor()
-    await family.locator('[data-check="health_form"]').filter({ hasText: 'Health form: received' }).waitFor()
+    await family.locator('[data-check="health_form"]').filter({ hasText: 'Health form: current until' }).waitFor()
     await family.close()
   })
 })

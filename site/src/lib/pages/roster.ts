@@ -8,7 +8,9 @@ import type { POST as AddHousehold } from '#routes/api/admin/roster/households/i
 import type { GET as ListRoster } from '#routes/api/admin/roster/index.ts'
 import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/index.ts'
 import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
+import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
+import { dayWords } from '#server/words.ts'
 import { answered, api, type ApiResult, byId, h, holds, onSubmit, report, signedInFor, tell, text } from '../admin.ts'
 
 type Roster = AnswerOf<typeof ListRoster>
@@ -46,7 +48,7 @@ async function load() {
   scrolled = true
 }
 
-function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
+function check(scout: Scout, item: 'dues', label: string) {
   const box = h('input', {
     type: 'checkbox',
     checked: scout.checks[item].done,
@@ -57,6 +59,35 @@ function check(scout: Scout, item: 'dues' | 'health_form', label: string) {
     if (!report(res, `${label} for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)) box.checked = !box.checked
   })
   return h('td', {}, h('label', { class: 'tap' }, box))
+}
+
+/** How a health form stands, in words: current until, ran out on, or ticked before dates were kept. */
+function healthFormWords(form: Scout['checks']['health_form']) {
+  if (form.expires_on) return `${form.current ? 'Current until' : 'Ran out on'} ${dayWords(form.expires_on, { year: true })}`
+  return form.done ? 'Received (no date given)' : 'Not yet'
+}
+
+/** The date on the scout's health form: setting it records the form, clearing it unticks this year's. */
+function healthFormCell(scout: Scout) {
+  const form = scout.checks.health_form
+  const words = h('span', { class: 'muted' }, healthFormWords(form))
+  const date = h('input', {
+    type: 'date',
+    value: form.form_date ?? '',
+    max: new Date().toISOString().slice(0, 10),
+    'aria-label': `Date on ${scout.first_name}’s health form`,
+  }) as HTMLInputElement
+  date.addEventListener('change', async () => {
+    const body = date.value ? { done: true, form_date: date.value } : { done: false }
+    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
+    const done = date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'
+    if (!report(res, `Health form for ${scout.first_name}: ${done}.`)) date.value = form.form_date ?? ''
+    else {
+      Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
+      words.textContent = healthFormWords(form)
+    }
+  })
+  return h('td', {}, date, h('br'), words)
 }
 
 function scoutRow(hh: Household, sc: Scout) {
@@ -74,7 +105,7 @@ function scoutRow(hh: Household, sc: Scout) {
       h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
     ),
     check(sc, 'dues', 'Dues'),
-    check(sc, 'health_form', 'Health form'),
+    healthFormCell(sc),
   )
 }
 
