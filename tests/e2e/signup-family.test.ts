@@ -5,7 +5,9 @@ import type { Page } from 'playwright-core'
 import { ROLES } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
 import { addDays, today } from '../dates.ts'
+import { healthFormUntil } from '../../server/roster/health-form.ts'
 import { nowIso } from '../../server/schemas.ts'
+import { dayWords } from '../../server/words.ts'
 import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
 const suite = browserSuite()
@@ -36,17 +38,17 @@ beforeAll(async () => {
 
 const rsvps = () => `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps`
 
-/** A parent account linked to a new pack household with its scout Sam and, with `second`, one more. */
-async function family(email: string, second?: string) {
+/** A parent account linked to a new pack household with its scout Sam and the scouts named in `others`. */
+async function family(email: string, ...others: string[]) {
   const person = await suite.s.person({ ...ROLES.member, email })
   const household = await addHousehold(suite.s.db, { unit: 'pack', email: null, accounts: [person.id] })
-  if (second) {
+  for (const first_name of others) {
     const unit = await suite.s.db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()
     await suite.s.db
       .insertInto('scouts')
       .values({
         household_id: household,
-        first_name: second,
+        first_name,
         last_name: null,
         unit_id: unit.id,
         den: null,
@@ -173,6 +175,28 @@ describe('the family page with a sign-up', () => {
     await event.getByText('Signed by Dana Rivera. Leave blank to keep your signature.').waitFor()
     expect(await replyOf(rivera.household)).toMatchObject({ status: 'confirmed', permission: { current: true }, balance_cents: 0 })
     expect(await seriousViolations(page)).toEqual([])
+    await page.close()
+  })
+})
+
+describe('health forms on the family page', () => {
+  it('each scout shows how their health form stands: current until, ran out on, or not yet', async () => {
+    const stone = await family('health.stone@example.org', 'Noa', 'Eli')
+    const [sam, noa] = stone.scouts
+    const dated = (scout: number, form_date: string) =>
+      suite.s.req('PUT', `/api/admin/roster/scouts/${scout}/checks/health_form`, { cookie: leader.cookie, json: { done: true, form_date } })
+    const recent = addDays(today(), -30)
+    const old = addDays(today(), -400)
+    expect((await dated(sam.id, recent)).status).toBe(200)
+    expect((await dated(noa.id, old)).status).toBe(200)
+    const page = await suite.signedIn(stone.email, '/family/', { viewport: PHONE })
+    const form = (id: number) => page.locator(`[data-scout="${id}"] [data-check="health_form"]`)
+    await form(sam.id).waitFor()
+    expect(await form(sam.id).textContent()).toBe(`Health form: current until ${dayWords(healthFormUntil(recent), { year: true })}`)
+    expect(await form(noa.id).textContent()).toBe(
+      `Health form: ran out on ${dayWords(healthFormUntil(old), { year: true })}; please hand in a new one`,
+    )
+    expect(await form(stone.scouts[2].id).textContent()).toBe('Health form: not yet')
     await page.close()
   })
 })

@@ -44,13 +44,20 @@ else {
                 'ul',
                 {},
                 h('li', { 'data-check': 'dues' }, `Dues: ${s.checks.dues.done ? 'paid' : 'not yet'}`),
-                h('li', { 'data-check': 'health_form' }, `Health form: ${s.checks.health_form.done ? 'received' : 'not yet'}`),
+                h('li', { 'data-check': 'health_form' }, `Health form: ${healthFormWords(s.checks.health_form)}`),
               ),
             ),
           ),
         ),
       ),
     )
+}
+
+/** A health form counts for 12 months from the date on it; one ticked without a date counts for this program year. */
+function healthFormWords(form: AnswerOf<typeof Family>['households'][number]['scouts'][number]['checks']['health_form']) {
+  if (!form.expires_on) return form.done ? 'received' : 'not yet'
+  const day = dayWords(form.expires_on, { year: true })
+  return form.current ? `current until ${day}` : `ran out on ${day}; please hand in a new one`
 }
 
 // A link to one event (the weekly digest's "reply"): the cards were made after the browser looked for it, so look again.
