@@ -1,12 +1,16 @@
 // One household's reply to one event (yes, maybe or no, with how many adults and scouts), for the family page
-// and the public calendar when signed in. Saving sends PUT /api/admin/calendar/{uid}/rsvps.
+// and the public calendar when signed in. Saving sends PUT /api/admin/calendar/{uid}/rsvps. An event with a sign-up
+// adds to it: which scouts come, places and the waiting list, the closing time, the cost, a permission slip and slots.
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
-import type { PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
+import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
+import { listWords } from '#server/words.ts'
 import { api, detailOf, h, say } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
+type Household = Pick<AnswerOf<typeof Family>['households'][number], 'id' | 'parent_name' | 'scouts'>
 type Reply = AnswerOf<typeof Answer>
+type Standing = Pick<AnswerOf<typeof Replies>, 'signup' | 'places' | 'slots'>
 
 const ANSWERS = [
   ['yes', 'Coming'],
@@ -20,14 +24,69 @@ export const replyWords = (r: Pick<Reply, 'answer' | 'adults' | 'scouts'>) =>
     ? 'not coming'
     : `${r.answer === 'yes' ? 'coming' : 'maybe'}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
+// In the reader's own time zone, as the site writes days and times: "Fri, Jan 8, 9:00 PM".
+const closeWords = (instant: string) =>
+  new Date(instant).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+
+/** What a sign-up tells before anyone answers: places, when replies close, the cost. */
+function factWords({ signup, places }: Standing): string[] {
+  const facts: string[] = []
+  if (places)
+    facts.push(
+      places.left === 0
+        ? 'Full: a yes joins the waiting list'
+        : places.waitlisted
+          ? `${plural(places.left, 'place')} left, but ${plural(places.waitlisted, 'scout')} wait first: a yes joins the waiting list`
+          : `${plural(places.left, 'place')} left`,
+    )
+  if (signup?.closes_at) facts.push(`Replies close ${closeWords(signup.closes_at)}`)
+  if (signup?.cost_cents) facts.push(`${dollars(signup.cost_cents)} per scout`)
+  return facts
+}
+
+/** Where a reply stands beyond its answer: waiting list, slots taken, money. */
+export function standingWords(r: Reply, mail: boolean): string {
+  const words: string[] = []
+  if (r.answer === 'yes' && r.status === 'waitlisted')
+    words.push(
+      mail
+        ? 'You are on the waiting list; you will get an email if a place frees up.'
+        : 'You are on the waiting list; you move up by yourself if a place frees up.',
+    )
+  if (r.slots.length) words.push(`You take: ${listWords(r.slots.map((s) => (s.count > 1 ? `${s.name} × ${s.count}` : s.name)))}.`)
+  const { owed_cents: owed = 0, paid_cents: paid = 0, balance_cents: balance = 0 } = r
+  if (owed || paid)
+    words.push(
+      balance > 0
+        ? `You owe ${dollars(balance)}; paid ${dollars(paid)}.`
+        : balance < 0
+          ? `Paid ${dollars(paid)}; ${dollars(-balance)} is to be paid back to you.`
+          : `Paid ${dollars(paid)}: nothing left to pay.`,
+    )
+  return words.join(' ')
+}
+
+const signedWords = (r: Reply | undefined) =>
+  !r?.permission
+    ? 'A yes needs the slip signed.'
+    : r.permission.current
+      ? `Signed by ${r.permission.signed_name}. Leave blank to keep your signature.`
+      : 'The slip changed since you signed; please sign again.'
+
 let forms = 0
 
 /** The reply form of one household (with its current reply), or its reply alone once replies are closed. */
-export function rsvpForm(event: AskingEvent, household: { id: number; parent_name: string }, several: boolean): HTMLElement {
-  const reply = event.replies.find((r) => r.household_id === household.id)
+export function rsvpForm(event: AskingEvent, household: Household, { several = false, mail = false } = {}): HTMLElement {
+  let reply: Reply | undefined = event.replies.find((r) => r.household_id === household.id)
   const who = several ? ` (${household.parent_name})` : ''
+  const { signup } = event
   if (!event.open)
-    return h('p', { class: 'muted' }, `Replies are closed${who}. ${reply ? `Your reply: ${replyWords(reply)}.` : 'You did not reply.'}`)
+    return h(
+      'p',
+      { class: 'muted' },
+      `Replies are closed${who}. ${reply ? `Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim() : 'You did not reply.'}`,
+    )
   const n = ++forms
   const status = h('p', { role: 'status', hidden: true })
   const count = (name: 'adults' | 'scouts', label: string) =>
@@ -37,9 +96,74 @@ export function rsvpForm(event: AskingEvent, household: { id: number; parent_nam
       label,
       h('input', { type: 'number', name, min: '0', max: '20', inputmode: 'numeric', value: String(reply?.[name] ?? 1) }),
     )
+  const facts = h('ul', { class: 'plain', 'data-facts': '' })
+  const drawFacts = (s: Standing) => facts.replaceChildren(...factWords(s).map((f) => h('li', {}, f)))
+  drawFacts(event)
+
+  const whoComes = signup?.per_scout
+    ? h(
+        'fieldset',
+        { class: 'checks' },
+        h('legend', {}, 'Who is coming?'),
+        ...household.scouts.map((s) =>
+          h(
+            'label',
+            {},
+            h('input', { type: 'checkbox', name: 'scout', value: String(s.id), checked: !!reply?.scout_ids?.includes(s.id) }),
+            `${s.first_name} ${s.last_name ?? ''}`.trim(),
+          ),
+        ),
+      )
+    : null
+
+  const signHint = h('p', { id: `sign-hint-${n}` })
+  const drawSigned = () => {
+    signHint.textContent = signedWords(reply)
+    signHint.className = reply?.permission && !reply.permission.current ? 'error' : 'muted'
+  }
+  drawSigned()
+  const slip = signup?.permission_text
+    ? h(
+        'fieldset',
+        { class: 'group' },
+        h('legend', {}, 'Permission slip'),
+        h('p', { class: 'message' }, signup.permission_text),
+        h(
+          'label',
+          {},
+          'Type your name to sign',
+          h('input', { name: 'signed_name', maxlength: '200', autocomplete: 'name', 'aria-describedby': signHint.id }),
+        ),
+        signHint,
+      )
+    : null
+
+  // Each slot: its line ("Driver (4 seats) — 1 of 2 taken") and how many this household takes, up to what is left.
+  const slots = (signup?.slots ?? []).map((s) => {
+    const line = h('span', {})
+    const input = h('input', {
+      type: 'number',
+      min: '0',
+      inputmode: 'numeric',
+      value: String(reply?.slots.find((r) => r.name === s.name)?.count ?? 0),
+    }) as HTMLInputElement
+    return { name: s.name, line, input, label: h('label', {}, line, h('span', { class: 'muted' }, 'How many you take'), input) }
+  })
+  const drawSlots = (filled: Standing['slots']) => {
+    for (const s of slots) {
+      const f = filled.find((x) => x.name === s.name)
+      if (!f) continue
+      const own = reply?.slots.find((r) => r.name === s.name)?.count ?? 0
+      s.line.textContent = `${s.name} — ${f.filled} of ${f.needed} taken`
+      s.input.max = String(Math.max(f.needed - f.filled + own, 0))
+    }
+  }
+  drawSlots(event.slots)
+
   const form = h(
     'form',
     { class: 'stack rsvp', 'data-rsvp': event.uid },
+    signup ? facts : null,
     h(
       'fieldset',
       { class: 'group' },
@@ -57,28 +181,68 @@ export function rsvpForm(event: AskingEvent, household: { id: number; parent_nam
         ),
       ),
     ),
-    h('div', { class: 'row' }, count('adults', 'Adults'), count('scouts', 'Scouts and siblings')),
+    whoComes
+      ? h('div', { class: 'stack' }, whoComes, h('div', { class: 'row' }, count('adults', 'Adults')))
+      : h('div', { class: 'row' }, count('adults', 'Adults'), count('scouts', 'Scouts and siblings')),
+    slip,
+    slots.length ? h('fieldset', { class: 'group' }, h('legend', {}, 'Volunteer slots'), ...slots.map((s) => s.label)) : null,
     h('label', {}, 'Note for the leaders (optional)', h('input', { name: 'note', maxlength: '300', value: reply?.note ?? '' })),
     h('button', { type: 'submit' }, reply ? 'Change reply' : 'Send reply'),
     status,
   ) as HTMLFormElement
+  if (signup && reply) say(status, `Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim())
+
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
     const answer = (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value as
       Reply['answer'] | undefined
     if (!answer) return say(status, 'Choose coming, maybe or not coming.', 'error')
+    const signed = slip ? field('signed_name').value.trim() : ''
+    if (slip && answer === 'yes' && !signed && !reply?.permission?.current) {
+      say(status, 'A yes needs the permission slip signed: type your name under it.', 'error')
+      return field('signed_name').focus()
+    }
+    const ticked = [...form.querySelectorAll<HTMLInputElement>('input[name="scout"]:checked')].map((i) => Number(i.value))
+    const coming = answer !== 'no'
     const body = {
       answer,
-      adults: answer === 'no' ? 0 : Number(field('adults').value || 0),
-      scouts: answer === 'no' ? 0 : Number(field('scouts').value || 0),
+      adults: coming ? Number(field('adults').value || 0) : 0,
+      scouts: !coming ? 0 : whoComes ? ticked.length : Number(field('scouts').value || 0),
       ...(field('note').value.trim() ? { note: field('note').value.trim() } : {}),
       ...(several ? { household_id: household.id } : {}),
+      ...(whoComes ? { scout_ids: coming ? ticked : [] } : {}),
+      ...(signed ? { permission: { signed_name: signed } } : {}),
+      // Every slot is sent, so a 0 gives it up; not coming gives them all up.
+      ...(slots.length
+        ? { slots: coming ? slots.map((s) => ({ name: s.name, count: Number(s.input.value || 0) })).filter((s) => s.count > 0) : [] }
+        : {}),
     }
-    const res = await api<typeof Answer>('PUT', `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps`, body)
-    if (!res.ok) return say(status, detailOf(res), 'error')
-    say(status, `Thank you: ${replyWords(res.body)}. You can change it until the event starts.`)
-    ;(form.querySelector('button[type="submit"]') as HTMLButtonElement).textContent = 'Change reply'
+    const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps`
+    const res = await api<typeof Answer>('PUT', path, body)
+    if (!res.ok) say(status, detailOf(res), 'error')
+    else {
+      reply = res.body
+      say(
+        status,
+        signup
+          ? `Thank you: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim()
+          : `Thank you: ${replyWords(reply)}. You can change it until the event starts.`,
+      )
+      if (slip) {
+        field('signed_name').value = ''
+        drawSigned()
+      }
+      ;(form.querySelector('button[type="submit"]') as HTMLButtonElement).textContent = 'Change reply'
+    }
+    if (signup) {
+      // The places and slots as they stand now: after this reply, or after the others' that got it refused.
+      const fresh = await api<typeof Replies>('GET', path)
+      if (fresh.ok) {
+        drawFacts(fresh.body)
+        drawSlots(fresh.body.slots)
+      }
+    }
   })
   return form
 }

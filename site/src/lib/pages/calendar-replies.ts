@@ -15,10 +15,7 @@ if (readHint(document.cookie) && document.querySelector('[data-rsvp-slot]')) {
       if (!family.households.length)
         slot.replaceChildren(h('p', { class: 'muted' }, 'Your account is not linked to a household yet; ask your den leader.'))
       else if (!event) slot.replaceChildren(h('p', { class: 'muted' }, 'Replies are closed.'))
-      else
-        slot.replaceChildren(
-          ...family.households.map((hh) => rsvpForm(event, { id: hh.id, parent_name: hh.parent_name }, family.households.length > 1)),
-        )
+      else slot.replaceChildren(...family.households.map((hh) => rsvpForm(event, hh, { several: family.households.length > 1 })))
     }
   }
 }

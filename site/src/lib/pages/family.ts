@@ -9,6 +9,7 @@ import { rsvpForm } from '../rsvp-form.ts'
 
 const res = await api<typeof Family>('GET', '/api/admin/family')
 const box = byId('family')
+const mailed = box.dataset.mail === 'on' // the site sends mail: a waitlisted family hears by email when it moves up
 if (!res.ok) box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
 else {
   byId('year').textContent = `Program year ${res.body.year.label}`
@@ -24,7 +25,7 @@ else {
           { class: 'card', 'data-event': e.uid, id: `event-${encodeURIComponent(e.uid)}`, tabindex: '-1' },
           h('h3', {}, e.title),
           h('p', {}, `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ', all day'}${e.location ? ` · ${e.location}` : ''}`),
-          ...res.body.households.map((hh) => rsvpForm(e, { id: hh.id, parent_name: hh.parent_name }, res.body.households.length > 1)),
+          ...res.body.households.map((hh) => rsvpForm(e, hh, { several: res.body.households.length > 1, mail: mailed })),
         ),
       ),
       ...(res.body.events.length ? [h('h2', {}, 'Your household')] : []),
@@ -43,13 +44,20 @@ else {
                 'ul',
                 {},
                 h('li', { 'data-check': 'dues' }, `Dues: ${s.checks.dues.done ? 'paid' : 'not yet'}`),
-                h('li', { 'data-check': 'health_form' }, `Health form: ${s.checks.health_form.done ? 'received' : 'not yet'}`),
+                h('li', { 'data-check': 'health_form' }, `Health form: ${healthFormWords(s.checks.health_form)}`),
               ),
             ),
           ),
         ),
       ),
     )
+}
+
+/** A health form counts for 12 months from the date on it; one ticked without a date counts for this program year. */
+function healthFormWords(form: AnswerOf<typeof Family>['households'][number]['scouts'][number]['checks']['health_form']) {
+  if (!form.expires_on) return form.done ? 'received' : 'not yet'
+  const day = dayWords(form.expires_on, { year: true })
+  return form.current ? `current until ${day}` : `ran out on ${day}; please hand in a new one`
 }
 
 // A link to one event (the weekly digest's "reply"): the cards were made after the browser looked for it, so look again.
