@@ -122,7 +122,7 @@ describe('the roster', () => {
 
     await card.getByRole('button', { name: 'Edit household' }).click()
     const editHousehold = page.getByRole('dialog', { name: "Edit Sam Rivera's household" })
-    await editHousehold.getByLabel('Phone').fill('555-222-3333')
+    await editHousehold.getByLabel('Phone (optional)').fill('555-222-3333')
     await editHousehold.getByRole('button', { name: 'Save household' }).click()
     await page.getByRole('status').filter({ hasText: "Saved Sam Rivera's household." }).waitFor()
     expect(await card.getByRole('link', { name: '555-222-3333' }).getAttribute('href')).toBe('tel:5552223333')

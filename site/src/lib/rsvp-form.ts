@@ -4,7 +4,7 @@
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { listWords } from '#server/words.ts'
+import { dollars, listWords } from '#server/words.ts'
 import { api, detailOf, h, say } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
@@ -24,7 +24,6 @@ export const replyWords = (r: Pick<Reply, 'answer' | 'adults' | 'scouts'>) =>
     ? 'not coming'
     : `${r.answer === 'yes' ? 'coming' : 'maybe'}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
 // In the reader's own time zone, as the site writes days and times: "Fri, Jan 8, 9:00 PM".
 const closeWords = (instant: string) =>
   new Date(instant).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })

@@ -4,14 +4,11 @@
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
 import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
-import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
-import type { PUT as RecordPayment } from '#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts'
-import type { GET as Roster } from '#routes/api/admin/roster/index.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { clockWords, dayWords, instantWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, type ApiResult, byId, detailOf, h, holds, onSubmit, report, say, signedInFor, tell, when } from '../admin.ts'
-import { replyWords } from '../rsvp-form.ts'
+import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
+import { answered, api, type ApiResult, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { showReplies } from '../event-replies.ts'
 
 const me = await signedInFor('calendar:write')
 
@@ -19,7 +16,6 @@ type EventList = AnswerOf<typeof ListEvents>
 type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<typeof CreateEvent>
 type Signup = NonNullable<EventFields['signup']>
-type ReplyList = AnswerOf<typeof Replies>
 
 const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
 const TIMES = ['time', 'end_time'] as const
@@ -44,9 +40,6 @@ const REPEAT_WORDS: Record<string, string> = {
   monthly_weekday: 'every month on the same weekday',
   monthly_date: 'every month on the same date',
 }
-
-/** Cents as money: 123450 → "$1,234.50". */
-const dollars = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })
 
 /** A day and time in the site's time zone as RFC 3339 with the zone's offset on that day: "2027-01-08T21:00:00-06:00". */
 function zonedTimestamp(date: string, time: string) {
@@ -165,120 +158,6 @@ const whenOf = (e: CalendarEvent) =>
 const headcount = (t: NonNullable<CalendarEvent['replies']>) =>
   `${t.yes.households} coming (${t.yes.adults} adults, ${t.yes.scouts} scouts) · ${t.maybe.households} maybe · ${t.no.households} not coming`
 
-const moneyWords = (m: { owed_cents: number; paid_cents: number; balance_cents: number }) =>
-  `Owed ${dollars(m.owed_cents)} · paid ${dollars(m.paid_cents)} · balance ${dollars(m.balance_cents)}`
-
-/** Scout names by id from the roster, for leaders who keep it: the replies carry only the ids. */
-async function scoutNames(list: ReplyList): Promise<Map<number, string>> {
-  if (!list.replies.some((r) => r.scout_ids?.length) || !holds(me, 'roster:write')) return new Map()
-  const res = await api<typeof Roster>('GET', '/api/admin/roster')
-  if (!res.ok) return new Map()
-  return new Map(res.body.households.flatMap((hh) => hh.scouts.map((s) => [s.id, [s.first_name, s.last_name].filter(Boolean).join(' ')])))
-}
-
-/** A reply's permission slip in words. */
-const permissionWords = (p: ReplyList['replies'][number]['permission']) =>
-  !p
-    ? 'not signed'
-    : p.current
-      ? `signed by ${p.signed_name} on ${instantWords(p.signed_at, ZONE)}`
-      : 'signed an older slip — asked to sign again'
-
-/** One household's reply: its answer, where it stands, its scouts, slip, slots and money, and the payment form. */
-function replyCard(list: ReplyList, r: ReplyList['replies'][number], names: Map<number, string>, paid: (said: string) => unknown) {
-  const facts: [string, string][] = []
-  if (r.scout_ids?.length) facts.push(['Scouts', r.scout_ids.map((id) => names.get(id)).join(', ') || `${r.scout_ids.length} named`])
-  if (list.signup?.permission_text && r.answer !== 'no') facts.push(['Permission', permissionWords(r.permission)])
-  if (r.slots.length) facts.push(['Slots', r.slots.map((s) => `${s.name}${s.count > 1 ? ` × ${s.count}` : ''}`).join(', ')])
-  if (r.owed_cents !== undefined)
-    facts.push(['Money', moneyWords({ owed_cents: r.owed_cents, paid_cents: r.paid_cents!, balance_cents: r.balance_cents! })])
-  return h(
-    'li',
-    { 'data-reply': String(r.household_id) },
-    h(
-      'p',
-      {},
-      h('strong', {}, r.household),
-      `: ${replyWords(r)}${r.note ? ` — “${r.note}”` : ''}`,
-      r.status === 'waitlisted' && ' ',
-      r.status === 'waitlisted' && h('span', { class: 'badge waitlisted' }, 'waitlisted'),
-    ),
-    facts.length > 0 && h('dl', { class: 'facts' }, ...facts.flatMap(([term, words]) => [h('dt', {}, term), h('dd', {}, words)])),
-    r.paid_cents !== undefined && paymentForm(list.uid, r, paid),
-  )
-}
-
-/** Records what a household has paid in all for the event (folded away until asked for). */
-function paymentForm(uid: string, r: ReplyList['replies'][number], paid: (said: string) => unknown) {
-  const form = h(
-    'form',
-    { class: 'stack', 'aria-label': `Record payment: ${r.household}` },
-    h(
-      'label',
-      {},
-      'Paid in all, in dollars',
-      h('input', {
-        type: 'number',
-        name: 'paid',
-        min: '0',
-        step: '0.01',
-        inputmode: 'decimal',
-        required: true,
-        value: (r.paid_cents! / 100).toFixed(2),
-      }),
-    ),
-    h(
-      'label',
-      {},
-      'How',
-      h('select', { name: 'method' }, ...['cash', 'check', 'online', 'other'].map((m) => h('option', { value: m }, m))),
-    ),
-    h('label', {}, 'Note (optional)', h('input', { name: 'note', maxlength: '300', placeholder: 'Check 1042' })),
-    h('button', { type: 'submit' }, 'Save'),
-  ) as HTMLFormElement
-  const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
-  onSubmit(
-    form,
-    (data) =>
-      api<typeof RecordPayment>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps/${r.household_id}/payment`, {
-        paid_cents: Math.round(Number(data.get('paid')) * 100),
-        method: String(data.get('method')) as BodyOf<typeof RecordPayment>['method'],
-        ...(String(data.get('note')).trim() ? { note: String(data.get('note')).trim() } : {}),
-      }),
-    (saved) => paid(`${saved.household} has paid ${dollars(saved.paid_cents)} in all; balance ${dollars(saved.balance_cents)}.`),
-    { problem, reset: false },
-  )
-  return h('details', {}, h('summary', {}, 'Record payment'), form, problem)
-}
-
-/** The replies to one event, shown under its card: places, slots and money first, then each household, and the CSV. */
-async function showReplies(e: { uid: string }, box: HTMLElement, status: HTMLElement) {
-  const res = await api<typeof Replies>('GET', `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps`)
-  if (!res.ok) return box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
-  const list = res.body
-  const names = await scoutNames(list)
-  const paid = async (said: string) => {
-    await showReplies(e, box, status)
-    say(status, said)
-    status.focus() // the form that had it was just redrawn
-  }
-  const { places } = list
-  box.replaceChildren(
-    h(
-      'div',
-      { class: 'stack' },
-      places &&
-        h('p', {}, `${places.confirmed} of ${places.capacity} places taken${places.waitlisted ? ` · ${places.waitlisted} waiting` : ''}`),
-      list.slots.length > 0 && h('ul', {}, ...list.slots.map((s) => h('li', {}, `${s.name}: ${s.filled} of ${s.needed}`))),
-      list.money && h('p', {}, moneyWords(list.money)),
-      list.replies.length
-        ? h('ul', { class: 'plain replies' }, ...list.replies.map((r) => replyCard(list, r, names, paid)))
-        : h('p', { class: 'muted' }, 'No replies yet.'),
-      h('a', { href: `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps/export`, download: true }, 'Download the replies (CSV)'),
-    ),
-  )
-}
-
 /** A change the CalDAV store did not take (502): its error text (a socket error) is not for leaders. */
 const NOT_TAKEN = 'Nothing was changed: the calendar server did not take it. The events below are as it last answered.'
 
@@ -382,7 +261,11 @@ function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<Cal
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'secondary', onclick: () => showReplies(e, box, status) }, 'See the replies'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', onclick: () => showReplies(e, box, status, { me, zone: ZONE }) },
+        'See the replies',
+      ),
       e.rsvp && h('a', { href: `/admin/calendar/roster/?uid=${encodeURIComponent(e.uid)}` }, 'Trip roster'),
     ),
     box,
