@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
 import { type Executor, REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
+import { siteTime } from '../settings/registry.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
@@ -484,7 +485,7 @@ export async function answerFor(
   if (!facts.open)
     throw conflict(
       signupClosed(facts.signup)
-        ? `Sign-ups closed ${new Date(facts.signup!.closes_at!).toISOString()}`
+        ? `Replies are closed: they closed ${await siteTime(db, facts.signup!.closes_at!)}`
         : 'Replies are closed: the event has started',
     )
   const own = await ownHouseholdIds(db, caller)

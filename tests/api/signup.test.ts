@@ -181,7 +181,7 @@ describe('who comes', () => {
     const f = await family()
     const res = await yes(f, uid, 1)
     expectDetail(res, 409)
-    expect(res.body.detail).toStartWith('Sign-ups closed')
+    expect(res.body.detail).toStartWith('Replies are closed: they closed ')
     const page = await s.req('GET', rsvps(uid), { cookie: f.cookie })
     expect(page.body.open).toBe(false)
   })
