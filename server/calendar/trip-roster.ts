@@ -58,6 +58,7 @@ export const TripRoster = t.Object(
       { additionalProperties: false, description: 'Confirmed yes replies' },
     ),
     named: t.Boolean({ description: 'The event asks which scouts come (signup.per_scout); otherwise scouts are counted only' }),
+    permission_slip: t.Boolean({ description: 'The event has a permission slip (signup.permission_text) for a yes to sign' }),
     scouts: t.Array(TripScout, { description: 'The scouts named by confirmed replies, by first name' }),
     households: t.Array(TripHousehold, { description: 'Confirmed yes replies, then maybes and the waitlist, by parent name' }),
     slots: t.Array(
@@ -87,6 +88,7 @@ export const TripRoster = t.Object(
         summary: 'Missing before the trip: 1 permission slip unsigned, 1 health form not current and $35.00 unpaid by 1 household.',
         coming: { households: 1, adults: 1, scouts: 2 },
         named: true,
+        permission_slip: true,
         scouts: [
           {
             id: 31,
@@ -194,6 +196,7 @@ export async function tripRoster(db: Executor, uid: string) {
       scouts: total(coming, (r) => r.scouts),
     },
     named: !!signup?.per_scout,
+    permission_slip: !!signup?.permission_text,
     scouts,
     households,
     slots,

@@ -57,7 +57,8 @@ async function answered(uid: string, household: number, answer: 'yes' | 'maybe' 
     .execute()
 }
 
-const outboxTo = (email: string) => s.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', email).execute()
+const outboxTo = (email: string) =>
+  s.db.selectFrom('mail_outbox').select(['subject', 'text_body']).where('to_address', '=', email).execute()
 
 describe('sendReminders', () => {
   it('reminds unanswered households of the unit 48 h before replies close, and yes and maybe households 24 h before the start, once each', async () => {

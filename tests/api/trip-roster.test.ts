@@ -79,7 +79,13 @@ describe('GET /api/admin/calendar/{uid}/roster', () => {
     const res = await s.req('GET', `${eventPath(uid)}/roster`, { cookie: leader.cookie })
     expect(res.status).toBe(200)
     const roster = res.body
-    expect(roster).toMatchObject({ title: 'Winter campout', date: soon(30), named: true, coming: { households: 2, adults: 2, scouts: 3 } })
+    expect(roster).toMatchObject({
+      title: 'Winter campout',
+      date: soon(30),
+      named: true,
+      permission_slip: true,
+      coming: { households: 2, adults: 2, scouts: 3 },
+    })
     expect(roster.missing).toEqual([
       '2 health forms not current',
       '$25.00 unpaid by 1 household',

@@ -2,7 +2,6 @@
 // the households with phones, emergency contacts, permission slips, balances and slots, the volunteers, the maybes
 // and the waitlist. Print and CSV buttons; the print layout lives in the page.
 import type { GET as Roster } from '#routes/api/admin/calendar/[uid]/roster/index.ts'
-import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, dollars } from '#server/words.ts'
 import { api, byId, detailOf, h, signedInFor } from '../admin.ts'
@@ -115,7 +114,7 @@ function showLists(roster: TripRoster) {
   byId('waitlist').replaceChildren(...waiting.map(line))
 }
 
-function show(roster: TripRoster, slip: boolean) {
+function show(roster: TripRoster) {
   document.title = document.title.replace('Trip roster', `Trip roster: ${roster.title}`)
   document.querySelector('h1')!.textContent = `Trip roster: ${roster.title}`
   byId('trip-when').textContent = [
@@ -148,7 +147,7 @@ function show(roster: TripRoster, slip: boolean) {
       ),
     ),
   )
-  showHouseholds(roster, slip)
+  showHouseholds(roster, roster.permission_slip)
   showLists(roster)
   byId('loading').hidden = true
   byId('roster').hidden = false
@@ -160,9 +159,9 @@ const uid = new URLSearchParams(location.search).get('uid')
 if (!uid) noRoster('No event was chosen. Open the trip roster from an event on the calendar.')
 else {
   const path = `/api/admin/calendar/${encodeURIComponent(uid)}`
-  const [res, event] = await Promise.all([api<typeof Roster>('GET', `${path}/roster`), api<typeof Replies>('GET', `${path}/rsvps`)])
+  const res = await api<typeof Roster>('GET', `${path}/roster`)
   if (res.status === 404)
     noRoster('There is no trip roster for this event: it is not in the calendar, or it does not ask families to reply.')
   else if (!res.ok) noRoster(detailOf(res))
-  else show(res.body, event.ok && !!event.body.signup?.permission_text)
+  else show(res.body)
 }
