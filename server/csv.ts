@@ -20,3 +20,9 @@ export const eventFileName = (kind: string, date: string, title: string) =>
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'event'
   }.csv`
+
+/** A CSV answer the browser saves as `filename` (the body a string or a stream of lines). */
+export const csvDownload = (filename: string, body: BodyInit) =>
+  new Response(body, {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
+  })

@@ -1,5 +1,6 @@
 // GET /api/admin/history/export: the filtered action log as a CSV download.
 import { HistoryFilter, historyCsv } from '#server/history/queries.ts'
+import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('history:read', 'Download the action log as CSV', {
@@ -8,8 +9,6 @@ export const GET = defineRoute('history:read', 'Download the action log as CSV',
   responses: ok({ media: 'text/csv' }, 'A CSV download'),
   async handler({ db, query }) {
     const filename = `history-${new Date().toISOString().slice(0, 10)}.csv`
-    return new Response(historyCsv(db, query), {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
-    })
+    return csvDownload(filename, historyCsv(db, query))
   },
 })

@@ -1,6 +1,7 @@
 // GET /api/admin/roster/export?unit=: the roster as CSV, one line per scout, for the unit's records.
 import { rosterCsv } from '#server/roster/queries.ts'
 import { RosterQuery } from '#server/roster/schemas.ts'
+import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('roster:write', 'Download the roster as CSV', {
@@ -9,8 +10,6 @@ export const GET = defineRoute('roster:write', 'Download the roster as CSV', {
   responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'No such unit' }),
   async handler({ db, query }) {
     const { filename, csv } = await rosterCsv(db, query.unit)
-    return new Response(csv, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
-    })
+    return csvDownload(filename, csv)
   },
 })

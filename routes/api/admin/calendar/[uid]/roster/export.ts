@@ -1,6 +1,7 @@
 // GET /api/admin/calendar/:uid/roster/export: the trip roster as CSV.
 import { Uid } from '#server/calendar/service.ts'
 import { tripRosterCsv } from '#server/calendar/trip-roster.ts'
+import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('calendar:write', 'Download the trip roster as CSV', {
@@ -9,8 +10,6 @@ export const GET = defineRoute('calendar:write', 'Download the trip roster as CS
   responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),
   async handler({ db, params }) {
     const { filename, csv } = await tripRosterCsv(db, params.uid)
-    return new Response(csv, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
-    })
+    return csvDownload(filename, csv)
   },
 })

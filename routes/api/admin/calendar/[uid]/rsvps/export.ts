@@ -1,6 +1,7 @@
 // GET /api/admin/calendar/:uid/rsvps/export: the replies to an event as CSV, for the leader who plans it.
 import { repliesCsv } from '#server/calendar/rsvp.ts'
 import { Uid } from '#server/calendar/service.ts'
+import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('calendar:write', 'Download the replies as CSV', {
@@ -9,8 +10,6 @@ export const GET = defineRoute('calendar:write', 'Download the replies as CSV', 
   responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),
   async handler({ db, caller, params }) {
     const { filename, csv } = await repliesCsv(db, caller, params.uid)
-    return new Response(csv, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
-    })
+    return csvDownload(filename, csv)
   },
 })
