@@ -4,7 +4,8 @@
 // still ahead, and only to households that were already in that position when it fell due: a family answering an hour
 // before the start is not "reminded" of the answer it just gave. Without mail, leaders see the same list as a to-do.
 import type { Db } from '../db/client.ts'
-import type { Executor, ReminderKind } from '../db/database.ts'
+import { type Selectable, sql } from 'kysely'
+import type { Executor, ReminderKind, RsvpEventTable } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { compose } from '../mail/compose.ts'
 import type { MailSender } from '../mail/sender.ts'
@@ -21,8 +22,8 @@ const HOUR = 3_600_000
 /** How long before the moment each reminder goes. */
 export const REMIND_BEFORE = { before_start: 24 * HOUR, before_close: 48 * HOUR } as const
 
-type EventRow = { uid: string; title: string; date: string; time: string | null; location: string | null; starts_at: string }
-type Event = EventRow & { unit: 'pack' | 'troop' | 'both'; signup: string | null }
+const EVENT_FIELDS = ['uid', 'title', 'date', 'time', 'location', 'starts_at', 'unit', 'signup'] as const
+type Event = Pick<Selectable<RsvpEventTable>, (typeof EVENT_FIELDS)[number]>
 
 /** When each reminder of an event falls due; none for a closing time without one. */
 function dueTimes(e: Event): [ReminderKind, number][] {
@@ -37,14 +38,14 @@ function dueTimes(e: Event): [ReminderKind, number][] {
 const windowEnd = (e: Event, kind: ReminderKind) =>
   kind === 'before_start' ? Date.parse(e.starts_at) : Date.parse(signupOf(e)!.closes_at!)
 
-/** Households due `kind` for event `e` at moment `due` that have not had it: ids with parent names. */
+/** Households due `kind` for event `e` at moment `due` that have not had it: ids, parent names and answers. */
 async function dueHouseholds(db: Executor, e: Event, kind: ReminderKind, due: number) {
   const candidates =
     kind === 'before_start'
       ? await db
           .selectFrom('rsvps')
           .innerJoin('households', 'households.id', 'rsvps.household_id')
-          .select(['households.id', 'households.parent_name'])
+          .select(['households.id', 'households.parent_name', 'rsvps.answer'])
           .where('rsvps.uid', '=', e.uid)
           .where('rsvps.answer', 'in', ['yes', 'maybe'])
           .where('rsvps.answered_at', '<=', new Date(due).toISOString())
@@ -53,7 +54,7 @@ async function dueHouseholds(db: Executor, e: Event, kind: ReminderKind, due: nu
           .execute()
       : await db
           .selectFrom('households')
-          .select(['households.id', 'households.parent_name'])
+          .select(['households.id', 'households.parent_name', sql<null>`null`.as('answer')])
           .where('households.active', '=', 1)
           .where(({ exists, selectFrom }) =>
             exists(
@@ -77,32 +78,27 @@ async function dueHouseholds(db: Executor, e: Event, kind: ReminderKind, due: nu
 const eventsAhead = (db: Executor, now: number) =>
   db
     .selectFrom('rsvp_events')
-    .select(['uid', 'title', 'date', 'time', 'location', 'starts_at', 'unit', 'signup'])
+    .select(EVENT_FIELDS)
     .where('asking', '=', 1)
     .where('gone_at', 'is', null)
     .where('starts_at', '>', new Date(now).toISOString())
     .execute()
 
 /** An event's reminders as leaders see them: when each falls due, how many went, and who is still due one. */
-export async function remindersOf(db: Executor, uid: string, now = Date.now()): Promise<(typeof Reminder.static)[]> {
-  const e = await db
-    .selectFrom('rsvp_events')
-    .select(['uid', 'title', 'date', 'time', 'location', 'starts_at', 'unit', 'signup'])
-    .where('uid', '=', uid)
-    .executeTakeFirstOrThrow()
+export async function remindersOf(db: Executor, e: Event, now = Date.now()): Promise<(typeof Reminder.static)[]> {
+  const sent = await db
+    .selectFrom('rsvp_reminders')
+    .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('uid', '=', e.uid)
+    .groupBy('kind')
+    .execute()
   const out = []
   for (const [kind, due] of dueTimes(e)) {
-    const reminded = await db
-      .selectFrom('rsvp_reminders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('uid', '=', uid)
-      .where('kind', '=', kind)
-      .executeTakeFirstOrThrow()
     const open = due <= now && now < windowEnd(e, kind)
     out.push({
       kind,
       due_at: new Date(due).toISOString(),
-      reminded: Number(reminded.n),
+      reminded: Number(sent.find((r) => r.kind === kind)?.n ?? 0),
       to_remind: open ? (await dueHouseholds(db, e, kind, due)).map((h) => h.parent_name) : [],
     })
   }
@@ -146,12 +142,7 @@ export async function sendReminders(db: Db, now: number, baseUrl: string): Promi
       if (!households.length) continue
       // One tick at a time (DueTimer), and a reminder recorded twice breaks the primary key: it rolls back, mails and all.
       queued += await write(db, async (trx) => {
-        const answers = new Map(
-          (await trx.selectFrom('rsvps').select(['household_id', 'answer']).where('uid', '=', e.uid).execute()).map((r) => [
-            r.household_id,
-            r.answer,
-          ]),
-        )
+        const answers = new Map(households.map((h) => [h.id, h.answer]))
         const closes = kind === 'before_close' ? instantWords(signupOf(e)!.closes_at!, timeZone) : null
         let mails = 0
         for (const family of await familyAddresses(

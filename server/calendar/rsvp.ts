@@ -463,7 +463,7 @@ export async function repliesFor(db: Executor, caller: Caller, uid: string) {
     ...facts,
     totals: (await totalsByUid(db)).get(uid)!.totals,
     ...(cost ? { money: money(sum(all, 'owed_cents'), sum(all, 'paid_cents')) } : {}),
-    ...(facts.open ? { reminders: await remindersOf(db, uid) } : {}),
+    ...(facts.open ? { reminders: await remindersOf(db, event) } : {}),
     replies: all,
   }
 }

@@ -4,7 +4,7 @@
 // missing before the trip said first, in one line.
 import { csvDocument, eventFileName } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
-import { healthForms } from '../roster/queries.ts'
+import { healthForms, programYear } from '../roster/queries.ts'
 import { Nullable, t } from '../schemas.ts'
 import { dollars, listWords } from '../words.ts'
 import { factsOf, replies, rsvpEvent, RsvpView, standing } from './rsvp.ts'
@@ -129,7 +129,6 @@ export async function tripRoster(db: Executor, uid: string) {
   const facts = factsOf(event)
   const all = await replies(db, event)
   const answered = all.filter((r) => r.answer !== 'no').sort((a, b) => rank(a) - rank(b))
-  const coming = answered.filter(isComing)
 
   const contacts = answered.length
     ? await db
@@ -146,6 +145,7 @@ export async function tripRoster(db: Executor, uid: string) {
     const { id, ...contact } = contacts.find((c) => c.id === r.household_id)!
     return { ...r, ...contact }
   })
+  const coming = households.filter(isComing)
 
   const named = coming.flatMap((r) => r.scout_ids ?? [])
   const scoutRows = named.length
@@ -161,6 +161,7 @@ export async function tripRoster(db: Executor, uid: string) {
     db,
     scoutRows.map((s) => s.id),
     event.date,
+    (await programYear(db)).year,
   )
   const scouts = scoutRows.map((s) => ({ ...s, health_form: forms.get(s.id)! }))
 
@@ -173,7 +174,7 @@ export async function tripRoster(db: Executor, uid: string) {
   const owing = coming.filter((r) => (r.balance_cents ?? 0) > 0)
   const unsigned = signup?.permission_text ? coming.filter((r) => !r.permission?.current).length : 0
   const lapsed = scouts.filter((s) => !s.health_form.current).length
-  const unreachable = coming.filter((r) => !households.find((h) => h.household_id === r.household_id)!.emergency_phone).length
+  const unreachable = coming.filter((h) => !h.emergency_phone).length
   const missing = [
     unsigned && `${plural(unsigned, 'permission slip')} unsigned`,
     lapsed && `${plural(lapsed, 'health form')} not current`,

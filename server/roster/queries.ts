@@ -69,6 +69,7 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
     db,
     scouts.map((s) => s.id),
     await today(db),
+    year,
   )
   const healthFormOf = (scoutId: number) => ({ ...checkOf(scoutId, 'health_form'), ...forms.get(scoutId)! })
   const peopleOf = groupBy(people, (p) => p.household_id)
@@ -90,12 +91,11 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
 
 /**
  * How each scout's health form stands on `day`: the newest dated form handed in, in any program year, counts for 12
- * months from its date; one ticked this program year without a date (before dates were kept, or none given) counts too.
+ * months from its date; one ticked in program year `year` without a date (before dates were kept, or none given) counts too.
  */
-export async function healthForms(db: Executor, scoutIds: number[], day: string) {
+export async function healthForms(db: Executor, scoutIds: number[], day: string, year: number) {
   const out = new Map<number, ReturnType<typeof healthFormOn>>()
   if (!scoutIds.length) return out
-  const { year } = await programYear(db)
   const rows = await db
     .selectFrom('checks')
     .select([
