@@ -1,7 +1,15 @@
-// A household with one scout, written straight into the database: a fixture for tests about who gets mail.
+// Households written straight into the database: fixtures for tests about who gets mail, sign-ups and trip rosters;
+// and a family account linked to one, for tests that answer as the family.
 import type { Kysely } from 'kysely'
 import type { Database } from '../server/db/database.ts'
 import { nowIso } from '../server/schemas.ts'
+import { ROLES, type TestServer } from './helpers.ts'
+
+export interface ScoutFixture {
+  first_name: string
+  last_name?: string | null
+  den?: string | null
+}
 
 export interface HouseholdFixture {
   unit: 'pack' | 'troop'
@@ -10,11 +18,17 @@ export interface HouseholdFixture {
   email: string | null
   active?: boolean
   accounts?: number[]
-  /** How many scouts: Sam, then Kid1, Kid2… (one unless given). */
-  scouts?: number
+  /** How many scouts (Sam, then Kid1, Kid2…), or the scouts themselves; one Sam unless given. */
+  scouts?: number | ScoutFixture[]
   parent_name?: string
-  emergency_phone?: string
+  phone?: string | null
+  second_parent?: string | null
+  emergency_name?: string | null
+  emergency_phone?: string | null
 }
+
+const scoutsOf = (f: HouseholdFixture): ScoutFixture[] =>
+  Array.isArray(f.scouts) ? f.scouts : Array.from({ length: f.scouts ?? 1 }, (_, i) => ({ first_name: i ? `Kid${i}` : 'Sam' }))
 
 /** Adds the household and its scouts; answers the household's id. Its parent is "Parent <email>" unless named. */
 export async function addHousehold(db: Kysely<Database>, f: HouseholdFixture): Promise<number> {
@@ -25,10 +39,10 @@ export async function addHousehold(db: Kysely<Database>, f: HouseholdFixture): P
     .values({
       parent_name: f.parent_name ?? `Parent ${f.email ?? 'without mail'}`,
       email: f.email,
-      phone: null,
-      second_parent: null,
+      phone: f.phone ?? null,
+      second_parent: f.second_parent ?? null,
       notes: null,
-      emergency_name: f.emergency_phone ? 'Emergency contact' : null,
+      emergency_name: f.emergency_name ?? null,
       emergency_phone: f.emergency_phone ?? null,
       active: f.active === false ? 0 : 1,
       lead_id: null,
@@ -38,15 +52,15 @@ export async function addHousehold(db: Kysely<Database>, f: HouseholdFixture): P
     })
     .returning('id')
     .executeTakeFirstOrThrow()
-  for (let i = 0; i < (f.scouts ?? 1); i++)
+  for (const scout of scoutsOf(f))
     await db
       .insertInto('scouts')
       .values({
         household_id: id,
-        first_name: i ? `Kid${i}` : 'Sam',
-        last_name: null,
+        first_name: scout.first_name,
+        last_name: scout.last_name ?? null,
         unit_id: unit.id,
-        den: f.den ?? null,
+        den: scout.den ?? f.den ?? null,
         org_member_id: null,
         created_at: now,
         updated_at: now,
@@ -54,4 +68,17 @@ export async function addHousehold(db: Kysely<Database>, f: HouseholdFixture): P
       .execute()
   for (const person_id of f.accounts ?? []) await db.insertInto('household_people').values({ household_id: id, person_id }).execute()
   return id
+}
+
+/**
+ * A family account (a member, signed in, with `email` when given) linked to a new household: its email and cookie,
+ * the household's id and its scouts' ids in the order added.
+ */
+export async function familyAccount(s: TestServer, f: Omit<HouseholdFixture, 'accounts'>, email?: string) {
+  const person = await s.as({ ...ROLES.member, ...(email ? { email } : {}) })
+  const household = await addHousehold(s.db, { ...f, accounts: [person.id] })
+  const scouts = (await s.db.selectFrom('scouts').select('id').where('household_id', '=', household).orderBy('id').execute()).map(
+    (r) => r.id,
+  )
+  return { email: person.email, cookie: person.cookie, household, scouts }
 }

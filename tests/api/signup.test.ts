@@ -4,7 +4,7 @@
 // and payments with balances.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { familyAccount } from '../households.ts'
 import { startRelay, type TestRelay } from '../mail.ts'
 import { addDays, today } from '../dates.ts'
 
@@ -34,20 +34,10 @@ async function createEvent(json: Record<string, unknown>) {
   return res.body.uid as string
 }
 
-interface Family {
-  cookie: string
-  email: string
-  household: number
-  scouts: number[]
-}
+type Family = Awaited<ReturnType<typeof familyAccount>>
 
 /** A family account linked to a new pack household with `scouts` scouts. */
-async function family(scouts = 1): Promise<Family> {
-  const person = await s.as(ROLES.member)
-  const household = await addHousehold(s.db, { unit: 'pack', email: null, accounts: [person.id], scouts })
-  const ids = (await s.db.selectFrom('scouts').select('id').where('household_id', '=', household).orderBy('id').execute()).map((r) => r.id)
-  return { cookie: person.cookie, email: person.email, household, scouts: ids }
-}
+const family = (scouts = 1): Promise<Family> => familyAccount(s, { unit: 'pack', email: null, scouts })
 
 const reply = (f: Family, uid: string, json: Record<string, unknown>) =>
   s.req('PUT', rsvps(uid), { cookie: f.cookie, json: { adults: 1, ...json } })

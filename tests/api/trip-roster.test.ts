@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { healthFormUntil } from '../../server/roster/health-form.ts'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { familyAccount } from '../households.ts'
 import { addDays, today } from '../dates.ts'
 
 let s: TestServer
@@ -28,12 +28,8 @@ async function createEvent(json: Record<string, unknown>) {
   return res.body.uid as string
 }
 
-async function family(parent_name: string, scouts: number, emergency_phone?: string) {
-  const person = await s.as(ROLES.member)
-  const household = await addHousehold(s.db, { unit: 'pack', email: null, accounts: [person.id], scouts, parent_name, emergency_phone })
-  const ids = (await s.db.selectFrom('scouts').select('id').where('household_id', '=', household).orderBy('id').execute()).map((r) => r.id)
-  return { cookie: person.cookie, household, scouts: ids }
-}
+const family = (parent_name: string, scouts: number, emergency_phone?: string) =>
+  familyAccount(s, { unit: 'pack', email: null, scouts, parent_name, emergency_phone })
 
 const reply = (f: { cookie: string }, uid: string, json: Record<string, unknown>) =>
   s.req('PUT', `${eventPath(uid)}/rsvps`, { cookie: f.cookie, json: { adults: 1, ...json } })

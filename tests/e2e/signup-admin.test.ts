@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { PASSWORD, ROLES } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { familyAccount } from '../households.ts'
 import { addDays, today } from '../dates.ts'
 import { browserSuite, screenshot, seriousViolations, signIn } from './browser.ts'
 
@@ -126,13 +126,14 @@ describe('sign-ups in the admin calendar at phone width', () => {
     const rsvps = `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps`
     /** A family account linked to a new household with one scout, both named. */
     async function family(parent: string, scout: string) {
-      const person = await suite.s.as(ROLES.member)
-      const household = await addHousehold(suite.s.db, { unit: 'pack', email: null, accounts: [person.id] })
-      await suite.s.db.updateTable('households').set({ parent_name: parent }).where('id', '=', household).execute()
-      await suite.s.db.updateTable('scouts').set({ first_name: scout }).where('household_id', '=', household).execute()
-      const { id } = await suite.s.db.selectFrom('scouts').select('id').where('household_id', '=', household).executeTakeFirstOrThrow()
+      const { cookie, household, scouts } = await familyAccount(suite.s, {
+        unit: 'pack',
+        email: null,
+        parent_name: parent,
+        scouts: [{ first_name: scout }],
+      })
       const answer = async (json: Record<string, unknown>) => {
-        const res = await suite.s.req('PUT', rsvps, { cookie: person.cookie, json: { adults: 1, scouts: 1, scout_ids: [id], ...json } })
+        const res = await suite.s.req('PUT', rsvps, { cookie, json: { adults: 1, scouts: 1, scout_ids: scouts, ...json } })
         expect(res.status).toBe(200)
         return res.body
       }

@@ -3,10 +3,9 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { ROLES } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { familyAccount } from '../households.ts'
 import { addDays, today } from '../dates.ts'
 import { healthFormUntil } from '../../server/roster/health-form.ts'
-import { nowIso } from '../../server/schemas.ts'
 import { dayWords } from '../../server/words.ts'
 import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
@@ -39,33 +38,8 @@ beforeAll(async () => {
 const rsvps = () => `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps`
 
 /** A parent account linked to a new pack household with its scout Sam and the scouts named in `others`. */
-async function family(email: string, ...others: string[]) {
-  const person = await suite.s.person({ ...ROLES.member, email })
-  const household = await addHousehold(suite.s.db, { unit: 'pack', email: null, accounts: [person.id] })
-  for (const first_name of others) {
-    const unit = await suite.s.db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()
-    await suite.s.db
-      .insertInto('scouts')
-      .values({
-        household_id: household,
-        first_name,
-        last_name: null,
-        unit_id: unit.id,
-        den: null,
-        org_member_id: null,
-        created_at: nowIso(),
-        updated_at: nowIso(),
-      })
-      .execute()
-  }
-  const scouts = await suite.s.db
-    .selectFrom('scouts')
-    .select(['id', 'first_name'])
-    .where('household_id', '=', household)
-    .orderBy('id')
-    .execute()
-  return { email, household, scouts }
-}
+const family = (email: string, ...others: string[]) =>
+  familyAccount(suite.s, { unit: 'pack', email: null, scouts: ['Sam', ...others].map((first_name) => ({ first_name })) }, email)
 
 const replyOf = async (household: number) =>
   (await suite.s.req('GET', rsvps(), { cookie: leader.cookie })).body.replies.find((r: any) => r.household_id === household)
@@ -111,7 +85,7 @@ describe('the family page with a sign-up', () => {
       answer: 'yes',
       status: 'confirmed',
       scouts: 1,
-      scout_ids: [rivera.scouts[0].id],
+      scout_ids: [rivera.scouts[0]],
       permission: { signed_name: 'Dana Rivera', current: true },
       slots: [{ name: 'Driver (4 seats)', count: 1 }],
       owed_cents: 3500,
@@ -144,7 +118,7 @@ describe('the family page with a sign-up', () => {
     await other.getByLabel('Driver (4 seats)').fill('0')
     await other.getByRole('button', { name: 'Send reply' }).click()
     await other.getByRole('status').filter({ hasText: 'You are on the waiting list' }).waitFor()
-    expect(await replyOf(park.household)).toMatchObject({ status: 'waitlisted', scout_ids: [park.scouts[0].id], slots: [], owed_cents: 0 })
+    expect(await replyOf(park.household)).toMatchObject({ status: 'waitlisted', scout_ids: [park.scouts[0]], slots: [], owed_cents: 0 })
     expect(await seriousViolations(parkPage)).toEqual([])
     expect(await noSideScroll(parkPage)).toBe(true)
     await parkPage.close()
@@ -187,16 +161,16 @@ describe('health forms on the family page', () => {
       suite.s.req('PUT', `/api/admin/roster/scouts/${scout}/checks/health_form`, { cookie: leader.cookie, json: { done: true, form_date } })
     const recent = addDays(today(), -30)
     const old = addDays(today(), -400)
-    expect((await dated(sam.id, recent)).status).toBe(200)
-    expect((await dated(noa.id, old)).status).toBe(200)
+    expect((await dated(sam, recent)).status).toBe(200)
+    expect((await dated(noa, old)).status).toBe(200)
     const page = await suite.signedIn(stone.email, '/family/', { viewport: PHONE })
     const form = (id: number) => page.locator(`[data-scout="${id}"] [data-check="health_form"]`)
-    await form(sam.id).waitFor()
-    expect(await form(sam.id).textContent()).toBe(`Health form: current until ${dayWords(healthFormUntil(recent), { year: true })}`)
-    expect(await form(noa.id).textContent()).toBe(
+    await form(sam).waitFor()
+    expect(await form(sam).textContent()).toBe(`Health form: current until ${dayWords(healthFormUntil(recent), { year: true })}`)
+    expect(await form(noa).textContent()).toBe(
       `Health form: ran out on ${dayWords(healthFormUntil(old), { year: true })}; please hand in a new one`,
     )
-    expect(await form(stone.scouts[2].id).textContent()).toBe('Health form: not yet')
+    expect(await form(stone.scouts[2]).textContent()).toBe('Health form: not yet')
     await page.close()
   })
 })

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { ROLES } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { familyAccount } from '../households.ts'
 import { addDays, today } from '../dates.ts'
 import { browserSuite, PHONE, screenshot, seriousViolations } from './browser.ts'
 
@@ -17,17 +17,8 @@ beforeAll(async () => {
   leader = { email: person.email, cookie: await suite.s.signIn(person.email) }
 })
 
-async function family(email: string, parent_name: string) {
-  const person = await suite.s.person({ ...ROLES.member, email })
-  const household = await addHousehold(suite.s.db, {
-    unit: 'pack',
-    email: null,
-    accounts: [person.id],
-    parent_name,
-    emergency_phone: '555-010-0100',
-  })
-  return { email, household }
-}
+const family = (email: string, parent_name: string) =>
+  familyAccount(suite.s, { unit: 'pack', email: null, parent_name, emergency_name: 'Pat', emergency_phone: '555-010-0100' }, email)
 
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
 const campout = (page: Page) => page.locator('[data-event]', { hasText: 'Winter campout' })

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { addDays, today } from '../dates.ts'
 import { PASSWORD, ROLES } from '../helpers.ts'
+import { familyAccount } from '../households.ts'
 import { browserSuite, screenshot, seriousViolations, signIn } from './browser.ts'
 
 const suite = browserSuite()
@@ -44,50 +45,22 @@ async function api(method: string, path: string, cookie: string, json?: unknown)
 }
 
 /** A family with an account and two scouts (one when told), phones and an emergency contact unless told otherwise. */
-async function family(surname: string, n: number, { scouts = 2, emergency = true } = {}) {
-  const s = suite.s
-  const person = await s.as(ROLES.member)
-  const now = new Date().toISOString()
-  const unit = await s.db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()
+function family(surname: string, n: number, { scouts = 2, emergency = true } = {}) {
   const phone = (k: number) => `555-${k}${String(n).padStart(2, '0')}-01${String(n).padStart(2, '0')}`
-  const { id } = await s.db
-    .insertInto('households')
-    .values({
-      parent_name: `${FIRST[(n + 7) % 15]}a ${surname}`,
-      email: null,
-      phone: phone(1),
-      second_parent: n % 3 ? null : `Robin ${surname}`,
-      notes: null,
-      emergency_name: emergency ? `Grandma ${surname}` : null,
-      emergency_phone: emergency ? phone(9) : null,
-      active: 1,
-      lead_id: null,
-      created_at: now,
-      updated_at: now,
-      created_by_person_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const ids: number[] = []
-  for (let i = 0; i < scouts; i++) {
-    const row = await s.db
-      .insertInto('scouts')
-      .values({
-        household_id: id,
-        first_name: FIRST[(n + i * 5) % 15],
-        last_name: surname,
-        unit_id: unit.id,
-        den: ['Wolf', 'Bear', 'Webelos'][(n + i) % 3],
-        org_member_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    ids.push(row.id)
-  }
-  await s.db.insertInto('household_people').values({ household_id: id, person_id: person.id }).execute()
-  return { cookie: person.cookie, household: id, scouts: ids }
+  return familyAccount(suite.s, {
+    unit: 'pack',
+    email: null,
+    parent_name: `${FIRST[(n + 7) % 15]}a ${surname}`,
+    phone: phone(1),
+    second_parent: n % 3 ? null : `Robin ${surname}`,
+    emergency_name: emergency ? `Grandma ${surname}` : null,
+    emergency_phone: emergency ? phone(9) : null,
+    scouts: Array.from({ length: scouts }, (_, i) => ({
+      first_name: FIRST[(n + i * 5) % 15],
+      last_name: surname,
+      den: ['Wolf', 'Bear', 'Webelos'][(n + i) % 3],
+    })),
+  })
 }
 
 const reply = (f: { cookie: string; scouts: number[] }, uid: string, json: Record<string, unknown>) =>
