@@ -15,7 +15,7 @@ import { DueTimer } from '../ops/due-timer.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
 import { clockWords, dayWords, instantWords } from '../words.ts'
-import type { Reminder } from './rsvp.ts'
+import type { Reminder } from './rsvp-schemas.ts'
 import { signupOf } from './signup.ts'
 
 const HOUR = 3_600_000

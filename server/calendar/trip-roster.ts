@@ -7,7 +7,8 @@ import type { Executor } from '../db/database.ts'
 import { healthForms, programYear } from '../roster/queries.ts'
 import { Nullable, t } from '../schemas.ts'
 import { dollars, listWords } from '../words.ts'
-import { factsOf, replies, rsvpEvent, RsvpView, standing } from './rsvp.ts'
+import { factsOf, replies, rsvpEvent, standing } from './rsvp.ts'
+import { RsvpView } from './rsvp-schemas.ts'
 import { money, Money } from './signup.ts'
 
 const HealthForm = t.Object(

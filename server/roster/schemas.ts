@@ -1,5 +1,5 @@
 // Roster schemas: household and scout fields as requests take them, and households as answers show them.
-import { FamilyRsvpEvent } from '../calendar/rsvp.ts'
+import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
 import { CHECK_ITEMS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
 import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'

@@ -1,6 +1,7 @@
 // GET/PUT /api/admin/calendar/:uid/rsvps: replies to an event that asks for them. Leaders (calendar:write) see
 // every reply with headcounts; a family reads and gives its own household's reply until the event starts.
-import { answerFor, repliesFor, RsvpBody, RsvpList, RsvpView } from '#server/calendar/rsvp.ts'
+import { answerFor, repliesFor } from '#server/calendar/rsvp.ts'
+import { RsvpBody, RsvpList, RsvpView } from '#server/calendar/rsvp-schemas.ts'
 import { Uid } from '#server/calendar/service.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
