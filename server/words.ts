@@ -45,3 +45,6 @@ export const fieldWords = (change: object) =>
 
 /** Cents as people write money: 123450 → "$1,234.50". */
 export const dollars = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100)
+
+/** A count with its noun: (1, 'scout') → "1 scout", (3, 'scout') → "3 scouts". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

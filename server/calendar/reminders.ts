@@ -14,7 +14,7 @@ import { familyAddresses } from '../messages/audience.ts'
 import { DueTimer } from '../ops/due-timer.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
-import { clockWords, dayWords, instantWords } from '../words.ts'
+import { clockWords, dayWords, instantWords, plural } from '../words.ts'
 import type { Reminder } from './rsvp-schemas.ts'
 import { signupOf } from './signup.ts'
 
@@ -168,7 +168,7 @@ export async function sendReminders(db: Db, now: number, baseUrl: string): Promi
           trx,
           'system',
           'calendar.reminder',
-          `Reminded ${households.length} household${households.length === 1 ? '' : 's'} of “${e.title}” ` +
+          `Reminded ${plural(households.length, 'household')} of “${e.title}” ` +
             (kind === 'before_start' ? '(it starts within 24 hours)' : '(replies close within 48 hours)'),
         )
         return mails

@@ -11,7 +11,7 @@ import { siteTime } from '../settings/registry.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
-import { clockWords, dayWords, dollars } from '../words.ts'
+import { clockWords, dayWords, dollars, plural } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import {
   money,
@@ -428,7 +428,6 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
 }
 
 const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: number }) =>
   r.answer === 'no' ? ANSWER_WORDS.no : `${ANSWER_WORDS[r.answer]}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 const eventWords = (e: { title: string; date: string; time: string | null }) =>

@@ -6,7 +6,7 @@ import { csvDocument, eventFileName } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
 import { healthForms, programYear } from '../roster/queries.ts'
 import { Nullable, t } from '../schemas.ts'
-import { dollars, listWords } from '../words.ts'
+import { dollars, listWords, plural } from '../words.ts'
 import { factsOf, replies, rsvpEvent, standing } from './rsvp.ts'
 import { RsvpView } from './rsvp-schemas.ts'
 import { money, Money } from './signup.ts'
@@ -118,7 +118,6 @@ export const TripRoster = t.Object(
   },
 )
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 const isComing = (r: { answer: string; status: string }) => r.answer === 'yes' && r.status === 'confirmed'
 /** Confirmed first, then maybes, then the waitlist. */
 const rank = (r: { answer: string; status: string }) => (isComing(r) ? 0 : r.answer === 'maybe' ? 1 : 2)

@@ -5,7 +5,7 @@ import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/inde
 import type { PUT as RecordPayment } from '#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts'
 import type { GET as Roster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { dollars, instantWords } from '#server/words.ts'
+import { dollars, instantWords, plural } from '#server/words.ts'
 import { api, detailOf, h, holds, onSubmit, say, type signedInFor } from './admin.ts'
 import { replyWords } from './rsvp-form.ts'
 
@@ -71,7 +71,7 @@ function reminderPart(r: NonNullable<ReplyList['reminders']>[number], zone: stri
     'p',
     { 'data-reminder': r.kind },
     due
-      ? `${REMINDER_WORDS[r.kind]}: ${r.reminded} household${r.reminded === 1 ? '' : 's'} reminded by mail.`
+      ? `${REMINDER_WORDS[r.kind]}: ${plural(r.reminded, 'household')} reminded by mail.`
       : `${REMINDER_WORDS[r.kind]} goes by mail ${instantWords(r.due_at, zone)}.`,
     r.to_remind.length > 0 && ` Still to remind (call or text them): ${r.to_remind.join(', ')}.`,
   )

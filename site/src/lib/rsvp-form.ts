@@ -4,7 +4,7 @@
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dollars, listWords } from '#server/words.ts'
+import { dollars, listWords, plural } from '#server/words.ts'
 import { api, detailOf, h, say } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
@@ -18,7 +18,6 @@ const ANSWERS = [
   ['no', 'Not coming'],
 ] as const
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 export const replyWords = (r: Pick<Reply, 'answer' | 'adults' | 'scouts'>) =>
   r.answer === 'no'
     ? 'not coming'

@@ -7,7 +7,7 @@ import type { GET as ListMessages, POST as SendMessage } from '#routes/api/admin
 import type { POST as PreviewMessage } from '#routes/api/admin/messages/preview.ts'
 import type { GET as ReadRoster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { dayWords } from '#server/words.ts'
+import { dayWords, plural } from '#server/words.ts'
 import { api, byId, detailOf, h, say, signedInFor, tell, when } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
@@ -19,7 +19,6 @@ type Message = AnswerOf<typeof ListMessages>['messages'][number]
 type Delivery = AnswerOf<typeof ReadMessage>['deliveries'][number]
 
 const PAGE = 50
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 const me = await signedInFor('messages:send')
 // A leader writes to the units they lead; admins and owners to every unit (the server holds the same rule).

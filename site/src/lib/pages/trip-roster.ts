@@ -3,7 +3,7 @@
 // and the waitlist. Print and CSV buttons; the print layout lives in the page.
 import type { GET as Roster } from '#routes/api/admin/calendar/[uid]/roster/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { clockWords, dayWords, dollars } from '#server/words.ts'
+import { clockWords, dayWords, dollars, plural } from '#server/words.ts'
 import { api, byId, detailOf, h, signedInFor } from '../admin.ts'
 
 await signedInFor('calendar:write')
@@ -12,7 +12,6 @@ type TripRoster = AnswerOf<typeof Roster>
 type Household = TripRoster['households'][number]
 type Scout = TripRoster['scouts'][number]
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 const cell = (...children: (Node | string | null | false)[]) => h('td', {}, ...children)
 /** A cell kept on one line when printed, so that rows stay one line high. */
 const short = (...children: (Node | string | null | false)[]) => h('td', { class: 'nowrap' }, ...children)
