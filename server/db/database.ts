@@ -71,6 +71,8 @@ export interface Database {
   message_skips: MessageSkipTable
   mail_subscriptions: MailSubscriptionTable
   digest_runs: DigestRunTable
+  content_pages: ContentPageTable
+  setup_steps: SetupStepTable
 }
 
 export interface UnitTable {
@@ -98,6 +100,8 @@ export interface PersonTable {
   second_factor_asked_since: string | null
   /** 1 when a unit leader gets a mail for each new lead of their unit (the account page turns it off). */
   lead_alerts: Generated<number>
+  /** 1 when the person's email may appear beside their name on the public unit page. */
+  show_email: Generated<number>
 }
 
 export interface MembershipTable {
@@ -147,6 +151,8 @@ export interface InviteTable {
   /** Who issued it (the person, and their key when a key did): it works only while they could issue it still. */
   issuer_person_id: number | null
   issuer_key_id: number | null
+  /** The household the account is linked to on acceptance. */
+  household_id: number | null
 }
 export type Invite = Selectable<InviteTable>
 
@@ -344,6 +350,8 @@ export interface HouseholdTable {
   updated_at: string
   /** Who added it: until it has a scout, only they (and admins) may change it. Null for households from before. */
   created_by_person_id: number | null
+  /** What the roster sorts by; null sorts by the parent's last name. */
+  sort_name: string | null
 }
 export type Household = Selectable<HouseholdTable>
 
@@ -360,6 +368,10 @@ export interface ScoutTable {
   unit_id: number
   den: string | null
   org_member_id: string | null
+  /** The name the scout goes by, set by the family (shown in place of the first name). */
+  preferred_name: string | null
+  /** 1 when the family agrees to the scout appearing in photos. */
+  photo_consent: Generated<number>
   created_at: string
   updated_at: string
 }
@@ -553,4 +565,24 @@ export interface PasskeyChallengeTable {
   person_id: number
   challenge: string
   expires_at: string
+}
+
+export interface ContentPageTable {
+  id: Generated<number>
+  slug: string
+  title: string
+  /** Markdown, rendered and sanitised when the site is built. */
+  body: string
+  unit: 'pack' | 'troop' | 'both'
+  published: number
+  created_at: string
+  updated_at: string
+  updated_by: string
+}
+export type ContentPage = Selectable<ContentPageTable>
+
+export interface SetupStepTable {
+  step: string
+  dismissed_at: string
+  dismissed_by: string
 }

@@ -9,7 +9,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
 import { fieldWords, listWords } from '../words.ts'
-import { householdById, programYear } from './queries.ts'
+import { householdById, programYear, scoutRow } from './queries.ts'
 import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
 
 async function assertHousehold(db: Executor, id: number) {
@@ -145,7 +145,7 @@ export function addScout(db: Db, caller: Caller, householdId: number, input: typ
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'roster.scout_create', `${row.first_name}, in ${household.parent_name}'s household`)
-    return row
+    return scoutRow(row)
   })
 }
 
@@ -163,7 +163,7 @@ export function changeScout(db: Db, caller: Caller, id: number, change: typeof S
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'roster.scout_update', `${row.first_name} changed: ${fieldWords(change)}`)
-    return row
+    return scoutRow(row)
   })
 }
 

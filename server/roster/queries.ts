@@ -5,7 +5,7 @@ import { ownHouseholdIds } from './own-households.ts'
 import { sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
-import type { CheckItem, Executor } from '../db/database.ts'
+import type { CheckItem, Executor, Scout } from '../db/database.ts'
 import { csvDocument } from '../csv.ts'
 import { notFound } from '../errors.ts'
 import { getSetting, today } from '../settings/registry.ts'
@@ -31,6 +31,11 @@ export async function programYear(db: Executor, now = new Date()): Promise<{ yea
  * parameters if each id were one.
  */
 const idList = (ids: number[]) => sql<number>`(select value from json_each(${JSON.stringify(ids)}))`
+
+/** A scout as answers show it: photo consent as a boolean. */
+export function scoutRow<S extends Scout>({ photo_consent, ...row }: S) {
+  return { ...row, photo_consent: photo_consent === 1 }
+}
 
 /** Households by id, in the order given, with linked accounts, scouts and the checklist of `year`. */
 export async function householdsView(db: Executor, ids: number[], year: number) {
@@ -83,7 +88,7 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
       active: h.active === 1,
       people: (peopleOf.get(h.id) ?? []).map(({ household_id, ...p }) => p),
       scouts: (scoutsOf.get(h.id) ?? []).map((sc) => ({
-        ...sc,
+        ...scoutRow(sc),
         checks: { dues: checkOf(sc.id, 'dues'), health_form: healthFormOf(sc.id) },
       })),
     }))
@@ -169,7 +174,7 @@ export async function family(db: Executor, caller: Caller) {
   const year = await programYear(db)
   return {
     year,
-    households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, ...h }) => h),
+    households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, sort_name, ...h }) => h),
     events: ids.length ? await familyRsvps(db, ids) : [],
   }
 }

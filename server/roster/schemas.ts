@@ -102,6 +102,8 @@ export const ScoutRow = t.Object(
     unit_id: t.Integer(),
     den: Nullable(t.String()),
     org_member_id: Nullable(t.String()),
+    preferred_name: Nullable(t.String({ description: 'The name the scout goes by, set by the family' })),
+    photo_consent: t.Boolean({ description: 'The family agrees to the scout appearing in photos (set by the family)' }),
     created_at: Instant,
     updated_at: Instant,
   },
@@ -116,6 +118,8 @@ export const ScoutRow = t.Object(
         unit_id: 1,
         den: 'Tiger',
         org_member_id: null,
+        preferred_name: null,
+        photo_consent: false,
         created_at: '2026-11-23T08:10:00.000Z',
         updated_at: '2026-11-23T08:10:00.000Z',
       },
@@ -183,8 +187,17 @@ const familyFields = {
 }
 
 export const HouseholdView = t.Object(
-  { ...familyFields, notes: Nullable(t.String()), lead_id: Nullable(t.Integer({ description: 'The join-form lead it was copied from' })) },
-  { $id: 'Household', additionalProperties: false, examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }] },
+  {
+    ...familyFields,
+    notes: Nullable(t.String()),
+    lead_id: Nullable(t.Integer({ description: 'The join-form lead it was copied from' })),
+    sort_name: Nullable(t.String({ description: "What the roster sorts by; null sorts by the parent's last name" })),
+  },
+  {
+    $id: 'Household',
+    additionalProperties: false,
+    examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31, sort_name: null }],
+  },
 )
 
 /** A household as its own family sees it: no leaders' notes. */
@@ -221,7 +234,7 @@ export const Roster = t.Object(
           { id: 2, slug: 'troop', name: 'Scouts BSA Troop' },
         ],
         year: { year: 2026, label: '2026–27' },
-        households: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31 }],
+        households: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31, sort_name: null }],
         dens: ['Tiger', 'Wolf'],
       },
     ],
