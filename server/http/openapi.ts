@@ -31,6 +31,7 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   },
   { name: 'Nearby units', description: 'The directory of nearby units.', prefixes: ['/api/admin/nearby'] },
   { name: 'Units', description: "Meeting details of the site's own units.", prefixes: ['/api/admin/units'] },
+  { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
   { name: 'Calendar', description: 'Events in the CalDAV store the calendar lives in.', prefixes: ['/api/admin/calendar'] },
   {
     name: 'Roster',
