@@ -1,6 +1,7 @@
 // Content pages: who may write them, slugs (422, 409, renaming), partial changes, deleting, the preview, the action
 // log and the rebuild each write asks for.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { unitLeaders } from '../../server/pages/unit-leaders.ts'
 import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
@@ -134,5 +135,40 @@ describe('POST /api/admin/pages/preview', () => {
     expectDetail(await s.req('POST', '/api/admin/pages/preview', { json: { body: 'x' } }), 401)
     expectDetail(await s.req('POST', '/api/admin/pages/preview', { cookie: family.cookie, json: { body: 'x' } }), 403)
     expectDetail(await s.req('POST', '/api/admin/pages/preview', { cookie: leader.cookie, json: {} }), 422)
+  })
+})
+
+describe('GET/PATCH /api/admin/account', () => {
+  it('shows the email on the unit page only once the leader ticks it, logged and rebuilt', async () => {
+    const akela = await s.person({ units: [{ slug: 'troop', role: 'leader', title: 'Scoutmaster' }] })
+    await s.db.updateTable('people').set({ name: 'Akela Avery' }).where('id', '=', akela.id).execute()
+    const cookie = await s.signIn(akela.email)
+    const shown = async () => (await unitLeaders(s.db, 'troop')).find((l) => l.name === 'Akela Avery')
+    expect(await shown()).toEqual({ name: 'Akela Avery', title: 'Scoutmaster', email: null })
+    const before = await s.req('GET', '/api/admin/account', { cookie })
+    expect(before.body).toEqual({ email: akela.email, show_email: false, leads_a_unit: true })
+
+    const rebuilds = s.rebuilds.count
+    const res = await s.req('PATCH', '/api/admin/account', { cookie, json: { show_email: true } })
+    expect(res.status).toBe(200)
+    expect(res.body.show_email).toBe(true)
+    expect(s.rebuilds.count).toBe(rebuilds + 1)
+    expect((await s.lastLog('account.public_email')).summary).toBe('Shows their email on the public unit page')
+    expect(await shown()).toEqual({ name: 'Akela Avery', title: 'Scoutmaster', email: akela.email })
+    // Again: nothing changes, nothing logged, no rebuild.
+    expect((await s.req('PATCH', '/api/admin/account', { cookie, json: { show_email: true } })).status).toBe(200)
+    expect(s.rebuilds.count).toBe(rebuilds + 1)
+
+    await s.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', akela.id).execute()
+    expect(await shown()).toBeUndefined()
+  })
+
+  it('answers 401 without a credential, 403 for the break-glass token, 422 for bad input', async () => {
+    expectDetail(await s.req('GET', '/api/admin/account'), 401)
+    expectDetail(await s.req('PATCH', '/api/admin/account', { json: { show_email: true } }), 401)
+    expectDetail(await s.req('PATCH', '/api/admin/account', { token: ADMIN_TOKEN, json: { show_email: true } }), 403)
+    expectDetail(await s.req('PATCH', '/api/admin/account', { cookie: leader.cookie, json: { show_email: 'yes' } }), 422)
+    expectDetail(await s.req('PATCH', '/api/admin/account', { cookie: leader.cookie, json: { name: 'x' } }), 422)
+    expect((await s.req('GET', '/api/admin/account', { cookie: family.cookie })).body.leads_a_unit).toBe(false)
   })
 })
