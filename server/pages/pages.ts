@@ -99,7 +99,7 @@ const titleOf = (title: string) => {
 }
 
 async function slugFree(db: Executor, slug: string) {
-  if (await find(db, slug)) throw conflict(`The address /pages/${slug}/ is taken by another page; choose another slug`)
+  if (await find(db, slug)) throw conflict(`slug: /pages/${slug}/ is taken by another page; choose another`)
 }
 
 export const listPages = async (db: Executor) => ({

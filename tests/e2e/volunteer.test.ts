@@ -286,7 +286,7 @@ describe('the public pages', () => {
         .getByRole('link', { name: /catalog/i })
         .count(),
     ).toBe(0)
-    await page.getByRole('contentinfo').getByRole('link', { name: 'Season catalog' }).click()
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Catalog data for bots' }).click()
     await page.waitForURL(`${suite.s.url}/catalog/`)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
     await page.close()

@@ -1,5 +1,6 @@
-// Your account: your second factors, changing your password, what the site mails you, and where you are signed in
-// (sign out there).
+// Your account: your second factors, changing your password, what the site mails you, your email on the unit page,
+// and where you are signed in (sign out there).
+import type { GET as PublicDetails, PATCH as ChangePublicDetails } from '#routes/api/admin/account/index.ts'
 import type { GET as MailPreferences, PUT as SetMailPreferences } from '#routes/api/admin/account/mail.ts'
 import type { POST as ChangePassword } from '#routes/api/admin/account/password.ts'
 import type { DELETE as EndSession } from '#routes/api/admin/account/sessions/[id].ts'
@@ -57,4 +58,19 @@ byId<HTMLInputElement>('lead-alerts').addEventListener('change', async (event) =
     box.checked = !box.checked
 })
 
-await Promise.all([loadFactors(), load(), loadMail()])
+/** A leader's choice to show their email on the public page of the units they lead. */
+async function loadPublic() {
+  const details = answered(await api<typeof PublicDetails>('GET', '/api/admin/account'))
+  if (!details?.leads_a_unit) return
+  byId<HTMLInputElement>('show-email').checked = details.show_email
+  byId('public').hidden = false
+}
+byId<HTMLInputElement>('show-email').addEventListener('change', async (event) => {
+  const box = event.currentTarget as HTMLInputElement
+  const res = await api<typeof ChangePublicDetails>('PATCH', '/api/admin/account', { show_email: box.checked })
+  const done = (d: { show_email: boolean; email: string }) =>
+    d.show_email ? `Your email (${d.email}) shows on the unit page in a few seconds.` : 'Your email no longer shows on the unit page.'
+  if (!report(res, done)) box.checked = !box.checked
+})
+
+await Promise.all([loadFactors(), load(), loadMail(), loadPublic()])
