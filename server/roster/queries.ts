@@ -2,7 +2,7 @@
 // roster by unit, a family's own view, and the CSV export.
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
-import { unitLeaders } from './unit-leaders.ts'
+import { householdLeaders } from './household-leaders.ts'
 import { sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
@@ -180,7 +180,7 @@ export async function family(db: Executor, caller: Caller) {
     year,
     households: (await householdsView(db, ids, year.year)).map(familyView),
     events: ids.length ? await familyRsvps(db, ids) : [],
-    leaders: await unitLeaders(db, ids),
+    leaders: await householdLeaders(db, ids),
   }
 }
 

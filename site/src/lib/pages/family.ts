@@ -58,12 +58,15 @@ else {
     )
 }
 
-const scoutName = (s: Scout) => `${s.preferred_name ?? s.first_name} ${s.last_name ?? ''}`.trim()
+/** The name a scout goes by, with their last name. */
+function scoutName(s: Scout) {
+  return `${s.preferred_name ?? s.first_name} ${s.last_name ?? ''}`.trim()
+}
 
 /** What the household's card shows of it: contacts and each scout with their den, checklist and photo consent. */
 function householdDetails(hh: Household) {
   const fact = (term: string, value: string | null) => [h('dt', {}, term), h('dd', {}, value ?? '—')]
-  const emergency = hh.emergency_phone ? `${hh.emergency_name ?? ''} ${hh.emergency_phone}`.trim() : null
+  const emergency = hh.emergency_phone ? [hh.emergency_name, hh.emergency_phone].filter(Boolean).join(', ') : null
   return h(
     'div',
     { 'data-details': '' },
@@ -99,6 +102,7 @@ function householdCard(hh: Household) {
   const field = (label: string, name: string, value: string | null, attrs: Record<string, string> = {}) =>
     h('label', {}, label, h('input', { name, value: value ?? '', ...attrs }))
   const status = h('p', { role: 'status', class: 'notice', hidden: true })
+  const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
   const form = h(
     'form',
     { id: formId, class: 'stack', novalidate: true },
@@ -121,7 +125,7 @@ function householdCard(hh: Household) {
         ),
       ),
     ),
-    h('p', { id: `${formId}-error`, class: 'error', role: 'alert', tabindex: '-1', hidden: true }),
+    problem,
     h('button', { type: 'submit' }, 'Save our details'),
     status,
   ) as HTMLFormElement
@@ -154,6 +158,7 @@ function householdCard(hh: Household) {
       say(status, 'Saved: leaders see your new details now.')
     },
     {
+      problem, // the card is not in the page yet, so onSubmit could not find it by id
       reset: false,
       // The API names nested fields by path (emergency_contact.phone, scouts.0.preferred_name): the form's own names.
       refused: (r) =>

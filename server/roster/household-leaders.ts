@@ -2,7 +2,7 @@
 import type { Executor } from '../db/database.ts'
 
 /** The leaders (not disabled) of the units the households' scouts are in, by unit and name. */
-export async function unitLeaders(db: Executor, householdIds: number[]) {
+export async function householdLeaders(db: Executor, householdIds: number[]) {
   if (!householdIds.length) return []
   return db
     .selectFrom('memberships')
