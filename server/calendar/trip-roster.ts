@@ -40,6 +40,7 @@ const TripScout = t.Object(
     last_name: Nullable(t.String()),
     unit_name: t.String(),
     den: Nullable(t.String()),
+    photo_consent: t.Boolean({ description: 'The family agrees to the scout appearing in photos' }),
     health_form: HealthForm,
   },
   { additionalProperties: false },
@@ -98,6 +99,7 @@ export const TripRoster = t.Object(
             last_name: 'Rivera',
             unit_name: 'Scouts BSA Troop',
             den: null,
+            photo_consent: false,
             health_form: { form_date: '2026-09-12', expires_on: '2027-09-11', current: true },
           },
         ],
@@ -152,7 +154,7 @@ export async function tripRoster(db: Executor, uid: string) {
     ? await db
         .selectFrom('scouts')
         .innerJoin('units', 'units.id', 'scouts.unit_id')
-        .select(['scouts.id', 'scouts.household_id', 'first_name', 'last_name', 'units.name as unit_name', 'den'])
+        .select(['scouts.id', 'scouts.household_id', 'first_name', 'last_name', 'units.name as unit_name', 'den', 'photo_consent'])
         .where('scouts.id', 'in', named)
         .orderBy('first_name')
         .execute()
@@ -163,7 +165,7 @@ export async function tripRoster(db: Executor, uid: string) {
     event.date,
     (await programYear(db)).year,
   )
-  const scouts = scoutRows.map((s) => ({ ...s, health_form: forms.get(s.id)! }))
+  const scouts = scoutRows.map((s) => ({ ...s, photo_consent: s.photo_consent === 1, health_form: forms.get(s.id)! }))
 
   const slots = (await standing(db, event)).slots.map((s) => ({
     ...s,
@@ -215,7 +217,18 @@ export async function tripRoster(db: Executor, uid: string) {
 /** The trip roster as CSV: one line per scout named (per household when scouts are only counted). */
 export async function tripRosterCsv(db: Executor, uid: string) {
   const roster = await tripRoster(db, uid)
-  const header = ['scout', 'unit', 'den', 'health_form_until', 'health_form_current', 'household', 'answer', 'scouts', 'adults']
+  const header = [
+    'scout',
+    'unit',
+    'den',
+    'health_form_until',
+    'health_form_current',
+    'photos_ok',
+    'household',
+    'answer',
+    'scouts',
+    'adults',
+  ]
   const more = ['phone', 'email', 'emergency_contact', 'emergency_phone', 'permission_signed', 'balance', 'slots']
   const rows = roster.households.flatMap((h) => {
     const about = [
@@ -229,13 +242,14 @@ export async function tripRosterCsv(db: Executor, uid: string) {
     ]
     const reply = [h.household, h.status === 'waitlisted' ? 'waitlisted' : h.answer, String(h.scouts), String(h.adults)]
     const own = roster.scouts.filter((s) => s.household_id === h.household_id)
-    if (!own.length) return [[null, null, null, null, null, ...reply, ...about]]
+    if (!own.length) return [[null, null, null, null, null, null, ...reply, ...about]]
     return own.map((s) => [
       `${s.first_name} ${s.last_name ?? ''}`.trim(),
       s.unit_name,
       s.den,
       s.health_form.expires_on,
       s.health_form.current ? 'yes' : 'no',
+      s.photo_consent ? 'yes' : 'no',
       ...reply,
       ...about,
     ])

@@ -2,6 +2,7 @@
 // roster by unit, a family's own view, and the CSV export.
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
+import { householdLeaders } from './household-leaders.ts'
 import { sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
@@ -168,14 +169,18 @@ export async function roster(db: Executor, unitSlugOrId: string | undefined) {
   return { unit: unit ?? null, units, year, households, dens: dens.map((d) => d.den!) }
 }
 
-/** The signed-in person's own active households; leaders' notes are left out. */
+/** A household as its own family sees it: without leaders' notes, the lead it came from or the roster's sort name. */
+export const familyView = ({ notes, lead_id, sort_name, ...h }: Awaited<ReturnType<typeof householdsView>>[number]) => h
+
+/** The signed-in person's own active households, and the leaders of their scouts' units. */
 export async function family(db: Executor, caller: Caller) {
   const ids = await ownHouseholdIds(db, caller)
   const year = await programYear(db)
   return {
     year,
-    households: (await householdsView(db, ids, year.year)).map(({ notes, lead_id, sort_name, ...h }) => h),
+    households: (await householdsView(db, ids, year.year)).map(familyView),
     events: ids.length ? await familyRsvps(db, ids) : [],
+    leaders: await householdLeaders(db, ids),
   }
 }
 

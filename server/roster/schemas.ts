@@ -4,7 +4,7 @@ import { CHECK_ITEMS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
 import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
-const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
+export const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
 const MemberId = withMessage(t.String({ pattern: '^[0-9]{6,12}$', examples: ['12345678'] }), 'must be 6 to 12 digits')
 export const ParentName = Line(100, { minLength: 1 })
 export const FirstName = Line(100, { minLength: 1 })
@@ -207,6 +207,51 @@ export const FamilyHouseholdView = t.Object(familyFields, {
   examples: [FAMILY_EXAMPLE],
 })
 
+const FamilyScoutChange = t.Object(
+  {
+    id: t.Integer({ minimum: 1, description: 'A scout of this household' }),
+    preferred_name: OptionalNullable(Line(100, { description: 'The name the scout goes by; null for their first name' })),
+    photo_consent: t.Optional(t.Boolean({ description: 'The family agrees to the scout appearing in photos' })),
+  },
+  { additionalProperties: false },
+)
+
+/** What a family may change of its own household; leaders keep the rest (names, notes, units). */
+export const FamilyHouseholdChange = t.Object(
+  {
+    email: householdFields.email,
+    phone: householdFields.phone,
+    second_parent: householdFields.second_parent,
+    emergency_contact: OptionalNullable(
+      t.Object(
+        { name: Line(100, { minLength: 1 }), phone: Phone },
+        { additionalProperties: false, description: 'Whom to call when the parents cannot be reached; null for no one' },
+      ),
+    ),
+    scouts: t.Optional(t.Array(FamilyScoutChange, { maxItems: 20, description: 'Changes to scouts of this household, by id' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        phone: '555-123-4567',
+        emergency_contact: { name: 'Pat Hale', phone: '555-987-6543' },
+        scouts: [{ id: 9, preferred_name: 'Jay', photo_consent: true }],
+      },
+    ],
+  },
+)
+
+const UnitLeader = t.Object(
+  {
+    name: t.String({ description: 'Their name, or their email when they gave none' }),
+    title: Nullable(t.String({ description: 'e.g. Cubmaster, Bear den leader' })),
+    email: t.String(),
+    unit: t.String({ description: "The unit's name" }),
+  },
+  { additionalProperties: false },
+)
+
 export const ProgramYear = t.Object(
   { year: t.Integer({ description: 'The calendar year the program year starts in' }), label: t.String() },
   { additionalProperties: false, examples: [{ year: 2026, label: '2026–27' }] },
@@ -246,10 +291,18 @@ export const Family = t.Object(
     year: ProgramYear,
     households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }),
     events: t.Array(FamilyRsvpEvent, { description: 'Upcoming events asking families to reply, with your replies' }),
+    leaders: t.Array(UnitLeader, { description: "The leaders of your scouts' units, whom to ask" }),
   },
   {
     additionalProperties: false,
-    examples: [{ year: { year: 2026, label: '2026–27' }, households: [FAMILY_EXAMPLE], events: FamilyRsvpEvent.examples }],
+    examples: [
+      {
+        year: { year: 2026, label: '2026–27' },
+        households: [FAMILY_EXAMPLE],
+        events: FamilyRsvpEvent.examples,
+        leaders: [{ name: 'Alex Akela', title: 'Cubmaster', email: 'akela@example.org', unit: 'Cub Scout Pack' }],
+      },
+    ],
   },
 )
 

@@ -71,6 +71,12 @@ describe('GET /api/admin/calendar/{uid}/roster', () => {
     expect(healthFormUntil(lapsing) < soon(30) && healthFormUntil(lapsing) >= today()).toBe(true)
     await healthForm(ash.scouts[0], recent)
     await healthForm(blake.scouts[0], lapsing)
+    // Ash's family agrees to photos of their first scout on the family page; the second has no consent (the default).
+    const consent = await s.req('PATCH', `/api/admin/family/households/${ash.household}`, {
+      cookie: ash.cookie,
+      json: { scouts: [{ id: ash.scouts[0], photo_consent: true }] },
+    })
+    expect(consent.status).toBe(200)
 
     const res = await s.req('GET', `${eventPath(uid)}/roster`, { cookie: leader.cookie })
     expect(res.status).toBe(200)
@@ -104,6 +110,8 @@ describe('GET /api/admin/calendar/{uid}/roster', () => {
     expect(forms[ash.scouts[0]]).toEqual({ form_date: recent, expires_on: healthFormUntil(recent), current: true })
     expect(forms[ash.scouts[1]].current).toBe(false)
     expect(forms[blake.scouts[0]]).toMatchObject({ form_date: lapsing, current: false })
+    const photos = Object.fromEntries(roster.scouts.map((sc: any) => [sc.id, sc.photo_consent]))
+    expect([photos[ash.scouts[0]], photos[ash.scouts[1]], photos[blake.scouts[0]]]).toEqual([true, false, false])
     expect(roster.slots).toEqual([{ name: 'Driver (4 seats)', needed: 2, filled: 1, volunteers: [{ household: 'Ash Avery', count: 1 }] }])
     expect(roster.money).toEqual({ owed_cents: 7500, paid_cents: 5000, balance_cents: 2500 })
 
@@ -127,10 +135,12 @@ describe('GET /api/admin/calendar/{uid}/roster', () => {
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-disposition')).toContain(`trip-roster-${soon(30)}-winter-campout.csv`)
     const lines = csv.text.trim().split('\r\n')
-    expect(lines[0]).toStartWith('scout,unit,den,health_form_until,health_form_current,household,answer')
+    expect(lines[0]).toStartWith('scout,unit,den,health_form_until,health_form_current,photos_ok,household,answer')
     expect(lines.filter((l: string) => l.includes('"Ash Avery"'))).toHaveLength(2)
     expect(lines.some((l: string) => l.includes('"Casey Cole","waitlisted"'))).toBe(true)
-    expect(lines.some((l: string) => l.startsWith(`"Sam","Cub Scout Pack","","${healthFormUntil(recent)}","yes","Ash Avery"`))).toBe(true)
+    expect(lines.some((l: string) => l.startsWith(`"Sam","Cub Scout Pack","","${healthFormUntil(recent)}","yes","yes","Ash Avery"`))).toBe(
+      true,
+    )
   })
 
   it('counts scouts without names when the event does not ask which come; nothing missing says so', async () => {
@@ -143,7 +153,7 @@ describe('GET /api/admin/calendar/{uid}/roster', () => {
     expect(roster.money).toBeUndefined()
     const csv = (await s.req('GET', `${eventPath(uid)}/roster/export`, { cookie: leader.cookie })).text.trim().split('\r\n')
     expect(csv).toHaveLength(2)
-    expect(csv[1]).toStartWith('"","","","","","Erin East","yes","2","1"')
+    expect(csv[1]).toStartWith('"","","","","","","Erin East","yes","2","1"')
   })
 
   it('is for leaders who plan events: 404 for an event that never asked for replies, 403 for a family, 401 signed out', async () => {

@@ -1,6 +1,7 @@
 // Browser test of the printable trip roster: at 375 px what is missing shows first, health forms that are not current
-// are flagged, nothing scrolls sideways and axe finds nothing serious; printed, 30 scouts fit one Letter and one A4
-// sheet without the admin menu; an event that counts scouts only says so; an unknown event says so with a way back.
+// and scouts without photo consent are flagged, nothing scrolls sideways and axe finds nothing serious; printed, 30
+// scouts fit one Letter and one A4 sheet without the admin menu; an event that counts scouts only says so; an unknown
+// event says so with a way back.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { addDays, today } from '../dates.ts'
@@ -121,6 +122,12 @@ async function seedCampout() {
       const form_date = n === 2 && i === 0 ? soon(-360) : soon(-30) // the first runs out before the campout
       await api('PUT', `/api/admin/roster/scouts/${scout}/checks/health_form`, leader.cookie, { done: true, form_date })
     }
+  // Every family but the Grants agrees to photos of their scouts on the family page.
+  for (const [n, f] of families.entries())
+    if (n !== 6)
+      await api('PATCH', `/api/admin/family/households/${f.household}`, f.cookie, {
+        scouts: f.scouts.map((id) => ({ id, photo_consent: true })),
+      })
   const late = await family('Quinn', 15, { scouts: 1 })
   const unsure = await family('Reyes', 16, { scouts: 1 })
   const waiting = await reply(late, uid, { answer: 'yes', permission: { signed_name: 'Parent Quinn' } })
@@ -153,6 +160,9 @@ describe('trip roster in a browser', () => {
     expect(await notCurrent.count()).toBe(2)
     expect(await page.locator('#scouts tr', { hasText: 'no form on file' }).locator('.flag').count()).toBe(1)
     expect(await page.locator('#scouts td', { hasText: 'Current until' }).count()).toBe(28)
+    const noPhotos = page.locator('#scouts tr', { has: page.locator('.flag', { hasText: 'NO PHOTOS' }) })
+    expect(await noPhotos.count()).toBe(2)
+    expect(await noPhotos.allTextContents()).toEqual([expect.stringContaining('Grant'), expect.stringContaining('Grant')])
 
     const households = page.locator('#households tbody tr')
     expect(await households.count()).toBe(15)

@@ -1,11 +1,17 @@
-// The family page: events asking for your reply, then your own household, scouts, dens and this year's checklist;
-// below, whether each of your addresses gets the leaders' messages and the weekly digest.
+// The family page: events asking for your reply, then your own household, scouts, dens and this year's checklist,
+// with a form to change your contacts, emergency contact, scouts' preferred names and photo consent; the leaders of
+// your scouts' units; below, whether each of your addresses gets the leaders' messages and the weekly digest.
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as FamilyMail, PUT as SetFamilyMail } from '#routes/api/admin/family/mail.ts'
+import type { PATCH as ChangeHousehold } from '#routes/api/admin/family/households/[id].ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords } from '#server/words.ts'
-import { api, byId, detailOf, h, say } from '../admin.ts'
+import { api, byId, detailOf, h, onSubmit, say, text } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'
+
+type FamilyAnswer = AnswerOf<typeof Family>
+type Household = FamilyAnswer['households'][number]
+type Scout = Household['scouts'][number]
 
 const res = await api<typeof Family>('GET', '/api/admin/family')
 const box = byId('family')
@@ -13,48 +19,159 @@ const mailed = box.dataset.mail === 'on' // the site sends mail: a waitlisted fa
 if (!res.ok) box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
 else {
   byId('year').textContent = `Program year ${res.body.year.label}`
-  if (!res.body.households.length)
-    box.replaceChildren(h('p', {}, 'Your account is not linked to a household yet. Ask your den leader to link it.'))
+  const { events, households, leaders } = res.body
+  if (!households.length) box.replaceChildren(h('p', {}, 'Your account is not linked to a household yet. Ask your den leader to link it.'))
   else
     box.replaceChildren(
-      ...(res.body.events.length ? [h('h2', {}, 'Please reply')] : []),
-      ...res.body.events.map((e) =>
+      ...(events.length ? [h('h2', {}, 'Please reply')] : []),
+      ...events.map((e) =>
         h(
           'section',
           // The digest's reply link lands here: /family/#event-<uid>
           { class: 'card', 'data-event': e.uid, id: `event-${encodeURIComponent(e.uid)}`, tabindex: '-1' },
           h('h3', {}, e.title),
           h('p', {}, `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ', all day'}${e.location ? ` · ${e.location}` : ''}`),
-          ...res.body.households.map((hh) => rsvpForm(e, hh, { several: res.body.households.length > 1, mail: mailed })),
+          ...households.map((hh) => rsvpForm(e, hh, { several: households.length > 1, mail: mailed })),
         ),
       ),
-      ...(res.body.events.length ? [h('h2', {}, 'Your household')] : []),
-      ...res.body.households.map((hh) =>
-        h(
-          'section',
-          { class: 'card' },
-          h('h2', {}, hh.parent_name),
-          ...hh.scouts.map((s) =>
+      ...(events.length ? [h('h2', {}, 'Your household')] : []),
+      ...households.map(householdCard),
+      ...(leaders.length
+        ? [
+            h('h2', {}, 'Your leaders'),
             h(
-              'div',
-              { 'data-scout': String(s.id) },
-              h('h3', {}, `${s.first_name} ${s.last_name ?? ''}`.trim()),
-              h('p', {}, `${s.unit_name}${s.den ? `, ${s.den} den` : ''}`),
-              h(
-                'ul',
-                {},
-                h('li', { 'data-check': 'dues' }, `Dues: ${s.checks.dues.done ? 'paid' : 'not yet'}`),
-                h('li', { 'data-check': 'health_form' }, `Health form: ${healthFormWords(s.checks.health_form)}`),
+              'ul',
+              { class: 'plain leaders', 'data-leaders': '' },
+              ...leaders.map((l) =>
+                h(
+                  'li',
+                  {},
+                  h('strong', {}, l.name),
+                  `, ${l.title ?? 'leader'}, ${l.unit}`,
+                  h('br'),
+                  h('a', { href: `mailto:${l.email}` }, l.email),
+                ),
               ),
             ),
-          ),
-        ),
-      ),
+          ]
+        : []),
     )
 }
 
+/** The name a scout goes by, with their last name. */
+function scoutName(s: Scout) {
+  return `${s.preferred_name ?? s.first_name} ${s.last_name ?? ''}`.trim()
+}
+
+/** What the household's card shows of it: contacts and each scout with their den, checklist and photo consent. */
+function householdDetails(hh: Household) {
+  const fact = (term: string, value: string | null) => [h('dt', {}, term), h('dd', {}, value ?? '—')]
+  const emergency = hh.emergency_phone ? [hh.emergency_name, hh.emergency_phone].filter(Boolean).join(', ') : null
+  return h(
+    'div',
+    { 'data-details': '' },
+    h(
+      'dl',
+      { class: 'facts' },
+      ...fact('Email', hh.email),
+      ...fact('Phone', hh.phone),
+      ...fact('Second parent', hh.second_parent),
+      ...fact('Emergency contact', emergency),
+    ),
+    ...hh.scouts.map((s) =>
+      h(
+        'div',
+        { 'data-scout': String(s.id) },
+        h('h3', {}, scoutName(s)),
+        h('p', {}, `${s.unit_name}${s.den ? `, ${s.den} den` : ''}`),
+        h(
+          'ul',
+          {},
+          h('li', { 'data-check': 'dues' }, `Dues: ${s.checks.dues.done ? 'paid' : 'not yet'}`),
+          h('li', { 'data-check': 'health_form' }, `Health form: ${healthFormWords(s.checks.health_form)}`),
+          h('li', { 'data-photos': '' }, s.photo_consent ? 'Photos: OK' : 'Photos: please leave them out'),
+        ),
+      ),
+    ),
+  )
+}
+
+/** A household's card: its details, and a form to change them (PATCH /api/admin/family/households/{id}). */
+function householdCard(hh: Household) {
+  const formId = `household-${hh.id}`
+  const field = (label: string, name: string, value: string | null, attrs: Record<string, string> = {}) =>
+    h('label', {}, label, h('input', { name, value: value ?? '', ...attrs }))
+  const status = h('p', { role: 'status', class: 'notice', hidden: true })
+  const problem = h('p', { class: 'error', role: 'alert', tabindex: '-1', hidden: true })
+  const form = h(
+    'form',
+    { id: formId, class: 'stack', novalidate: true },
+    field('Email', 'email', hh.email, { type: 'email', autocomplete: 'email' }),
+    field('Phone', 'phone', hh.phone, { type: 'tel', autocomplete: 'tel' }),
+    field('Second parent', 'second_parent', hh.second_parent),
+    field('Emergency contact (whom to call when we cannot be reached)', 'emergency_name', hh.emergency_name),
+    field('Emergency phone', 'emergency_phone', hh.emergency_phone, { type: 'tel' }),
+    ...hh.scouts.map((s) =>
+      h(
+        'fieldset',
+        { class: 'group', 'data-scout-form': String(s.id) },
+        h('legend', {}, s.first_name),
+        field(`Preferred name (what ${s.first_name} goes by)`, `scout_${s.id}_preferred_name`, s.preferred_name),
+        h(
+          'label',
+          { class: 'inline-check' },
+          h('input', { type: 'checkbox', name: `scout_${s.id}_photo_consent`, checked: s.photo_consent }),
+          `Photos OK: ${s.first_name} may appear in the unit's photos`,
+        ),
+      ),
+    ),
+    problem,
+    h('button', { type: 'submit' }, 'Save our details'),
+    status,
+  ) as HTMLFormElement
+  const card = h(
+    'section',
+    { class: 'card', 'data-household': String(hh.id) },
+    h('h2', {}, hh.parent_name),
+    householdDetails(hh),
+    h('details', {}, h('summary', {}, 'Edit our details'), form),
+  )
+  onSubmit(
+    form,
+    (data) => {
+      status.hidden = true
+      const emergency = [text(data, 'emergency_name'), text(data, 'emergency_phone')]
+      return api<typeof ChangeHousehold>('PATCH', `/api/admin/family/households/${hh.id}`, {
+        email: text(data, 'email') || null,
+        phone: text(data, 'phone') || null,
+        second_parent: text(data, 'second_parent') || null,
+        emergency_contact: emergency.some(Boolean) ? { name: emergency[0], phone: emergency[1] } : null,
+        scouts: hh.scouts.map((s) => ({
+          id: s.id,
+          preferred_name: text(data, `scout_${s.id}_preferred_name`) || null,
+          photo_consent: data.has(`scout_${s.id}_photo_consent`),
+        })),
+      })
+    },
+    (saved) => {
+      card.querySelector('[data-details]')!.replaceWith(householdDetails(saved))
+      say(status, 'Saved: leaders see your new details now.')
+    },
+    {
+      problem, // the card is not in the page yet, so onSubmit could not find it by id
+      reset: false,
+      // The API names nested fields by path (emergency_contact.phone, scouts.0.preferred_name): the form's own names.
+      refused: (r) =>
+        detailOf(r)
+          .replace(/^emergency_contact\.(name|phone):/, 'emergency_$1:')
+          .replace(/^scouts\.(\d+)\.(\w+):/, (all, i, name) => (hh.scouts[Number(i)] ? `scout_${hh.scouts[Number(i)].id}_${name}:` : all)),
+    },
+  )
+  return card
+}
+
 /** A health form counts for 12 months from the date on it; one ticked without a date counts for this program year. */
-function healthFormWords(form: AnswerOf<typeof Family>['households'][number]['scouts'][number]['checks']['health_form']) {
+function healthFormWords(form: Scout['checks']['health_form']) {
   if (!form.expires_on) return form.done ? 'received' : 'not yet'
   const day = dayWords(form.expires_on, { year: true })
   return form.current ? `current until ${day}` : `ran out on ${day}; please hand in a new one`

@@ -1,6 +1,6 @@
-// Trip roster of one event (?uid=…): what is still missing first, then the counts, the scouts with their health forms,
-// the households with phones, emergency contacts, permission slips, balances and slots, the volunteers, the maybes
-// and the waitlist. Print and CSV buttons; the print layout lives in the page.
+// Trip roster of one event (?uid=…): what is still missing first, then the counts, the scouts with their health forms
+// and photo consent, the households with phones, emergency contacts, permission slips, balances and slots, the
+// volunteers, the maybes and the waitlist. Print and CSV buttons; the print layout lives in the page.
 import type { GET as Roster } from '#routes/api/admin/calendar/[uid]/roster/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, dollars, plural } from '#server/words.ts'
@@ -142,6 +142,7 @@ function show(roster: TripRoster) {
         h('th', { scope: 'row' }, `${s.first_name} ${s.last_name ?? ''}`.trim()),
         cell(s.den ? `${s.unit_name} · ${s.den}` : s.unit_name),
         healthForm(s.health_form),
+        s.photo_consent ? short('OK') : short(flag('NO PHOTOS')),
         cell(householdOf(s)),
       ),
     ),

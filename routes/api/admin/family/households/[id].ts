@@ -1,0 +1,18 @@
+// PATCH /api/admin/family/households/:id: a linked parent keeps their own household's contacts and their scouts'
+// preferred names and photo consent.
+import { changeFamilyHousehold } from '#server/roster/family-details.ts'
+import { FamilyHouseholdChange, FamilyHouseholdView } from '#server/roster/schemas.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+import { IdParams } from '#server/schemas.ts'
+
+export const PATCH = defineRoute('account:self', "Change your household's details", {
+  description:
+    "Your household's email, phone, second parent and emergency contact, and each scout's preferred name and photo consent. " +
+    "Only a household your account is linked to; names, units and leaders' notes stay with the leaders. " +
+    'A scout id not of this household is 422.',
+  person: true,
+  params: IdParams,
+  body: FamilyHouseholdChange,
+  responses: ok(FamilyHouseholdView, 'The household as your family sees it', { 404: 'Not a household your account is linked to' }),
+  handler: ({ db, caller, params, body }) => changeFamilyHousehold(db, caller, params.id, body),
+})
