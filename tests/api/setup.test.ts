@@ -111,3 +111,21 @@ describe('POST /api/admin/setup/:step/dismiss', () => {
     expect((await steps()).mail.dismissed).toBe(false)
   })
 })
+
+describe('GET /api/admin/summary: your_use', () => {
+  it("counts the caller's own changes per admin page, most first, and nobody else's", async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const other = await s.as(ROLES.packLeader)
+    expect((await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })).body.your_use).toEqual([])
+    for (const time of ['18:00', '18:15'])
+      await s.req('PATCH', '/api/admin/units/pack', { cookie: leader.cookie, json: { meeting_time: time } })
+    await s.req('POST', '/api/admin/keys', { cookie: leader.cookie, json: { label: 'script', scopes: ['leads:read'] } })
+    await s.req('PATCH', '/api/admin/units/pack', { cookie: other.cookie, json: { meeting_time: '19:00' } })
+    const res = await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body.your_use).toEqual([
+      { href: '/admin/units/', count: 2 },
+      { href: '/admin/keys/', count: 1 },
+    ])
+  })
+})
