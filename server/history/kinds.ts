@@ -91,6 +91,7 @@ export const HISTORY_AREAS = {
   Units: 'units.',
   'API keys': 'keys.',
   Settings: 'settings.',
+  'Getting started': 'setup.',
   'Site builds': 'site.',
   'Social posts': 'socialposts.',
   'Season catalog': 'catalog.',
