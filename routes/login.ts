@@ -18,6 +18,7 @@ export const POST = defineRoute('public', 'Sign in', {
   responses: ok(t.Union([SignedIn, SecondFactorAsked]), 'Signed in (JSON), the cookie in Set-Cookie; or the second factor is asked for', {
     303: 'Form post: signed in, on to `next` when it is a page of this site, else where their pages start; or on to the second-factor page',
     401: 'Wrong email or password (the same answer whether the email exists or not)',
+    403: 'The right password, but the account is disabled (told only to someone who gave the right password)',
     429: 'Too many failed sign-ins from this address or for this email',
   }),
   async handler({ db, env, body, client, request, startSession, loginThrottle }) {

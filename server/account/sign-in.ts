@@ -8,7 +8,7 @@ import type { Executor } from '../db/database.ts'
 import { record, type Trx, write } from '../db/write.ts'
 import type { Env } from '../env.ts'
 import { askSecondFactor, confirmedFactorKinds } from '../second-factor/sign-in.ts'
-import { tooMany, unauthorized } from '../errors.ts'
+import { forbidden, tooMany, unauthorized } from '../errors.ts'
 import { normaliseEmail } from '../people/queries.ts'
 import { OneOf, t, withMessage } from '../schemas.ts'
 
@@ -98,7 +98,7 @@ export async function signIn(db: Db, env: Readonly<Env>, throttle: Throttle, inp
   const email = normaliseEmail(input.email)
   const slowed = throttle.begin(from.address, email)
   if (slowed) await refuseSlowedDown(db, slowed, email, from.address)
-  let ok = false
+  let rightPassword = false
   let person
   let factors: { kind: 'totp' | 'passkey' }[] = []
   try {
@@ -107,15 +107,27 @@ export async function signIn(db: Db, env: Readonly<Env>, throttle: Throttle, inp
       .select(['id', 'email', 'password_hash', 'disabled_at'])
       .where('email', '=', email)
       .executeTakeFirst()
-    ok = (await Bun.password.verify(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person && !person.disabled_at
-    if (ok) factors = await confirmedFactorKinds(db, person!.id)
+    rightPassword = (await Bun.password.verify(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person
+    if (rightPassword && !person!.disabled_at) factors = await confirmedFactorKinds(db, person!.id)
   } finally {
     // A right password still waiting for its second factor is no success yet: the slow-down keeps counting.
-    throttle.finish(from.address, email, !ok ? 'failed' : factors.length ? 'pending' : 'passed')
+    const passed = rightPassword && !person!.disabled_at
+    throttle.finish(from.address, email, !passed ? 'failed' : factors.length ? 'pending' : 'passed')
   }
-  if (!ok || !person) {
-    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${from.address ?? 'an unknown address'}`)
+  const where = from.address ?? 'an unknown address'
+  if (!rightPassword || !person) {
+    await record(db, 'anonymous', 'login.failure', `Failed sign-in for ${email} from ${where}`)
     throw unauthorized('Wrong email or password')
+  }
+  // Only someone who knows the password learns that the account is disabled, so they know whom to ask.
+  if (person.disabled_at) {
+    await record(
+      db,
+      'anonymous',
+      'login.failure',
+      `Sign-in with the right password refused for ${email} from ${where}: the account is disabled`,
+    )
+    throw forbidden('This account is disabled; ask a leader of your unit to enable it again')
   }
   if (factors.length) return { kind: 'second_factor' as const, second_factor: await askSecondFactor(db, env, person.id, factors) }
   const signedIn = person

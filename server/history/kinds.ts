@@ -69,12 +69,13 @@ export const HISTORY_KINDS = {
   'roster.scout_update': 'Scout changed',
   'roster.check': 'Checklist ticked',
   'settings.update': 'Setting changed',
+  'setup.dismiss': 'Getting-started step dismissed',
   'site.build': 'Site build failed',
   'site.rebuild': 'Site rebuild asked for',
   'socialposts.ingest': 'Social post reported',
   'socialposts.cancel': 'Social post cancelled',
   'socialposts.reschedule': 'Social post rescheduled',
-  'units.update': 'Unit meeting details changed',
+  'units.update': 'Unit details changed',
 } as const
 
 export type HistoryKind = keyof typeof HISTORY_KINDS
@@ -95,6 +96,7 @@ export const HISTORY_AREAS = {
   Units: 'units.',
   'API keys': 'keys.',
   Settings: 'settings.',
+  'Getting started': 'setup.',
   'Site builds': 'site.',
   'Social posts': 'socialposts.',
   'Season catalog': 'catalog.',

@@ -56,8 +56,8 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: 'History', description: 'The action log of every write.', prefixes: ['/api/admin/history'] },
   {
     name: 'Settings',
-    description: 'Typed run-time settings and the state of the site and catalog.',
-    prefixes: ['/api/admin/settings', '/api/admin/site', '/api/admin/catalog'],
+    description: "Typed run-time settings, the state of the site and catalog, and the owner's getting-started steps.",
+    prefixes: ['/api/admin/settings', '/api/admin/site', '/api/admin/catalog', '/api/admin/setup'],
   },
   { name: 'Catalog', description: 'The season catalog, read by the trading bot.', prefixes: ['/api/catalog'] },
   { name: 'Health', description: 'Whether the service works, for Docker, systemd and uptime monitors.', prefixes: ['/healthz'] },

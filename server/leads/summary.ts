@@ -1,9 +1,10 @@
-// The counts a leader needs at a glance on the dashboard.
+// The counts a leader needs at a glance on the dashboard, and the areas they use (their cards' order).
 import { sql } from 'kysely'
 import { announcementsWithState } from '../announcements/state.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
 import { t } from '../schemas.ts'
+import { AreaUse, areasUsed } from '../setup/usage.ts'
 
 export const Summary = t.Object(
   {
@@ -18,10 +19,18 @@ export const Summary = t.Object(
     ),
     failed_mirror_copies: t.Integer({ description: 'Copies to outside targets that failed or are still owed' }),
     live_announcements: t.Integer(),
+    your_use: AreaUse,
   },
   {
     additionalProperties: false,
-    examples: [{ leads: { total: 48, unclaimed: 3, new_this_week: 5, claimed_by_me: 2 }, failed_mirror_copies: 0, live_announcements: 1 }],
+    examples: [
+      {
+        leads: { total: 48, unclaimed: 3, new_this_week: 5, claimed_by_me: 2 },
+        failed_mirror_copies: 0,
+        live_announcements: 1,
+        your_use: [{ href: '/admin/leads/', count: 6 }],
+      },
+    ],
   },
 )
 
@@ -42,5 +51,5 @@ export async function summary(db: Executor, caller: Caller) {
     .where('status', '!=', 'ok')
     .executeTakeFirstOrThrow()
   const live = (await announcementsWithState(db)).filter((a) => a.state === 'live').length
-  return { leads, failed_mirror_copies: mirrors.n, live_announcements: live }
+  return { leads, failed_mirror_copies: mirrors.n, live_announcements: live, your_use: await areasUsed(db, caller) }
 }

@@ -164,11 +164,23 @@ export async function revokeInvite(db: Db, caller: Caller, id: number) {
   })
 }
 
-/** Accepts an invite: the account with its roles, and a session token for it. */
-export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
+/** An invite that works now (404 unknown, 410 used, expired, revoked or closed), with the unit roles it grants. */
+async function openInvite(db: Db, token: string) {
   const link = await openLink(db, 'invites', token, 'invite link')
   const units = JSON.parse(link.units) as UnitGrant[]
   await assertIssuerStillMay(db, link, 'invite link', (issuer) => assertMayInvite(db, issuer, link.global_role, units))
+  return { link, units }
+}
+
+/** Whom a working invite is for, for its page. */
+export async function inviteFor(db: Db, token: string) {
+  const { link } = await openInvite(db, token)
+  return { email: link.email, expires_at: link.expires_at }
+}
+
+/** Accepts an invite: the account with its roles, and a session token for it. */
+export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
+  const { link, units } = await openInvite(db, token)
   return write(db, async (trx) => {
     await useLink(trx, 'invites', link.id, 'invite link')
     const personId = await createAccount(trx, {

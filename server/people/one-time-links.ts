@@ -4,10 +4,16 @@ import { sha256 } from '../auth/tokens.ts'
 import type { Executor, Invite, ResetLink, SetupToken } from '../db/database.ts'
 import type { Trx } from '../db/write.ts'
 import { gone, notFound } from '../errors.ts'
-import { Line, nowIso, t } from '../schemas.ts'
+import { Instant, Line, nowIso, t } from '../schemas.ts'
 
 /** The path of a one-time link: its token. */
 export const LinkToken = t.Object({ token: Line(100, { description: 'The token from the link' }) })
+
+/** What an open link's page shows before it is used: the account it is for (never asked of a closed or unknown link). */
+export const LinkFor = t.Object(
+  { email: t.String(), expires_at: Instant },
+  { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', expires_at: '2026-11-24T08:00:00.000Z' }] },
+)
 
 type LinkTable = 'invites' | 'reset_links' | 'setup_tokens'
 

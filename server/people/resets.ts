@@ -162,8 +162,8 @@ export async function askForReset(
   mail.wake()
 }
 
-/** Sets the new password with a link, once; every session of that person ends. */
-export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
+/** A reset link that works now (404 unknown, 410 used, expired or closed). */
+async function openResetLink(db: Db, token: string) {
   const link = await openLink(db, 'reset_links', token, 'reset link')
   // A link the person asked for needs only the person, still active; a leader's needs the leader's rights today.
   await assertIssuerStillMay(db, link, 'reset link', async (issuer) => {
@@ -172,6 +172,19 @@ export async function useResetLink(db: Db, token: string, input: typeof NewPassw
     if (!person) throw notFound('No such person')
     await assertMayReset(db, issuer, person)
   })
+  return link
+}
+
+/** Whose password a working reset link sets, for its page. */
+export async function resetLinkFor(db: Db, token: string) {
+  const link = await openResetLink(db, token)
+  const person = await db.selectFrom('people').select('email').where('id', '=', link.person_id).executeTakeFirstOrThrow()
+  return { email: person.email, expires_at: link.expires_at }
+}
+
+/** Sets the new password with a link, once; every session of that person ends. */
+export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
+  const link = await openResetLink(db, token)
   const hash = await Bun.password.hash(input.password)
   return write(db, async (trx) => {
     await useLink(trx, 'reset_links', link.id, 'reset link')

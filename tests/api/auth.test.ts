@@ -127,10 +127,17 @@ describe('POST /login', () => {
     expect((await history('login.failure')).some((e) => e.summary.includes(p.email))).toBe(true)
   })
 
-  it('refuses a disabled person with 401', async () => {
+  it('tells a disabled person with the right password that the account is disabled (403), and anyone else only 401', async () => {
     const p = await s.person(ROLES.member)
     await s.db.updateTable('people').set({ disabled_at: new Date().toISOString() }).where('id', '=', p.id).execute()
-    expect((await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })).status).toBe(401)
+    const right = await s.req('POST', '/login', { json: { email: p.email, password: PASSWORD } })
+    expect(right.status).toBe(403)
+    expect(right.body.detail).toContain('disabled')
+    expect(right.headers.get('set-cookie')).toBeNull()
+    const wrong = await s.req('POST', '/login', { json: { email: p.email, password: 'not the password' } })
+    expect(wrong.status).toBe(401)
+    expect(wrong.body.detail).not.toContain('disabled')
+    expect((await history('login.failure')).some((e) => e.summary.includes(`${p.email} from`) && e.summary.includes('disabled'))).toBe(true)
   })
 })
 

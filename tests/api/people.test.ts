@@ -95,7 +95,7 @@ describe('POST /api/admin/people/:id/disable and /enable', () => {
     expect((await whoami(target.cookie)).status).toBe(401)
     expect((await s.req('GET', '/api/admin/whoami', { key })).status).toBe(401)
     expect((await s.req('POST', `/api/reset/${reset.url.split('/reset/')[1]}`, { json: { password: 'a new password' } })).status).toBe(410)
-    expect((await s.req('POST', '/login', { json: { email: target.email, password: PASSWORD } })).status).toBe(401)
+    expect((await s.req('POST', '/login', { json: { email: target.email, password: PASSWORD } })).status).toBe(403)
     const listed = (await s.req('GET', '/api/admin/people', { cookie: owner.cookie })).body.people.find((p: any) => p.id === target.id)
     expect(listed.disabled).toBe(true)
     expect((await post(`/api/admin/people/${target.id}/enable`, { cookie: owner.cookie })).status).toBe(200)

@@ -51,6 +51,16 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     expect(typeof res.body.detail).toBe('string')
   })
 
+  it("lets a unit's own leader change its name and number (logged), and refuses the other unit's (403) and an empty name (422)", async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const res = await patch('pack', { name: 'Cub Scout Pack', number: '314' }, leader)
+    expect(res.status).toBe(200)
+    expect(res.body.unit).toMatchObject({ name: 'Cub Scout Pack', number: '314' })
+    expect((await s.lastLog('units.update')).summary).toContain('number none → 314')
+    expect((await patch('troop', { name: 'Troop 9', number: '9' }, leader)).status).toBe(403)
+    expect((await patch('pack', { name: '' }, leader)).status).toBe(422)
+  })
+
   it('answers 422 for a bad time, a bad weekday and an unknown field, and changes nothing', async () => {
     const admin = await s.as(ROLES.admin)
     const before = await s.db.selectFrom('units').selectAll().where('slug', '=', 'pack').executeTakeFirstOrThrow()

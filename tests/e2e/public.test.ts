@@ -22,7 +22,7 @@ describe('join form to a leader', () => {
     await visitor.close()
 
     const page = await suite.signedIn(leader.email)
-    await page.getByText('1 unclaimed leads').waitFor()
+    await page.getByText('1 unclaimed lead (1 new this week)').waitFor()
     await page.goto(`${suite.s.url}/admin/leads/`)
     const card = page.locator('li.card', { hasText: 'Robin Hale' })
     await card.getByRole('button', { name: 'Claim' }).click()

@@ -1,20 +1,71 @@
-// The admin dashboard: who you are, a glance at the leads, and a card per area your capabilities open (the areas
-// are the admin menu's links, with their data-about).
+// The admin dashboard: the owner's getting-started steps until each is done or dismissed, who you are, a glance at
+// the leads, and the areas your capabilities open (the admin menu's links, with their data-about): the six you use
+// most as cards, the others as one line of links.
 import type { GET as Settings } from '#routes/api/admin/settings/index.ts'
+import type { POST as Dismiss } from '#routes/api/admin/setup/[step]/dismiss.ts'
+import type { GET as Setup } from '#routes/api/admin/setup/index.ts'
 import type { GET as Summary } from '#routes/api/admin/summary.ts'
 import { startPage } from '#server/auth/capabilities.ts'
-import { api, byId, h, holds, signedInFor } from '../admin.ts'
+import type { AnswerOf } from '#server/routes.ts'
+import { listWords, plural } from '#server/words.ts'
+import { api, byId, h, holds, report, signedInFor } from '../admin.ts'
+
+type Step = AnswerOf<typeof Setup>['steps'][number]
+/** Cards shown for the most-used areas; the rest are links. */
+const CARDS = 6
 
 const me = await signedInFor()
 // A family account's pages start at its family page, not here.
 if (startPage(me.capabilities) === '/family/') location.replace('/family/')
-if (me.capabilities.includes('leads:read')) {
+
+/** The steps not yet dismissed, while any of them is still to do; the section hides when none is. */
+function showSetup(steps: Step[]) {
+  const shown = steps.filter((s) => !s.dismissed)
+  const open = shown.filter((s) => !s.done)
+  byId('setup').hidden = open.length === 0
+  byId('setup-count').textContent = `${shown.length - open.length} of ${plural(shown.length, 'step')} done.`
+  byId('setup-steps').replaceChildren(
+    ...shown.map((s) =>
+      h(
+        'li',
+        { class: s.done ? 'card step done' : 'card step', 'data-step': s.step },
+        h('h3', {}, s.done ? `Done: ${s.title}` : h('a', { href: s.href }, s.title)),
+        !s.done && h('p', {}, s.about),
+        !s.done &&
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              'aria-label': `Dismiss “${s.title}”`,
+              onclick: async () => {
+                const res = await api<typeof Dismiss>('POST', `/api/admin/setup/${s.step}/dismiss`)
+                if (report(res, `Dismissed “${s.title}”.`)) showSetup(steps.map((x) => (x.step === s.step ? res.body.step : x)))
+              },
+            },
+            'Dismiss',
+          ),
+      ),
+    ),
+  )
+}
+if (holds(me, 'people:manage')) {
+  const setup = await api<typeof Setup>('GET', '/api/admin/setup')
+  if (setup.ok) showSetup(setup.body.steps)
+}
+
+let used: AnswerOf<typeof Summary>['your_use'] = []
+if (holds(me, 'leads:read')) {
   const summary = await api<typeof Summary>('GET', '/api/admin/summary')
   if (summary.ok) {
-    const { leads, failed_mirror_copies, live_announcements } = summary.body
-    byId('glance').textContent =
-      `${leads.unclaimed} unclaimed leads (${leads.new_this_week} new this week), ${leads.claimed_by_me} claimed by you, ` +
-      `${failed_mirror_copies} failed spreadsheet copies, ${live_announcements} live announcements.`
+    const { leads, failed_mirror_copies, live_announcements, your_use } = summary.body
+    used = your_use
+    byId('glance').textContent = `${listWords([
+      `${plural(leads.unclaimed, 'unclaimed lead')} (${leads.new_this_week} new this week)`,
+      `${leads.claimed_by_me} claimed by you`,
+      plural(failed_mirror_copies, 'failed spreadsheet copy', 'failed spreadsheet copies'),
+      plural(live_announcements, 'live announcement'),
+    ])}.`
   }
 }
 /** A recommendation card: what to do, why, and where. */
@@ -30,7 +81,8 @@ if (me.person?.global_role === 'owner' && holds(me, 'settings:write')) {
       'Choose who needs one',
     )
 }
-if (me.second_factor && !me.second_factor.enrolled && !me.second_factor.required)
+// The owner's getting-started list already asks for a second factor.
+if (me.second_factor && !me.second_factor.enrolled && !me.second_factor.required && byId('setup').hidden)
   advise(
     'Add a second factor to your account',
     'An authenticator app or a passkey keeps your account safe even if someone learns your password.',
@@ -39,10 +91,15 @@ if (me.second_factor && !me.second_factor.enrolled && !me.second_factor.required
   )
 const roles = [me.person?.global_role, ...(me.person?.units ?? []).map((u) => `${u.role} of the ${u.slug}`)].filter(Boolean)
 byId('me').textContent = `Signed in as ${me.person?.email ?? me.via}${roles.length ? ` (${roles.join(', ')})` : ''}.`
+
+// The areas this credential may use, most-used first (the menu's order among equals, so a newcomer sees its first six).
+const uses = (a: HTMLAnchorElement) => used.find((u) => u.href === a.getAttribute('href'))?.count ?? 0
 const areas = [...document.querySelectorAll<HTMLAnchorElement>('.admin-nav a[data-about]')]
+  .filter((a) => holds(me, a.dataset.needs))
+  .sort((a, b) => uses(b) - uses(a))
 byId('areas').append(
   ...areas
-    .filter((a) => holds(me, a.dataset.needs))
+    .slice(0, CARDS)
     .map((a) =>
       h(
         'li',
@@ -52,3 +109,9 @@ byId('areas').append(
       ),
     ),
 )
+const more = areas.slice(CARDS)
+if (more.length) {
+  const links = more.map((a) => h('a', { href: a.getAttribute('href') ?? '' }, a.textContent ?? ''))
+  byId('more-areas').append(h('p', {}, 'Also: ', ...links.flatMap((link, i) => (i ? [' · ', link] : [link]))))
+  byId('more-areas').hidden = false
+}

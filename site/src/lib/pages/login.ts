@@ -14,6 +14,11 @@ type Options = Parameters<typeof startAuthentication>[0]['optionsJSON']
 const query = new URLSearchParams(location.search)
 const $ = <E extends HTMLElement>(id: string) => document.getElementById(id) as E
 $('signed-out').hidden = !query.has('signed-out')
+// After a reset link (/login/?email=…&done=password): only a convenience, the sign-in checks everything as always.
+$('password-set').hidden = query.get('done') !== 'password'
+const email = document.querySelector<HTMLInputElement>('#login input[name=email]')!
+email.value = query.get('email') ?? ''
+if (email.value) document.querySelector<HTMLInputElement>('#login input[name=password]')!.focus()
 const go = (start: string) => (location.href = sameSitePath(query.get('next'), start))
 const passkeysWork = typeof window.PublicKeyCredential === 'function'
 

@@ -16,8 +16,15 @@ const shown = (s: Setting, value: unknown) =>
     ? 'none'
     : (s.choices?.find((c) => c.value === value)?.label ?? (typeof value === 'string' ? value : JSON.stringify(value)))
 
+/** The time zones this browser knows (the server checks the choice again), with the current one kept in the list. */
+function timeZones(current: unknown): { value: string; label: string }[] {
+  const zones = new Set([...Intl.supportedValuesOf('timeZone'), String(current)])
+  return [...zones].sort().map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))
+}
+
 function input(s: Setting): HTMLInputElement | HTMLSelectElement {
   const common = { id: `setting-${s.key}`, name: 'value', 'aria-describedby': `about-${s.key}` }
+  if (s.key === 'site.timezone') s = { ...s, choices: timeZones(s.value ?? s.default) }
   if (s.choices)
     return h(
       'select',

@@ -1,4 +1,4 @@
-// Own units: meeting day, time and place of the units you may edit.
+// Own units: name, number and meeting day, time and place of the units you may edit.
 import type { PATCH as ChangeUnit } from '#routes/api/admin/units/[slug_or_id].ts'
 import type { GET as ListUnits } from '#routes/api/admin/units/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
@@ -18,6 +18,8 @@ function unitForm(u: Unit): HTMLFormElement {
     { class: 'stack card', 'aria-label': u.name },
     h('h2', {}, `${u.name}${u.number ? ` ${u.number}` : ''}`),
     problem,
+    h('label', {}, 'Name', h('input', { name: 'name', maxlength: '100', required: true, value: u.name })),
+    h('label', {}, 'Number', h('input', { name: 'number', maxlength: '20', value: u.number ?? '' })),
     h(
       'label',
       { for: id('day') },
@@ -34,7 +36,10 @@ function unitForm(u: Unit): HTMLFormElement {
       const fields = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim() || null]))
       return api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
     },
-    () => tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`),
+    ({ unit }) => {
+      form.querySelector('h2')!.textContent = `${unit.name}${unit.number ? ` ${unit.number}` : ''}`
+      tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
+    },
     { problem, reset: false },
   )
   return form
