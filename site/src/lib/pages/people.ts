@@ -60,12 +60,11 @@ async function load() {
   const body = answered(await api<typeof ListPeople>('GET', '/api/admin/people'))
   if (!body) return
   grantable = body.grantable
-  byId('invite-global-label').hidden = !grantable.global_roles.length
-  byId('invite-global').replaceChildren(
-    h('option', { value: '' }, 'None'),
-    ...grantable.global_roles.map((r) => h('option', { value: r }, r)),
-  )
-  unitChoices(byId('invite-units'))
+  const globalRole = byId<HTMLSelectElement>('invite-global')
+  for (const option of globalRole.options) option.disabled = option.value !== '' && !grantable.global_roles.some((r) => r === option.value)
+  globalRole.disabled = !grantable.global_roles.length
+  for (const select of byId('invite-units').querySelectorAll('select'))
+    select.disabled = !grantable.units.some((u) => select.name === `unit-${u.id}`)
   byId('invites').replaceChildren(
     ...body.invites.map((i) =>
       h(
