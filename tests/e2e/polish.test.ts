@@ -92,6 +92,7 @@ describe('forms that start where people are', () => {
     const page = await suite.signedIn(leader.email, '/admin/calendar/')
     await page.locator('#event-ready:enabled').waitFor()
     expect(await page.getByLabel('For').inputValue()).toBe('troop')
+    await page.getByText('No upcoming events yet.').waitFor() // not a heading over nothing
     await page.close()
   })
 

@@ -263,6 +263,7 @@ async function load() {
       ),
     ),
   )
+  if (!body.events.length) byId('events').append(h('li', {}, 'No upcoming events yet.'))
 }
 
 function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<CalendarEvent['replies']>) {
