@@ -120,14 +120,20 @@ export async function linkPeople(db: Db, caller: Caller, id: number, personIds: 
     const linked = personIds.length ? await trx.selectFrom('people').select(['id', 'email']).where('id', 'in', personIds).execute() : []
     const unknown = personIds.filter((p) => !linked.some((k) => k.id === p))
     if (unknown.length) throw unprocessable(`person_ids: no person ${unknown.join(', ')}`)
+    const before = await trx
+      .selectFrom('household_people')
+      .innerJoin('people', 'people.id', 'household_people.person_id')
+      .select(['people.id', 'people.email'])
+      .where('household_id', '=', id)
+      .execute()
     await trx.deleteFrom('household_people').where('household_id', '=', id).execute()
     for (const person_id of personIds) await trx.insertInto('household_people').values({ household_id: id, person_id }).execute()
-    await record(
-      trx,
-      caller.actor,
-      'roster.household_people',
-      `${household.parent_name}'s household: ${personIds.length ? `linked to ${listWords(linked.map((p) => p.email))}` : 'no accounts linked'}`,
-    )
+    // Logged as what changed: "linked robin@… to Hale's household", not the whole list again.
+    const added = linked.filter((p) => !before.some((b) => b.id === p.id)).map((p) => p.email)
+    const removed = before.filter((b) => !personIds.includes(b.id)).map((b) => b.email)
+    const name = `${household.parent_name}'s household`
+    const what = [added.length && `linked ${listWords(added)} to ${name}`, removed.length && `unlinked ${listWords(removed)} from ${name}`]
+    await record(trx, caller.actor, 'roster.household_people', what.filter(Boolean).join('; ') || `${name}: linked accounts unchanged`)
   })
   return householdById(db, id)
 }

@@ -45,6 +45,7 @@ describe('GET /api/docs', () => {
       ['swagger-ui.js', 'javascript'],
       ['swagger-ui.css', 'css'],
       ['start.js', 'javascript'],
+      ['overrides.css', 'css'],
     ]) {
       const res = await s.req('GET', `/api/docs/${asset}`, { cookie: leader.cookie })
       expect(res.status).toBe(200)

@@ -5,6 +5,7 @@ import { type Capability, CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
+import { instantWords } from '#server/words.ts'
 
 /** A refusal, as every route answers one. */
 export interface Refusal {
@@ -147,8 +148,17 @@ export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof W
 export const holds = (me: AnswerOf<typeof Whoami>, capability: string | undefined) =>
   (me.capabilities as readonly string[]).includes(capability ?? '')
 
-/** An instant in the browser's time zone, as the site writes times: "Nov 23, 2026, 7:20 PM". */
-export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—')
+/** The unit a leader writes for by default: the one they lead; both for a leader of both, an admin or an owner. */
+export function ownUnit(me: AnswerOf<typeof Whoami>): 'pack' | 'troop' | 'both' {
+  const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
+  return led.length === 1 && !me.person?.global_role ? (led[0] as 'pack' | 'troop') : 'both'
+}
+
+/** The site's time zone (setting `site.timezone`, put in the admin layout at build time); the browser's outside it. */
+export const SITE_ZONE = document.getElementById('content')?.dataset.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone
+
+/** An instant in the site's time zone, as the site writes times: "Nov 23, 2026, 7:20 PM". */
+export const when = (iso: string | null) => (iso ? instantWords(iso, SITE_ZONE) : '—')
 
 /** A form's filled fields as query parameters (blank ones left out). */
 export function formParams(form: HTMLFormElement): URLSearchParams {

@@ -3,8 +3,9 @@
 import type { DELETE as RevokeAnnouncement } from '#routes/api/admin/announcements/[id].ts'
 import type { GET as ListAnnouncements, POST as CreateAnnouncement } from '#routes/api/admin/announcements/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { answered, api, ownUnit, byId, detailOf, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
 
 type Announcement = AnswerOf<typeof ListAnnouncements>['announcements'][number]
 
@@ -15,8 +16,15 @@ const LABEL: Record<Announcement['state'], string> = {
   revoked: 'taken down',
   over_cap: 'waiting: too many showing',
 }
-// datetime-local has no zone: it is the browser's local time, sent as an instant.
-const iso = (local: FormDataEntryValue | null) => (local ? new Date(String(local)).toISOString() : undefined)
+// datetime-local has no zone: what is typed is read in the site's time zone, like every time on the admin pages.
+const iso = (local: FormDataEntryValue | null) =>
+  local ? new Date(zonedToUtc(String(local).slice(0, 10), String(local).slice(11, 16), SITE_ZONE)).toISOString() : undefined
+const WEEK = 7 * 86_400_000
+/** A week from now in the site's time zone, as datetime-local writes it: the end an announcement gets unless changed. */
+function weekAhead() {
+  const { date, time } = utcToZoned(Date.now() + WEEK, SITE_ZONE)
+  return `${date}T${time}`
+}
 
 const me = await signedInFor('announcements:write')
 const form = byId<HTMLFormElement>('create')
@@ -24,11 +32,11 @@ const message = form.elements.namedItem('message') as HTMLTextAreaElement
 const count = byId('message-count')
 let maxChars = 280
 
-// A leader of one unit writes for that unit by default; a leader of both, or an admin, for both.
-const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
 const unitChoice = form.elements.namedItem('unit') as HTMLSelectElement
-unitChoice.value = led.length === 1 && !me.person?.global_role ? led[0] : 'both'
-const defaultUnit = unitChoice.value
+const defaultUnit = ownUnit(me)
+unitChoice.value = defaultUnit
+const endsAt = form.elements.namedItem('ends_at') as HTMLInputElement
+endsAt.value ||= weekAhead() // unless typed while the page was loading
 
 function countChars() {
   const used = [...message.value.trim()].length
@@ -86,6 +94,7 @@ onSubmit(
     }),
   async (created) => {
     unitChoice.value = defaultUnit
+    endsAt.value = weekAhead()
     countChars()
     tell(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
     await load()

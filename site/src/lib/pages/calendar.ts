@@ -7,7 +7,21 @@ import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/c
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, type ApiResult, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import {
+  answered,
+  api,
+  ownUnit,
+  type ApiResult,
+  byId,
+  detailOf,
+  h,
+  onSubmit,
+  report,
+  signedInFor,
+  SITE_ZONE,
+  tell,
+  when,
+} from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
 const me = await signedInFor('calendar:write')
@@ -22,6 +36,7 @@ const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
 const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
+field('unit').value = ownUnit(me)
 const allDay = field('all_day')
 const times = byId('times')
 allDay.addEventListener('change', () => (times.hidden = allDay.checked))
@@ -32,8 +47,6 @@ const signupBox = byId<HTMLFieldSetElement>('signup')
 const showSignup = () => (signupBox.hidden = signupBox.disabled = !field('rsvp').checked)
 field('rsvp').addEventListener('change', showSignup)
 field('closes_time').addEventListener('input', () => (field('closes_date').required = !!field('closes_time').value))
-/** The site's time zone (from the build): closing times are typed and shown in it, wherever the leader is. */
-const ZONE = form.dataset.timeZone!
 
 const REPEAT_WORDS: Record<string, string> = {
   weekly: 'every week',
@@ -43,8 +56,8 @@ const REPEAT_WORDS: Record<string, string> = {
 
 /** A day and time in the site's time zone as RFC 3339 with the zone's offset on that day: "2027-01-08T21:00:00-06:00". */
 function zonedTimestamp(date: string, time: string) {
-  const at = zonedToUtc(date, time, ZONE)
-  const wall = utcToZoned(at, ZONE) // a time skipped by a clock change comes back as the time it becomes
+  const at = zonedToUtc(date, time, SITE_ZONE)
+  const wall = utcToZoned(at, SITE_ZONE) // a time skipped by a clock change comes back as the time it becomes
   const minutes = (Date.parse(`${wall.date}T${wall.time}:00Z`) - at) / 60_000
   const two = (n: number) => String(Math.floor(n)).padStart(2, '0')
   return `${wall.date}T${wall.time}:00${minutes < 0 ? '-' : '+'}${two(Math.abs(minutes) / 60)}:${two(Math.abs(minutes) % 60)}`
@@ -108,7 +121,7 @@ byId('add-slot').addEventListener('click', () => {
 function fillSignup(signup: Signup | null | undefined) {
   field('per_scout').checked = !!signup?.per_scout
   field('capacity').value = signup?.capacity?.toString() ?? ''
-  const closes = signup?.closes_at ? utcToZoned(Date.parse(signup.closes_at), ZONE) : null
+  const closes = signup?.closes_at ? utcToZoned(Date.parse(signup.closes_at), SITE_ZONE) : null
   field('closes_date').value = closes?.date ?? ''
   field('closes_time').value = closes?.time ?? ''
   field('closes_date').required = !!closes
@@ -135,7 +148,7 @@ function edit(e: CalendarEvent | null) {
   form.reset()
   fillSignup(e?.signup)
   field('uid').value = e?.uid ?? ''
-  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? 'both' : '')
+  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? ownUnit(me) : '')
   // A repeating event is edited as its series: from its first day, with its rule.
   if (e?.first_date) field('date').value = e.first_date
   field('repeat_until').value = e?.repeat_until ?? ''
@@ -167,10 +180,12 @@ function reportChange<T>(res: ApiResult<T>, done: string) {
   else report(res, done)
 }
 
-/** When the copy was read, as the reader says it: "today at 7:20 PM", or the date and time in their time zone. */
+/** When the copy was read: "today at 7:20 PM", or the date and time, in the site's time zone. */
 function copiedWords(iso: string) {
-  const at = new Date(iso)
-  return at.toDateString() === new Date().toDateString() ? `today at ${at.toLocaleTimeString('en-US', { timeStyle: 'short' })}` : when(iso)
+  const day = (at: Date | string) => new Date(at).toLocaleDateString('en-US', { timeZone: SITE_ZONE })
+  return day(iso) === day(new Date())
+    ? `today at ${new Date(iso).toLocaleTimeString('en-US', { timeZone: SITE_ZONE, timeStyle: 'short' })}`
+    : when(iso)
 }
 
 /** A sentence from the API with its `commands` shown as code. */
@@ -248,6 +263,7 @@ async function load() {
       ),
     ),
   )
+  if (!body.events.length) byId('events').append(h('li', {}, 'No upcoming events yet.'))
 }
 
 function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<CalendarEvent['replies']>) {
@@ -263,7 +279,7 @@ function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<Cal
       { class: 'row' },
       h(
         'button',
-        { type: 'button', class: 'secondary', onclick: () => showReplies(e, box, status, { me, zone: ZONE }) },
+        { type: 'button', class: 'secondary', onclick: () => showReplies(e, box, status, { me, zone: SITE_ZONE }) },
         'See the replies',
       ),
       e.rsvp && h('a', { href: `/admin/calendar/roster/?uid=${encodeURIComponent(e.uid)}` }, 'Trip roster'),
@@ -324,4 +340,5 @@ onSubmit(
   },
 )
 byId('cancel').addEventListener('click', () => edit(null))
+byId<HTMLFieldSetElement>('event-ready').disabled = false
 await load()

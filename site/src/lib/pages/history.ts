@@ -33,10 +33,10 @@ async function page(reset: boolean) {
       h(
         'tr',
         {},
-        h('td', {}, when(e.at)),
-        h('td', { title: e.kind }, kindWords(e.kind)),
-        h('td', {}, ACTORS[e.actor] ?? e.actor),
-        h('td', {}, e.summary),
+        h('td', { 'data-label': 'When' }, when(e.at)),
+        h('td', { 'data-label': 'What', title: e.kind }, kindWords(e.kind)),
+        h('td', { 'data-label': 'Who' }, ACTORS[e.actor] ?? e.actor),
+        h('td', { 'data-label': 'Details' }, e.summary),
       ),
     )
   if (!rows.children.length) rows.append(h('tr', {}, h('td', { colspan: '4' }, 'Nothing matches.')))

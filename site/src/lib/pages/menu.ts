@@ -1,7 +1,7 @@
 // The admin menu on every admin page: open on a wide screen, one "Admin menu" row on a phone; each link shows
 // only when the signed-in credential holds what it needs; the current page is marked. Above the page, a banner
 // while the unit asks the person for a second factor they have not added.
-import { byId, h, holds, whoami } from '../admin.ts'
+import { byId, h, holds, SITE_ZONE, whoami } from '../admin.ts'
 
 const menu = document.getElementById('admin-menu') as HTMLDetailsElement
 const wide = matchMedia('(min-width: 48rem)')
@@ -15,7 +15,7 @@ for (const link of menu.querySelectorAll<HTMLElement>('[data-needs]')) link.hidd
 
 const asked = me.second_factor
 if (asked?.required && !asked.enrolled) {
-  const by = new Date(asked.due_at!).toLocaleDateString('en-US', { dateStyle: 'long' })
+  const by = new Date(asked.due_at!).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: SITE_ZONE })
   const onAccount = location.pathname === '/admin/account/'
   const banner = byId('second-factor-banner')
   banner.replaceChildren(

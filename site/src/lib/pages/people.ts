@@ -8,6 +8,7 @@ import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
 import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
 import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import { plural } from '#server/words.ts'
 import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when } from '../admin.ts'
 
 type Listing = AnswerOf<typeof ListPeople>
@@ -24,14 +25,21 @@ const invite = byId<HTMLFormElement>('invite')
 /** Whether the site sends mail: then links can be mailed from here. */
 const mailSetUp = invite.dataset.mail === 'on'
 
-/** Shows a new link where the eye goes next, wherever on the page the button was tapped. */
-function showLink(label: string, url: string) {
-  byId('link-label').textContent = label
-  byId('link-value').textContent = url
-  const box = byId('link')
+/** Shows a new link in `box` (under the invite form, or on the card of the person it is for) and moves there. */
+function showLink(box: HTMLElement, label: string, url: string) {
+  box.replaceChildren(
+    h('p', { class: 'notice', role: 'status', id: `${box.id}-label` }, label),
+    h('code', { class: 'secret', id: `${box.id}-value` }, url),
+    h('button', { type: 'button', class: 'secondary', onclick: () => copy(url) }, 'Copy link'),
+  )
   box.hidden = false
   box.focus()
   box.scrollIntoView({ block: 'center' })
+}
+
+async function copy(url: string) {
+  await navigator.clipboard?.writeText(url)
+  tell('Link copied.')
 }
 
 function unitChoices(container: HTMLElement, current: Person['units'] = []) {
@@ -60,12 +68,11 @@ async function load() {
   const body = answered(await api<typeof ListPeople>('GET', '/api/admin/people'))
   if (!body) return
   grantable = body.grantable
-  byId('invite-global-label').hidden = !grantable.global_roles.length
-  byId('invite-global').replaceChildren(
-    h('option', { value: '' }, 'None'),
-    ...grantable.global_roles.map((r) => h('option', { value: r }, r)),
-  )
-  unitChoices(byId('invite-units'))
+  const globalRole = byId<HTMLSelectElement>('invite-global')
+  for (const option of globalRole.options) option.disabled = option.value !== '' && !grantable.global_roles.some((r) => r === option.value)
+  globalRole.disabled = !grantable.global_roles.length
+  for (const select of byId('invite-units').querySelectorAll('select'))
+    select.disabled = !grantable.units.some((u) => select.name === `unit-${u.id}`)
   byId('invites').replaceChildren(
     ...body.invites.map((i) =>
       h(
@@ -76,6 +83,7 @@ async function load() {
       ),
     ),
   )
+  byId('no-invites').hidden = body.invites.length > 0
   byId('people').replaceChildren(...body.people.map(card))
 }
 
@@ -112,6 +120,8 @@ function card(p: Person): HTMLElement {
     'no roles'
   const editor = rolesEditor(p)
   const self = p.id === me.person?.id
+  const resetLink = h('div', { id: `reset-${p.id}`, tabindex: '-1', hidden: true })
+  const activeKeys = p.keys.filter((k) => k.state === 'active').length
   return h(
     'li',
     { class: 'card', 'data-person': String(p.id) },
@@ -120,7 +130,7 @@ function card(p: Person): HTMLElement {
     h(
       'p',
       { class: 'muted' },
-      `${p.sessions.length} active sessions · ${p.keys.filter((k) => k.state === 'active').length} active keys · ` +
+      `${plural(p.sessions.length, 'active session')} · ${plural(activeKeys, 'active key')} · ` +
         (p.second_factor ? 'second factor on' : 'no second factor'),
     ),
     h(
@@ -133,16 +143,19 @@ function card(p: Person): HTMLElement {
           { type: 'button', class: p.disabled ? 'secondary' : 'danger', onclick: () => toggle(p) },
           p.disabled ? 'Enable' : 'Disable',
         ),
-      canReset && !p.disabled && h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, false) }, 'Password reset link'),
+      canReset &&
+        !p.disabled &&
+        h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, false, resetLink) }, 'Password reset link'),
       canReset &&
         !p.disabled &&
         mailSetUp &&
-        h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, true) }, 'Email a reset link'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => reset(p, true, resetLink) }, 'Email a reset link'),
       canManage && h('button', { type: 'button', class: 'secondary', onclick: () => (editor.hidden = !editor.hidden) }, 'Edit roles'),
       canManage &&
         p.second_factor &&
         h('button', { type: 'button', class: 'secondary', onclick: () => removeFactors(p) }, 'Remove second factor'),
     ),
+    resetLink,
     editor,
   )
 }
@@ -166,10 +179,11 @@ async function removeFactors(p: Person) {
   await load()
 }
 
-async function reset(p: Person, send_email: boolean) {
+async function reset(p: Person, send_email: boolean, box: HTMLElement) {
   const link = answered(await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
   if (link)
     showLink(
+      box,
       `${link.emailed ? `Mailed to ${p.email}. ` : ''}Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`,
       link.url,
     )
@@ -191,14 +205,11 @@ onSubmit(
     }),
   async (invited) => {
     showLink(
+      byId('link'),
       `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
       invited.url,
     )
     await load()
   },
 )
-byId('copy').addEventListener('click', async () => {
-  await navigator.clipboard?.writeText(byId('link-value').textContent ?? '')
-  tell('Link copied.')
-})
 await load()
