@@ -60,6 +60,7 @@ describe('admin section in a browser', () => {
 
   it('mints a key and shows the secret exactly once', async () => {
     await page.goto(`${suite.s.url}/admin/keys/`)
+    await page.getByText('Make a new key').click()
     await page.getByLabel('Label').fill('photo uploader')
     await page.getByRole('button', { name: 'Create key' }).click()
     await page.locator('.field-error').filter({ hasText: 'Permissions need at least one box ticked.' }).waitFor()

@@ -154,8 +154,8 @@ export function ownUnit(me: AnswerOf<typeof Whoami>): 'pack' | 'troop' | 'both' 
   return led.length === 1 && !me.person?.global_role ? (led[0] as 'pack' | 'troop') : 'both'
 }
 
-/** The site's time zone (setting `site.timezone`, put in the admin layout at build time); the browser's outside it. */
-export const SITE_ZONE = document.getElementById('content')?.dataset.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone
+/** The site's time zone (setting `site.timezone`, put on every page's body at build time). */
+export const SITE_ZONE = document.body.dataset.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone
 
 /** An instant in the site's time zone, as the site writes times: "Nov 23, 2026, 7:20 PM". */
 export const when = (iso: string | null) => (iso ? instantWords(iso, SITE_ZONE) : '—')

@@ -5,7 +5,7 @@ import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural } from '#server/words.ts'
-import { api, detailOf, h, say } from './admin.ts'
+import { api, detailOf, h, say, SITE_ZONE } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
 type Household = Pick<AnswerOf<typeof Family>['households'][number], 'id' | 'parent_name' | 'scouts'>
@@ -23,9 +23,17 @@ export const replyWords = (r: Pick<Reply, 'answer' | 'adults' | 'scouts'>) =>
     ? 'not coming'
     : `${r.answer === 'yes' ? 'coming' : 'maybe'}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 
-// In the reader's own time zone, as the site writes days and times: "Fri, Jan 8, 9:00 PM".
+// In the site's time zone, named, as the site writes days and times: "Fri, Jan 8, 9:00 PM CST".
 const closeWords = (instant: string) =>
-  new Date(instant).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+  new Date(instant).toLocaleString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: SITE_ZONE,
+    timeZoneName: 'short',
+  })
 
 /** What a sign-up tells before anyone answers: places, when replies close, the cost. */
 function factWords({ signup, places }: Standing): string[] {

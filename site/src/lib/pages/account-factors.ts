@@ -10,12 +10,12 @@ import type { POST as NewCodes } from '#routes/api/admin/account/recovery-codes.
 import type { POST as ConfirmApp } from '#routes/api/admin/account/totp/confirm.ts'
 import type { DELETE as RemoveApp, POST as StartApp } from '#routes/api/admin/account/totp/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, say, tell, text, when } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, say, SITE_ZONE, tell, text, when } from '../admin.ts'
 
 type Factors = AnswerOf<typeof Overview>
 let removing: Factors['passkeys'][number] | null = null
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long' })
+const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: SITE_ZONE })
 const used = (f: { created_at: string; last_used_at: string | null }) =>
   `Added ${when(f.created_at)} · ${f.last_used_at ? `last used ${when(f.last_used_at)}` : 'not used yet'}`
 

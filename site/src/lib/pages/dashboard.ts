@@ -49,38 +49,38 @@ function showSetup(steps: Step[]) {
     ),
   )
 }
-if (holds(me, 'people:manage')) {
-  const setup = await api<typeof Setup>('GET', '/api/admin/setup')
-  if (setup.ok) showSetup(setup.body.steps)
-}
+const roles = [me.person?.global_role, ...(me.person?.units ?? []).map((u) => `${u.role} of the ${u.slug}`)].filter(Boolean)
+byId('me').textContent = `Signed in as ${me.person?.email ?? me.via}${roles.length ? ` (${roles.join(', ')})` : ''}.`
+
+// Asked together and shown together, below the line above: nothing already on the screen moves as they arrive.
+const [setup, summary, settings] = await Promise.all([
+  holds(me, 'people:manage') ? api<typeof Setup>('GET', '/api/admin/setup') : null,
+  holds(me, 'leads:read') ? api<typeof Summary>('GET', '/api/admin/summary') : null,
+  me.person?.global_role === 'owner' && holds(me, 'settings:write') ? api<typeof Settings>('GET', '/api/admin/settings') : null,
+])
+if (setup?.ok) showSetup(setup.body.steps)
 
 let used: AnswerOf<typeof Summary>['your_use'] = []
-if (holds(me, 'leads:read')) {
-  const summary = await api<typeof Summary>('GET', '/api/admin/summary')
-  if (summary.ok) {
-    const { leads, failed_mirror_copies, live_announcements, your_use } = summary.body
-    used = your_use
-    byId('glance').textContent = `${listWords([
-      `${plural(leads.unclaimed, 'unclaimed lead')} (${leads.new_this_week} new this week)`,
-      `${leads.claimed_by_me} claimed by you`,
-      plural(failed_mirror_copies, 'failed spreadsheet copy', 'failed spreadsheet copies'),
-      plural(live_announcements, 'live announcement'),
-    ])}.`
-  }
+if (summary?.ok) {
+  const { leads, failed_mirror_copies, live_announcements, your_use } = summary.body
+  used = your_use
+  byId('glance').textContent = `${listWords([
+    `${plural(leads.unclaimed, 'unclaimed lead')} (${leads.new_this_week} new this week)`,
+    `${leads.claimed_by_me} claimed by you`,
+    plural(failed_mirror_copies, 'failed spreadsheet copy', 'failed spreadsheet copies'),
+    plural(live_announcements, 'live announcement'),
+  ])}.`
 }
 /** A recommendation card: what to do, why, and where. */
 const advise = (title: string, why: string, href: string, action: string) =>
   byId('advice').append(h('li', { class: 'card' }, h('h2', {}, title), h('p', {}, why), h('a', { class: 'cta', href }, action)))
-if (me.person?.global_role === 'owner' && holds(me, 'settings:write')) {
-  const settings = await api<typeof Settings>('GET', '/api/admin/settings')
-  if (settings.ok && settings.body.settings.find((x) => x.key === 'security.second_factor')?.value === 'optional')
-    advise(
-      'Ask admins for a second factor',
-      'Owners and admins see every family. With the setting “Second factor”, they sign in with a code from their phone or a passkey as well as a password, so a guessed or leaked password is not enough.',
-      '/admin/settings/#form-security-second_factor',
-      'Choose who needs one',
-    )
-}
+if (settings?.ok && settings.body.settings.find((x) => x.key === 'security.second_factor')?.value === 'optional')
+  advise(
+    'Ask admins for a second factor',
+    'Owners and admins see every family. With the setting “Second factor”, they sign in with a code from their phone or a passkey as well as a password, so a guessed or leaked password is not enough.',
+    '/admin/settings/#form-security-second_factor',
+    'Choose who needs one',
+  )
 // The owner's getting-started list already asks for a second factor.
 if (me.second_factor && !me.second_factor.enrolled && !me.second_factor.required && byId('setup').hidden)
   advise(
@@ -89,8 +89,6 @@ if (me.second_factor && !me.second_factor.enrolled && !me.second_factor.required
     '/admin/account/',
     'Add one',
   )
-const roles = [me.person?.global_role, ...(me.person?.units ?? []).map((u) => `${u.role} of the ${u.slug}`)].filter(Boolean)
-byId('me').textContent = `Signed in as ${me.person?.email ?? me.via}${roles.length ? ` (${roles.join(', ')})` : ''}.`
 
 // The areas this credential may use, most-used first (the menu's order among equals, so a newcomer sees its first six).
 const uses = (a: HTMLAnchorElement) => used.find((u) => u.href === a.getAttribute('href'))?.count ?? 0

@@ -62,6 +62,7 @@ onSubmit(
     tell(`Created "${minted.label}".`)
     byId('secret-value').textContent = minted.key
     byId('secret').hidden = false
+    byId<HTMLDetailsElement>('mint-open').open = false
     await load()
   },
   {},
