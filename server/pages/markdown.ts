@@ -42,16 +42,22 @@ const ALLOWED: sanitizeHtml.IOptions = {
 
 export const renderPage = (source: string): string => sanitizeHtml(markdown.render(source), ALLOWED)
 
-/** The page's text without its Markdown, cut at a word to about `max` characters: its meta description. */
+/**
+ * The page's text without its Markdown or its headings, each block ended as a sentence, cut at a word to about `max`
+ * characters: its meta description.
+ */
 export function pageDescription(source: string, max = 155): string {
   const words = markdown
     .parse(source, {})
-    .filter((token) => token.type === 'inline')
+    .filter((token, i, tokens) => token.type === 'inline' && tokens[i - 1]?.type !== 'heading_open')
     .map((token) =>
       token
         .children!.map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type.endsWith('break') ? ' ' : ''))
-        .join(''),
+        .join('')
+        .trim(),
     )
+    .filter(Boolean)
+    .map((block) => (/[.!?:…]$/.test(block) ? block : `${block}.`))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -41,9 +41,14 @@ describe('renderPage', () => {
 })
 
 describe('pageDescription', () => {
-  it('is the text without its Markdown', () => {
+  it('is the text without its Markdown or headings', () => {
     expect(pageDescription('# What it costs\n\nDues are **$60** a year;\nsee [the shop](https://x.example).')).toBe(
-      'What it costs Dues are $60 a year; see the shop.',
+      'Dues are $60 a year; see the shop.',
+    )
+  })
+  it('ends each block as a sentence, so list items do not run into the text', () => {
+    expect(pageDescription('Bring these:\n\n- a water bottle\n- a flashlight\n\nThat is all!')).toBe(
+      'Bring these: a water bottle. a flashlight. That is all!',
     )
   })
   it('cuts a long text at a word, within 155 characters', () => {
