@@ -129,7 +129,7 @@ describe('POST /api/admin/pages/preview', () => {
     expect(res.body.html).toContain('<h2>Bring</h2>')
     expect(res.body.html).not.toContain('<script')
     expect(res.body.html).not.toContain('href="javascript')
-    expect(res.body.description).toStartWith('Bring a water bottle')
+    expect(res.body.description).toStartWith('a water bottle.')
   })
   it('answers 401, 403 for a family, 422 without a body', async () => {
     expectDetail(await s.req('POST', '/api/admin/pages/preview', { json: { body: 'x' } }), 401)
