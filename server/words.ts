@@ -48,3 +48,9 @@ export const dollars = (cents: number) => new Intl.NumberFormat('en-US', { style
 
 /** A count with its noun: (1, 'scout') → "1 scout", (3, 'scout') → "3 scouts". */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** A scout's name as leaders and families read it: first name, the name they go by when it differs, last name. */
+export const scoutName = (s: { first_name: string; preferred_name?: string | null; last_name: string | null }) =>
+  [s.first_name, s.preferred_name && s.preferred_name !== s.first_name ? `“${s.preferred_name}”` : null, s.last_name]
+    .filter(Boolean)
+    .join(' ')

@@ -6,7 +6,7 @@ import { csvDocument, eventFileName } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
 import { healthForms, programYear } from '../roster/queries.ts'
 import { Nullable, t } from '../schemas.ts'
-import { dollars, listWords, plural } from '../words.ts'
+import { dollars, listWords, plural, scoutName } from '../words.ts'
 import { factsOf, replies, rsvpEvent, standing } from './rsvp.ts'
 import { RsvpView } from './rsvp-schemas.ts'
 import { money, Money } from './signup.ts'
@@ -37,6 +37,7 @@ const TripScout = t.Object(
     id: t.Integer(),
     household_id: t.Integer(),
     first_name: t.String(),
+    preferred_name: Nullable(t.String({ description: 'The name the scout goes by, set by the family' })),
     last_name: Nullable(t.String()),
     unit_name: t.String(),
     den: Nullable(t.String()),
@@ -96,6 +97,7 @@ export const TripRoster = t.Object(
             id: 31,
             household_id: 12,
             first_name: 'Alex',
+            preferred_name: 'Lex',
             last_name: 'Rivera',
             unit_name: 'Scouts BSA Troop',
             den: null,
@@ -154,7 +156,16 @@ export async function tripRoster(db: Executor, uid: string) {
     ? await db
         .selectFrom('scouts')
         .innerJoin('units', 'units.id', 'scouts.unit_id')
-        .select(['scouts.id', 'scouts.household_id', 'first_name', 'last_name', 'units.name as unit_name', 'den', 'photo_consent'])
+        .select([
+          'scouts.id',
+          'scouts.household_id',
+          'first_name',
+          'preferred_name',
+          'last_name',
+          'units.name as unit_name',
+          'den',
+          'photo_consent',
+        ])
         .where('scouts.id', 'in', named)
         .orderBy('first_name')
         .execute()
@@ -244,7 +255,7 @@ export async function tripRosterCsv(db: Executor, uid: string) {
     const own = roster.scouts.filter((s) => s.household_id === h.household_id)
     if (!own.length) return [[null, null, null, null, null, null, ...reply, ...about]]
     return own.map((s) => [
-      `${s.first_name} ${s.last_name ?? ''}`.trim(),
+      scoutName(s),
       s.unit_name,
       s.den,
       s.health_form.expires_on,

@@ -5,7 +5,7 @@ import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/inde
 import type { PUT as RecordPayment } from '#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts'
 import type { GET as Roster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { dollars, instantWords, plural } from '#server/words.ts'
+import { dollars, instantWords, plural, scoutName } from '#server/words.ts'
 import { api, detailOf, h, holds, onSubmit, say, type signedInFor } from './admin.ts'
 import { replyWords } from './rsvp-form.ts'
 
@@ -21,7 +21,7 @@ async function scoutNames(list: ReplyList, who: Viewer): Promise<Map<number, str
   if (!list.replies.some((r) => r.scout_ids?.length) || !holds(who.me, 'roster:write')) return new Map()
   const res = await api<typeof Roster>('GET', '/api/admin/roster')
   if (!res.ok) return new Map()
-  return new Map(res.body.households.flatMap((hh) => hh.scouts.map((s) => [s.id, [s.first_name, s.last_name].filter(Boolean).join(' ')])))
+  return new Map(res.body.households.flatMap((hh) => hh.scouts.map((s) => [s.id, scoutName(s)])))
 }
 
 /** A reply's permission slip in words. */

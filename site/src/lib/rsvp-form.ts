@@ -4,7 +4,7 @@
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dollars, listWords, plural } from '#server/words.ts'
+import { dollars, listWords, plural, scoutName } from '#server/words.ts'
 import { api, detailOf, h, say, SITE_ZONE } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
@@ -116,7 +116,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
             'label',
             {},
             h('input', { type: 'checkbox', name: 'scout', value: String(s.id), checked: !!reply?.scout_ids?.includes(s.id) }),
-            `${s.first_name} ${s.last_name ?? ''}`.trim(),
+            scoutName(s),
           ),
         ),
       )

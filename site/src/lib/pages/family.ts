@@ -59,7 +59,7 @@ else {
 }
 
 /** The name a scout goes by, with their last name. */
-function scoutName(s: Scout) {
+function goesBy(s: Scout) {
   return `${s.preferred_name ?? s.first_name} ${s.last_name ?? ''}`.trim()
 }
 
@@ -82,7 +82,7 @@ function householdDetails(hh: Household) {
       h(
         'div',
         { 'data-scout': String(s.id) },
-        h('h3', {}, scoutName(s)),
+        h('h3', {}, goesBy(s)),
         h('p', {}, `${s.unit_name}${s.den ? `, ${s.den} den` : ''}`),
         h(
           'ul',

@@ -3,7 +3,7 @@
 // volunteers, the maybes and the waitlist. Print and CSV buttons; the print layout lives in the page.
 import type { GET as Roster } from '#routes/api/admin/calendar/[uid]/roster/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { clockWords, dayWords, dollars, plural } from '#server/words.ts'
+import { clockWords, dayWords, dollars, plural, scoutName } from '#server/words.ts'
 import { api, byId, detailOf, h, signedInFor } from '../admin.ts'
 
 await signedInFor('calendar:write')
@@ -139,7 +139,7 @@ function show(roster: TripRoster) {
       h(
         'tr',
         { 'data-scout': String(s.id) },
-        h('th', { scope: 'row' }, `${s.first_name} ${s.last_name ?? ''}`.trim()),
+        h('th', { scope: 'row' }, scoutName(s)),
         cell(s.den ? `${s.unit_name} · ${s.den}` : s.unit_name),
         healthForm(s.health_form),
         s.photo_consent ? short('OK') : short(flag('NO PHOTOS')),
