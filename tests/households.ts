@@ -1,7 +1,8 @@
 // Households written straight into the database: fixtures for tests about who gets mail, sign-ups and trip rosters;
-// and a family account linked to one, for tests that answer as the family.
+// a family account linked to one, for tests that answer as the family; and a roster at real size.
 import type { Kysely } from 'kysely'
 import type { Database } from '../server/db/database.ts'
+import { addDemoHouseholds, demoHouseholds } from '../server/people/demo.ts'
 import { nowIso } from '../server/schemas.ts'
 import { ROLES, type TestServer } from './helpers.ts'
 
@@ -81,4 +82,25 @@ export async function familyAccount(s: TestServer, f: Omit<HouseholdFixture, 'ac
     (r) => r.id,
   )
   return { email: person.email, cookie: person.cookie, household, scouts }
+}
+
+/**
+ * A unit at real size, as `seed-demo` loads it: `count` households (at most 60) with realistic, varied names (some
+ * accented), about 1.5 scouts each across the pack's dens and the troop's patrols, some dues unpaid and some health
+ * forms missing or running out within the month; the last of 60 inactive. Answers the households as written and the
+ * counts the roster gives for all of them.
+ */
+export async function seedRoster(s: TestServer, count = 60) {
+  const households = demoHouseholds(count)
+  await addDemoHouseholds(s.db, households, 'seed@example.org')
+  const active = households.filter((h) => h.active).flatMap((h) => h.scouts)
+  return {
+    households,
+    counts: {
+      households: households.length,
+      scouts: households.reduce((n, h) => n + h.scouts.length, 0),
+      dues_unpaid: active.filter((sc) => !sc.dues).length,
+      health_missing: active.filter((sc) => sc.health !== 'current').length,
+    },
+  }
 }

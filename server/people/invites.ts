@@ -5,8 +5,10 @@ import { type Client, createSession } from '../auth/sessions.ts'
 import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
-import { conflict, notFound } from '../errors.ts'
-import { Email, Instant, Line, nowIso, OneOf, Password, t } from '../schemas.ts'
+import { conflict, notFound, unprocessable } from '../errors.ts'
+import { Email, Instant, Line, nowIso, Nullable, OneOf, Password, t } from '../schemas.ts'
+import { assertKeepsHousehold } from '../roster/commands.ts'
+import type { Executor } from '../db/database.ts'
 import { createAccount } from './accounts.ts'
 import { assertMayGrant, assertMayInvite, rolesInWords, type UnitGrant } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
@@ -26,8 +28,21 @@ export const NewInvite = t.Object(
     send_email: t.Optional(
       t.Boolean({ description: 'Also mail the link to the person (409 while mail is not set up); without it nothing is mailed' }),
     ),
+    household_id: t.Optional(
+      t.Integer({
+        minimum: 1,
+        description:
+          'Link the new account to this roster household when the invite is accepted: one you may keep (as for linking accounts), checked again then',
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', units: [{ unit_id: 1, role: 'member' }] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { email: 'robin.hale@example.org', units: [{ unit_id: 1, role: 'member' }] },
+      { email: 'pat.hale@example.org', units: [{ unit_id: 1, role: 'member' }], household_id: 5, send_email: true },
+    ],
+  },
 )
 
 const INVITE_EXAMPLE = {
@@ -35,6 +50,7 @@ const INVITE_EXAMPLE = {
   email: 'robin.hale@example.org',
   global_role: null,
   units: [{ unit_id: 1, role: 'member' }],
+  household_id: 5,
   expires_at: '2026-12-07T08:00:00.000Z',
 }
 
@@ -44,6 +60,7 @@ export const InviteCreated = t.Object(
     email: t.String(),
     global_role: GlobalRoleSchema,
     units: t.Array(UnitGrantSchema),
+    household_id: Nullable(t.Integer({ description: 'The household the account is linked to on acceptance' })),
     expires_at: Instant,
     url: t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it yourself unless it is emailed' }),
     emailed: t.Boolean({ description: 'The link was queued to be mailed to the person (send_email)' }),
@@ -85,8 +102,20 @@ export const Accepted = t.Object(
 )
 
 /**
+ * The household an invite links its account to: 422 when there is none, 403 unless the caller may keep it (the
+ * roster's rule for linking accounts). Checked when the invite is issued and again when it is used.
+ */
+async function householdToLink(db: Executor, caller: Caller, householdId: number) {
+  const household = await db.selectFrom('households').select(['id', 'parent_name']).where('id', '=', householdId).executeTakeFirst()
+  if (!household) throw unprocessable(`household_id: no household ${householdId}`)
+  await assertKeepsHousehold(db, caller, householdId)
+  return household
+}
+
+/**
  * A new invite; an open invite for the same address is revoked by it, under the same rule as revoking. With
- * `send_email` the link is also queued to the person, in the same transaction.
+ * `send_email` the link is also queued to the person, in the same transaction. With `household_id` the account is
+ * linked to that household when the invite is accepted.
  */
 export async function invite(db: Db, caller: Caller, input: typeof NewInvite.static, publicBaseUrl: string, mail: MailSender | null) {
   const email = normaliseEmail(input.email)
@@ -96,9 +125,13 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
   await assertMayInvite(db, caller, globalRole, units)
   const token = randomToken()
   const url = `${publicBaseUrl}/invite/${token}`
+  const householdId = input.household_id ?? null
   const row = await write(db, async (trx) => {
+    const household = householdId === null ? null : await householdToLink(trx, caller, householdId)
     if (await trx.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst())
-      throw conflict('A person with this email already has an account')
+      throw conflict(
+        `A person with this email already has an account${household ? `: link it to ${household.parent_name}'s household instead` : ''}`,
+      )
     const earlier = await trx
       .selectFrom('invites')
       .select(['id', 'global_role', 'units'])
@@ -126,6 +159,7 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
         global_role: globalRole,
         units: JSON.stringify(units),
         invited_by: caller.actor,
+        household_id: householdId,
         ...issuedBy(caller),
         created_at: now,
         expires_at: new Date(Date.now() + INVITE_DAYS * 86_400_000).toISOString(),
@@ -138,12 +172,21 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
       trx,
       caller.actor,
       'people.invite',
-      `Invited ${email} as ${roles}${input.send_email ? ', by email' : ''}${earlier.length ? ' (the earlier invite stops working)' : ''}`,
+      `Invited ${email} as ${roles}${household ? `, to join ${household.parent_name}'s household` : ''}${input.send_email ? ', by email' : ''}${earlier.length ? ' (the earlier invite stops working)' : ''}`,
     )
     return inserted
   })
   if (input.send_email) mail?.wake()
-  return { id: row.id, email, global_role: globalRole, units, expires_at: row.expires_at, url, emailed: Boolean(input.send_email) }
+  return {
+    id: row.id,
+    email,
+    global_role: globalRole,
+    units,
+    household_id: householdId,
+    expires_at: row.expires_at,
+    url,
+    emailed: Boolean(input.send_email),
+  }
 }
 
 /** Revokes an open invite; only what the caller could have granted (403), and a used, revoked or unknown one is 404. */
@@ -164,11 +207,17 @@ export async function revokeInvite(db: Db, caller: Caller, id: number) {
   })
 }
 
-/** An invite that works now (404 unknown, 410 used, expired, revoked or closed), with the unit roles it grants. */
+/**
+ * An invite that works now (404 unknown, 410 used, expired, revoked or closed), with the unit roles it grants: its
+ * issuer must still be able to issue it, household included (410 otherwise).
+ */
 async function openInvite(db: Db, token: string) {
   const link = await openLink(db, 'invites', token, 'invite link')
   const units = JSON.parse(link.units) as UnitGrant[]
-  await assertIssuerStillMay(db, link, 'invite link', (issuer) => assertMayInvite(db, issuer, link.global_role, units))
+  await assertIssuerStillMay(db, link, 'invite link', async (issuer) => {
+    await assertMayInvite(db, issuer, link.global_role, units)
+    if (link.household_id !== null) await householdToLink(db, issuer, link.household_id)
+  })
   return { link, units }
 }
 
@@ -178,7 +227,7 @@ export async function inviteFor(db: Db, token: string) {
   return { email: link.email, expires_at: link.expires_at }
 }
 
-/** Accepts an invite: the account with its roles, and a session token for it. */
+/** Accepts an invite: the account with its roles, linked to the invite's household in the same transaction, and a session token for it. */
 export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
   const { link, units } = await openInvite(db, token)
   return write(db, async (trx) => {
@@ -192,6 +241,20 @@ export async function acceptInvite(db: Db, token: string, input: typeof Acceptan
     })
     await trx.updateTable('invites').set({ person_id: personId }).where('id', '=', link.id).execute()
     await record(trx, link.email, 'people.join', `Accepted the invite from ${link.invited_by}`)
+    if (link.household_id !== null) {
+      const household = await trx
+        .selectFrom('households')
+        .select('parent_name')
+        .where('id', '=', link.household_id)
+        .executeTakeFirstOrThrow()
+      await trx.insertInto('household_people').values({ household_id: link.household_id, person_id: personId }).execute()
+      await record(
+        trx,
+        link.email,
+        'roster.household_people',
+        `${household.parent_name}'s household: linked to ${link.email}, who accepted an invite from ${link.invited_by}`,
+      )
+    }
     return { id: personId, email: link.email, token: await createSession(trx, personId, from) }
   })
 }

@@ -23,19 +23,37 @@ async function assertUnit(db: Executor, unitId: number) {
     throw unprocessable(`unit_id: no unit ${unitId}`)
 }
 
-/** A household from its fields, or copied from a lead with `lead_id` alone (the lead unchanged; a second import 409). */
+/** A lead's grade as a den, until a leader puts the scout in one: "3" → "grade 3". */
+export const gradeDen = (grade: string) => (/grade/i.test(grade) ? grade : `grade ${grade}`).slice(0, 50)
+
+/**
+ * A household from its fields, or copied from a lead with `lead_id` (the lead unchanged; a second import 409): with
+ * the scout the lead names as its first scout, in the lead's unit (or `unit`, needed when the family was not sure),
+ * the grade standing in for a den. The caller must lead that unit (403), as for any scout.
+ */
 export async function createHousehold(db: Db, caller: Caller, input: typeof NewHousehold.static) {
-  const { lead_id, ...fields } = input
+  const { lead_id, unit: scoutUnit, ...fields } = input
   const id = await write(db, async (trx) => {
     let values
+    let scout: { first_name: string; last_name: string | null; unit_id: number; den: string | null } | null = null
     if (lead_id !== undefined) {
-      if (Object.keys(fields).length) throw unprocessable('lead_id: send it alone; the household is copied from the lead')
+      if (Object.keys(fields).length) throw unprocessable('lead_id: send it alone (or with unit); the household is copied from the lead')
       const lead = await trx.selectFrom('leads').selectAll().where('id', '=', lead_id).executeTakeFirst()
       if (!lead) throw unprocessable(`lead_id: no lead ${lead_id}`)
       if (await trx.selectFrom('households').select('id').where('lead_id', '=', lead_id).executeTakeFirst())
         throw conflict(`Lead ${lead_id} was already imported`)
       values = { parent_name: lead.parent_name, email: lead.email, phone: lead.phone, notes: lead.message, lead_id }
+      const name = lead.scout_name?.trim().split(/\s+/) ?? []
+      if (name.length) {
+        const slug = scoutUnit ?? (lead.unit === 'unsure' ? null : lead.unit)
+        if (!slug) throw unprocessable(`unit: the family was not sure which unit ${name[0]} should join; say pack or troop`)
+        const unit = await trx.selectFrom('units').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+        assertLeads(caller, unit.id)
+        const grade = lead.scout_grade?.trim()
+        scout = { first_name: name[0], last_name: name.slice(1).join(' ') || null, unit_id: unit.id, den: grade ? gradeDen(grade) : null }
+      }
     } else {
+      if (scoutUnit !== undefined) throw unprocessable('unit: only with lead_id, for the scout the lead names')
       if (!fields.parent_name?.trim()) throw unprocessable('parent_name: is required')
       values = { ...fields, parent_name: fields.parent_name.trim() }
     }
@@ -51,6 +69,18 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
       'roster.household_create',
       `${values.parent_name}'s household${lead_id ? ', from their join form' : ''}`,
     )
+    if (scout) {
+      await trx
+        .insertInto('scouts')
+        .values({ ...scout, household_id: row.id, created_at: now, updated_at: now })
+        .execute()
+      await record(
+        trx,
+        caller.actor,
+        'roster.scout_create',
+        `${scout.first_name}, in ${values.parent_name}'s household, from their join form`,
+      )
+    }
     return row.id
   })
   return householdById(db, id)
@@ -81,7 +111,7 @@ export function ledUnits(caller: Caller): Set<number> | null {
 }
 
 /** 403 unless the caller leads the unit (admins and owners lead every unit here). */
-function assertLeads(caller: Caller, unitId: number) {
+export function assertLeads(caller: Caller, unitId: number) {
   const led = ledUnits(caller)
   if (led && !led.has(unitId)) throw forbidden(`unit_id: you can only keep scouts in units you lead (unit ${unitId})`)
 }
@@ -91,7 +121,7 @@ function assertLeads(caller: Caller, unitId: number) {
  * that they added themselves. Editing a household, linking accounts to it (which shows them that family) and adding
  * scouts to it all need this; admins and owners may touch any household.
  */
-async function assertKeepsHousehold(db: Executor, caller: Caller, householdId: number) {
+export async function assertKeepsHousehold(db: Executor, caller: Caller, householdId: number) {
   const led = ledUnits(caller)
   if (!led) return
   const units = (await db.selectFrom('scouts').select('unit_id').where('household_id', '=', householdId).execute()).map((s) => s.unit_id)

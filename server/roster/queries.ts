@@ -3,10 +3,11 @@
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
 import { householdLeaders } from './household-leaders.ts'
-import { sql } from 'kysely'
+import { type ExpressionBuilder, sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
-import type { CheckItem, Executor, Scout } from '../db/database.ts'
+import type { CheckItem, Database, Executor, Scout } from '../db/database.ts'
+import { addDays } from '../calendar/zone.ts'
 import { csvDocument } from '../csv.ts'
 import { notFound } from '../errors.ts'
 import { getSetting, today } from '../settings/registry.ts'
@@ -130,43 +131,166 @@ export async function householdById(db: Executor, id: number) {
   return household
 }
 
-/** The roster, or one unit's part of it (its households, and only their scouts in that unit); 404 for an unknown unit. */
-export async function roster(db: Executor, unitSlugOrId: string | undefined) {
-  const unit = unitSlugOrId ? await findUnit(db, unitSlugOrId) : null
-  if (unitSlugOrId && !unit) throw notFound(`No unit ${unitSlugOrId}`)
-  const ids = (
-    await db
-      .selectFrom('households')
-      .select('households.id')
-      .$if(!!unit, (q) =>
-        q.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('scouts')
-              .select('scouts.id')
-              .whereRef('scouts.household_id', '=', 'households.id')
-              .where('scouts.unit_id', '=', unit!.id),
-          ),
-        ),
-      )
-      .orderBy('households.active', 'desc')
-      .orderBy('households.parent_name')
-      .execute()
-  ).map((r) => r.id)
+export interface RosterFilters {
+  /** One unit, by slug or id: its households, each with only its scouts in that unit. */
+  unit?: string
+  /** Words every one of which is in the household's names, email or phone. */
+  q?: string
+  /** Scouts in this den or patrol (its exact name). */
+  den?: string
+  /** Scouts whose dues for this program year are not done. */
+  dues?: 'unpaid'
+  /** Scouts whose health form is not current, or runs out within HEALTH_FORM_WARNING_DAYS. */
+  health?: 'missing'
+}
+
+/** A health form running out within this many days counts as missing on the roster's filter. */
+export const HEALTH_FORM_WARNING_DAYS = 30
+
+/** Text as the roster search compares it: lower case, without accents ("Zoë" → "zoe"). */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+const digitsOf = (text: string) => text.replace(/\D/g, '')
+const SUFFIX = /^(jr|sr|ii|iii|iv)\.?$/i
+
+/** The parent's last name: the last word of their name, past a suffix ("Ray Ortiz Jr." → "Ortiz"). */
+export function lastName(parentName: string): string {
+  const words = parentName.trim().split(/\s+/)
+  while (words.length > 1 && SUFFIX.test(words.at(-1)!)) words.pop()
+  return words.at(-1) ?? ''
+}
+
+/** What the roster sorts a household by: the sort name a leader set, else the parent's last name. */
+export const sortNameOf = (h: { sort_name: string | null; parent_name: string }) => h.sort_name?.trim() || lastName(h.parent_name)
+
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare
+
+/** Whether a household holds every word of a search: in its names and email, or (digits alone) its phone. */
+function matcher(q: string) {
+  const words = folded(q).split(/\s+/).filter(Boolean)
+  const digits = digitsOf(q)
+  const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(q)
+  return (household: { phone: string | null }, texts: (string | null)[]) => {
+    if (phoneLike && household.phone && digitsOf(household.phone).includes(digits)) return true
+    const haystack = folded(texts.filter(Boolean).join(' '))
+    return words.every((w) => haystack.includes(w))
+  }
+}
+
+/**
+ * The roster, or part of it: `unit` (404 for an unknown one), `den`, `dues` and `health` keep the households with a
+ * scout that matches them all, each with only those scouts; `q` keeps the households it finds. Active households
+ * first, then by sort name (see sortNameOf), then parent name; with the open invites of each, and counts of what is
+ * shown. Dues and health forms count only for active households: a family that left owes nothing.
+ */
+export async function roster(db: Executor, filters: RosterFilters = {}) {
+  const unit = filters.unit ? await findUnit(db, filters.unit) : null
+  if (filters.unit && !unit) throw notFound(`No unit ${filters.unit}`)
+  const den = filters.den?.trim() || null
+  const withScout = (eb: ExpressionBuilder<Database, 'households'>) =>
+    eb.exists(
+      eb
+        .selectFrom('scouts')
+        .select('scouts.id')
+        .whereRef('scouts.household_id', '=', 'households.id')
+        .$if(!!unit, (q) => q.where('scouts.unit_id', '=', unit!.id))
+        .$if(!!den, (q) => q.where('scouts.den', '=', den!)),
+    )
+  let rows = await db
+    .selectFrom('households')
+    .select(['id', 'parent_name', 'second_parent', 'email', 'phone', 'sort_name', 'active'])
+    .$if(!!unit || !!den, (q) => q.where(withScout))
+    .execute()
+  const q = filters.q?.trim()
+  if (q) {
+    const names = groupBy(
+      await db.selectFrom('scouts').select(['household_id', 'first_name', 'last_name', 'preferred_name']).execute(),
+      (sc) => sc.household_id,
+    )
+    const matches = matcher(q)
+    rows = rows.filter((h) =>
+      matches(h, [
+        h.parent_name,
+        h.second_parent,
+        h.email,
+        h.sort_name,
+        ...(names.get(h.id) ?? []).flatMap((sc) => [sc.first_name, sc.last_name, sc.preferred_name]),
+      ]),
+    )
+  }
+  rows.sort((a, b) => b.active - a.active || byName(sortNameOf(a), sortNameOf(b)) || byName(a.parent_name, b.parent_name) || a.id - b.id)
   const year = await programYear(db)
-  const households = (await householdsView(db, ids, year.year)).map((h) =>
-    unit ? { ...h, scouts: h.scouts.filter((s) => s.unit_id === unit.id) } : h,
+  const soon = addDays(await today(db), HEALTH_FORM_WARNING_DAYS)
+  const healthMissing = (form: { current: boolean; expires_on: string | null }) =>
+    !form.current || (form.expires_on !== null && form.expires_on <= soon)
+  const byScout = !!unit || !!den || !!filters.dues || !!filters.health
+  const views = await householdsView(
+    db,
+    rows.map((r) => r.id),
+    year.year,
   )
-  const dens = await db
+  const households = views
+    .map((h) => ({
+      ...h,
+      scouts: h.scouts.filter(
+        (sc) =>
+          (!unit || sc.unit_id === unit.id) &&
+          (!den || sc.den === den) &&
+          (!filters.dues || (h.active && !sc.checks.dues.done)) &&
+          (!filters.health || (h.active && healthMissing(sc.checks.health_form))),
+      ),
+    }))
+    .filter((h) => !byScout || h.scouts.length)
+  const invites = groupBy(
+    await openInvites(
+      db,
+      households.map((h) => h.id),
+    ),
+    (i) => i.household_id,
+  )
+  const shown = households.filter((h) => h.active).flatMap((h) => h.scouts)
+  const counts = {
+    households: households.length,
+    scouts: households.reduce((n, h) => n + h.scouts.length, 0),
+    dues_unpaid: shown.filter((sc) => !sc.checks.dues.done).length,
+    health_missing: shown.filter((sc) => healthMissing(sc.checks.health_form)).length,
+  }
+  const denUnits = await db
     .selectFrom('scouts')
-    .select('den')
-    .distinct()
-    .where('den', 'is not', null)
-    .$if(!!unit, (q) => q.where('unit_id', '=', unit!.id))
-    .orderBy('den')
+    .innerJoin('units', 'units.id', 'scouts.unit_id')
+    .select(['scouts.den', 'units.id as unit_id', 'units.slug as unit_slug', (eb) => eb.fn.countAll<number>().as('scouts')])
+    .where('scouts.den', 'is not', null)
+    .groupBy(['units.id', 'scouts.den'])
+    .orderBy('units.id')
+    .orderBy('scouts.den')
     .execute()
   const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
-  return { unit: unit ?? null, units, year, households, dens: dens.map((d) => d.den!) }
+  return {
+    unit: unit ?? null,
+    units,
+    year,
+    households: households.map((h) => ({
+      ...h,
+      invites: (invites.get(h.id) ?? []).map(({ household_id, ...i }) => i),
+    })),
+    counts,
+    dens: [...new Set(denUnits.filter((d) => !unit || d.unit_id === unit.id).map((d) => d.den!))].sort(),
+    den_units: denUnits.map((d) => ({ ...d, den: d.den!, scouts: Number(d.scouts) })),
+  }
+}
+
+/** The open invites (not used, revoked or expired) that link their account to one of these households. */
+async function openInvites(db: Executor, householdIds: number[]) {
+  if (!householdIds.length) return []
+  const rows = await db
+    .selectFrom('invites')
+    .select(['id', 'email', 'household_id', 'invited_by', 'created_at', 'expires_at'])
+    .where('household_id', 'in', idList(householdIds))
+    .where('revoked_at', 'is', null)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date().toISOString())
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({ ...r, household_id: r.household_id! }))
 }
 
 /** A household as its own family sees it: without leaders' notes, the lead it came from or the roster's sort name. */
@@ -184,9 +308,12 @@ export async function family(db: Executor, caller: Caller) {
   }
 }
 
-/** The roster as CSV, one line per scout of an active household, with this year's checklist. */
-export async function rosterCsv(db: Executor, unitSlugOrId: string | undefined) {
-  const { unit, year, households } = await roster(db, unitSlugOrId)
+/**
+ * The roster as CSV, one line per scout of an active household, with this year's checklist; the filters as for the
+ * roster. It starts with a byte-order mark, so spreadsheets read it as UTF-8 and keep accented names.
+ */
+export async function rosterCsv(db: Executor, filters: RosterFilters = {}) {
+  const { unit, year, households } = await roster(db, filters)
   const rows = households
     .filter((h) => h.active)
     .flatMap((h) =>
@@ -208,6 +335,6 @@ export async function rosterCsv(db: Executor, unitSlugOrId: string | undefined) 
   const header = ['first_name', 'last_name', 'unit', 'den', 'org_member_id', 'parent', 'email', 'phone', 'second_parent']
   return {
     filename: `roster-${unit?.slug ?? 'all'}-${year.year}.csv`,
-    csv: csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`, 'health_form_until'], rows),
+    csv: `\uFEFF${csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`, 'health_form_until'], rows)}`,
   }
 }

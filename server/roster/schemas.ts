@@ -1,6 +1,6 @@
 // Roster schemas: household and scout fields as requests take them, and households as answers show them.
 import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
-import { CHECK_ITEMS } from '../db/database.ts'
+import { CHECK_ITEMS, UNIT_SLUGS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
 import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
@@ -18,17 +18,30 @@ const householdFields = {
   emergency_name: OptionalNullable(Line(100, { description: 'Whom to call when the parents cannot be reached' })),
   emergency_phone: OptionalNullable(Phone),
   notes: OptionalNullable(Lines(2000, { description: "Leaders' notes; families never see them" })),
+  sort_name: OptionalNullable(
+    Line(100, { description: "What the roster sorts the household by (e.g. de Vries); null sorts by the parent's last name" }),
+  ),
 }
 
 export const NewHousehold = t.Object(
   {
     parent_name: t.Optional(ParentName),
     ...householdFields,
-    lead_id: t.Optional(t.Integer({ minimum: 1, description: 'Alone: copy the household from this join-form lead' })),
+    lead_id: t.Optional(
+      t.Integer({
+        minimum: 1,
+        description: 'Alone (or with unit): copy the household from this join-form lead, and the scout it names with the grade as the den',
+      }),
+    ),
+    unit: t.Optional(
+      OneOf(UNIT_SLUGS, {
+        description: 'With lead_id: the unit of the scout the lead names; needed when the family was not sure which unit',
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'parent_name with the other fields, or lead_id alone',
+    description: 'parent_name with the other fields, or lead_id alone (with unit when the lead was not sure which)',
     examples: [{ parent_name: 'Robin Hale', email: 'robin.hale@example.org', phone: '555-123-4567' }],
   },
 )
@@ -259,15 +272,89 @@ export const ProgramYear = t.Object(
 
 export const RosterQuery = t.Object({
   unit: t.Optional(Line(50, { description: 'Narrow to one unit: its slug or id', examples: ['pack'] })),
+  q: t.Optional(
+    Line(100, {
+      description:
+        "Households whose parent, second parent, email, phone (by its digits) or any scout's first, last or preferred name holds every word; case and accents aside",
+      examples: ['hale'],
+    }),
+  ),
+  den: t.Optional(Line(50, { description: 'Scouts in this den or patrol (its exact name)', examples: ['Wolf'] })),
+  dues: t.Optional(OneOf(['unpaid'] as const, { description: 'unpaid: scouts whose dues for this program year are not done' })),
+  health: t.Optional(
+    OneOf(['missing'] as const, {
+      description: 'missing: scouts whose health form is missing or expiring (not current today, or running out within 30 days)',
+    }),
+  ),
 })
+
+const OpenInvite = t.Object(
+  {
+    id: t.Integer(),
+    email: t.String(),
+    invited_by: t.String(),
+    created_at: Instant,
+    expires_at: Instant,
+  },
+  { additionalProperties: false },
+)
+
+const ROSTER_HOUSEHOLD_EXAMPLE = {
+  ...FAMILY_EXAMPLE,
+  notes: 'Prefers texts',
+  lead_id: 31,
+  sort_name: null,
+  invites: [
+    {
+      id: 8,
+      email: 'pat.hale@example.org',
+      invited_by: 'akela@example.org',
+      created_at: '2026-11-23T08:00:00.000Z',
+      expires_at: '2026-12-07T08:00:00.000Z',
+    },
+  ],
+}
+
+/** A household as the roster lists it: with the open invites that link their account to it when accepted. */
+const RosterHousehold = t.Object(
+  {
+    ...HouseholdView.properties,
+    invites: t.Array(OpenInvite, { description: 'Open invites that link the account to this household when accepted' }),
+  },
+  { $id: 'RosterHousehold', additionalProperties: false, examples: [ROSTER_HOUSEHOLD_EXAMPLE] },
+)
 
 export const Roster = t.Object(
   {
     unit: Nullable(UnitView),
     units: t.Array(t.Object({ id: t.Integer(), slug: t.String(), name: t.String() }, { additionalProperties: false })),
     year: ProgramYear,
-    households: t.Array(HouseholdView, { description: 'Active first, then by parent name' }),
-    dens: t.Array(t.String(), { description: 'Dens in use, to suggest' }),
+    households: t.Array(RosterHousehold, {
+      description:
+        "Active first, then by sort name (the household's sort_name, else the parent's last name), then parent name. With unit, den, dues or health, only households with a scout that matches, each listing only its scouts that match",
+    }),
+    counts: t.Object(
+      {
+        households: t.Integer({ description: 'Households in this answer' }),
+        scouts: t.Integer({ description: 'Scouts in this answer' }),
+        dues_unpaid: t.Integer({ description: 'Of those, scouts of active households whose dues for this program year are not done' }),
+        health_missing: t.Integer({ description: 'Of those, scouts of active households whose health form is missing or expiring' }),
+      },
+      { additionalProperties: false, description: 'What the filters found' },
+    ),
+    dens: t.Array(t.String(), { description: 'Dens and patrols in use (in the unit, with unit), to suggest' }),
+    den_units: t.Array(
+      t.Object(
+        {
+          den: t.String(),
+          unit_id: t.Integer(),
+          unit_slug: t.String({ description: 'pack: a den; troop: a patrol' }),
+          scouts: t.Integer({ description: 'Scouts in it, in every household' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every den and patrol in use with its unit, whatever the filters, by unit then name' },
+    ),
   },
   {
     additionalProperties: false,
@@ -279,8 +366,14 @@ export const Roster = t.Object(
           { id: 2, slug: 'troop', name: 'Scouts BSA Troop' },
         ],
         year: { year: 2026, label: '2026–27' },
-        households: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31, sort_name: null }],
+        households: [ROSTER_HOUSEHOLD_EXAMPLE],
+        counts: { households: 1, scouts: 1, dues_unpaid: 0, health_missing: 0 },
         dens: ['Tiger', 'Wolf'],
+        den_units: [
+          { den: 'Tiger', unit_id: 1, unit_slug: 'pack', scouts: 1 },
+          { den: 'Wolf', unit_id: 1, unit_slug: 'pack', scouts: 3 },
+          { den: 'Eagle Patrol', unit_id: 2, unit_slug: 'troop', scouts: 4 },
+        ],
       },
     ],
   },

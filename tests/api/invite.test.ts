@@ -1,7 +1,9 @@
-// Invites and first-owner setup: issuing invite links within the caller's grants, accepting them once, and the setup link.
+// Invites and first-owner setup: issuing invite links within the caller's grants, accepting them once, invites that
+// link the new account to a roster household, and the setup link.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
 import { newSetupLink } from '../../server/people/setup.ts'
+import { addHousehold } from '../households.ts'
 
 const BASE = 'http://127.0.0.1:1'
 const DAY = 86_400_000
@@ -248,5 +250,92 @@ describe('POST /api/invite/:token', () => {
     expectDetail(await accept(token, { password: 'long enough pw', role: 'owner' }), 422)
     expect(await s.db.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined()
     expect((await accept(token, { password: '12345678' })).status).toBe(201)
+  })
+})
+
+describe('POST /api/admin/people/invite with household_id', () => {
+  let packLeader: { email: string; cookie: string }
+  let troopLeader: { email: string; cookie: string }
+  let admin: { cookie: string }
+  let household: number
+  beforeAll(async () => {
+    packLeader = await s.as(ROLES.packLeader)
+    troopLeader = await s.as(ROLES.troopLeader)
+    admin = await s.as(ROLES.admin)
+    household = await addHousehold(s.db, { unit: 'pack', email: null, parent_name: 'Robin Hale' })
+  })
+  const invite = (json: Record<string, unknown>, cookie = packLeader.cookie) => s.req('POST', '/api/admin/people/invite', { cookie, json })
+  const accept = (url: string) => s.req('POST', `/api/invite/${tokenOf(url)}`, { json: { password: 'long enough pw', name: 'Pat Hale' } })
+  const linked = async (id: number) =>
+    (
+      await s.db
+        .selectFrom('household_people')
+        .innerJoin('people', 'people.id', 'household_people.person_id')
+        .select('people.email')
+        .where('household_id', '=', id)
+        .execute()
+    ).map((r) => r.email)
+  const rosterInvites = async (id: number) =>
+    (await s.req('GET', '/api/admin/roster', { cookie: packLeader.cookie })).body.households.find((h: any) => h.id === id).invites
+
+  it('issues an invite for a household (201), which the roster shows as open; accepting links the account to it, logged', async () => {
+    const email = uniqueEmail('second-parent')
+    const res = await invite({ email, units: [{ unit_id: pack, role: 'member' }], household_id: household })
+    expect(res.status).toBe(201)
+    expect(res.body.household_id).toBe(household)
+    expect((await s.lastLog('people.invite')).summary).toBe(`Invited ${email} as member of Cub Scout Pack, to join Robin Hale's household`)
+    expect(await rosterInvites(household)).toEqual([
+      { id: res.body.id, email, invited_by: packLeader.email, created_at: expect.any(String), expires_at: res.body.expires_at },
+    ])
+
+    const accepted = await accept(res.body.url)
+    expect(accepted.status).toBe(201)
+    expect(accepted.body.start).toBe('/family/')
+    expect(await linked(household)).toEqual([email])
+    expect((await s.lastLog('roster.household_people')).summary).toBe(
+      `Robin Hale's household: linked to ${email}, who accepted an invite from ${packLeader.email}`,
+    )
+    expect(await rosterInvites(household)).toEqual([])
+    const family = await s.req('GET', '/api/admin/family', { cookie: cookieOf(accepted) })
+    expect(family.body.households.map((h: any) => h.parent_name)).toEqual(['Robin Hale'])
+  })
+
+  it('answers 422 for a household that does not exist, 403 for one the inviter may not keep, 409 for an existing account', async () => {
+    const count = await inviteCount()
+    const missing = await invite({ email: uniqueEmail('x'), household_id: 999999 })
+    expect(missing.status).toBe(422)
+    expect(missing.body.detail).toContain('household_id')
+    const foreign = await invite({ email: uniqueEmail('x'), household_id: household }, troopLeader.cookie)
+    expect(foreign.status).toBe(403)
+    expectDetail(await invite({ email: uniqueEmail('x'), household_id: 'five' }), 422)
+    const existing = await invite({ email: packLeader.email, household_id: household })
+    expect(existing.status).toBe(409)
+    expect(existing.body.detail).toContain("link it to Robin Hale's household instead")
+    expect(await inviteCount()).toBe(count)
+  })
+
+  it('answers 410 at acceptance once the inviter may no longer keep the household, and creates no account', async () => {
+    const other = await addHousehold(s.db, { unit: 'pack', email: null, parent_name: 'Sky Moreno' })
+    const email = uniqueEmail('moved')
+    const res = await invite({ email, household_id: other })
+    expect(res.status).toBe(201)
+    // The household's only scout moves to the troop: the pack leader keeps it no longer.
+    const [scout] = await s.db.selectFrom('scouts').select('id').where('household_id', '=', other).execute()
+    expect((await s.req('PATCH', `/api/admin/roster/scouts/${scout.id}`, { cookie: admin.cookie, json: { unit_id: troop } })).status).toBe(
+      200,
+    )
+    expectDetail(await accept(res.body.url), 410)
+    expect(await s.db.selectFrom('people').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined()
+    expect(await linked(other)).toEqual([])
+  })
+
+  it('answers 410 for a revoked household invite, and links nothing', async () => {
+    const email = uniqueEmail('revoked-household')
+    const res = await invite({ email, household_id: household })
+    expect(res.status).toBe(201)
+    expect((await s.req('DELETE', `/api/admin/people/invite/${res.body.id}`, { cookie: packLeader.cookie })).status).toBe(200)
+    expect((await rosterInvites(household)).map((i: any) => i.email)).not.toContain(email)
+    expectDetail(await accept(res.body.url), 410)
+    expect(await linked(household)).not.toContain(email)
   })
 })

@@ -1,9 +1,11 @@
-// Roster: households (fields or an imported lead), linked accounts, scouts, the yearly checklist, the family view and CSV.
+// Roster: households (fields or an imported lead with its scout), linked accounts, scouts, the yearly checklist, the
+// family view and CSV; search, filters, sort and counts over a roster at real size.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { healthFormUntil } from '../../server/roster/health-form.ts'
 import { programYear } from '../../server/roster/queries.ts'
 import { addDays, today } from '../dates.ts'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
+import { seedRoster } from '../households.ts'
 
 let s: TestServer
 let leader: { id: number; email: string; cookie: string }
@@ -401,5 +403,207 @@ describe('programYear', () => {
     expect((await programYear(s.db, new Date('2026-07-15T12:00:00Z'))).year).toBe(2025)
     expect((await programYear(s.db, new Date('2026-08-15T12:00:00Z'))).year).toBe(2026)
     expect((await programYear(s.db, new Date('2026-08-15T12:00:00Z'))).label).toBe('2026–27')
+  })
+})
+
+describe('GET /api/admin/roster: search, filters, sort and counts over 60 households', () => {
+  let r: TestServer
+  let cookie: string
+  let seeded: Awaited<ReturnType<typeof seedRoster>>
+  beforeAll(async () => {
+    r = await startServer()
+    cookie = (await r.as(ROLES.packLeader)).cookie
+    seeded = await seedRoster(r, 60)
+  })
+  afterAll(() => r.stop())
+
+  const get = (query = '', as: { cookie?: string; token?: string } = { cookie }) => r.req('GET', `/api/admin/roster${query}`, as)
+  const parents = (res: { body: any }) => res.body.households.map((h: any) => h.parent_name)
+
+  it('answers every household with the counts, active first, by sort name (else the last name past a suffix), then parent', async () => {
+    const res = await get()
+    expect(res.status).toBe(200)
+    expect(res.body.counts).toEqual(seeded.counts)
+    expect(res.body.counts).toMatchObject({ households: 60, scouts: 90 })
+    const names: string[] = parents(res)
+    expect(names.at(-1)).toBe('Paula Young') // inactive, so last
+    expect(names.slice(0, 3)).toEqual(['Marcus Abbott', 'Diego Alvarez', 'Hannah Bailey'])
+    const at = (name: string) => names.indexOf(name)
+    // "María de la Cruz" sorts by the sort name set for her; "Anneke van Dijk" by her last word; "Ray Washington Jr." by Washington.
+    expect(at('Jordan Dalton')).toBeLessThan(at('María de la Cruz'))
+    expect(at('María de la Cruz')).toBeLessThan(at('Anneke van Dijk'))
+    expect(at('Anneke van Dijk')).toBeLessThan(at('Patrick Donovan'))
+    expect(at('Kiri Walker')).toBeLessThan(at('Ray Washington Jr.'))
+    expect(at('Ray Washington Jr.')).toBeLessThan(at('Zainab Yusuf'))
+    // Accents sort with their letter: Côté among the C's.
+    expect(at('Renée Côté')).toBeGreaterThan(at('Mei Chen'))
+    expect(at('Renée Côté')).toBeLessThan(at('Jordan Dalton'))
+    expect(res.body.den_units.map((d: any) => `${d.unit_slug} ${d.den} ${d.scouts}`)).toEqual([
+      'pack Arrow of Light 10',
+      'pack Bear 10',
+      'pack Lion 10',
+      'pack Tiger 10',
+      'pack Webelos 10',
+      'pack Wolf 10',
+      'troop Eagle Patrol 10',
+      'troop Fox Patrol 10',
+      'troop Hawk Patrol 10',
+    ])
+  })
+
+  it('sorts by the sort name a leader sets (PATCH sort_name), and by the last name again once it is cleared', async () => {
+    const hale = (await get('?q=hale')).body.households[0]
+    const patch = (sort_name: string | null) => r.req('PATCH', `/api/admin/roster/households/${hale.id}`, { cookie, json: { sort_name } })
+    const set = await patch('Aardvark')
+    expect(set.status).toBe(200)
+    expect(set.body.sort_name).toBe('Aardvark')
+    expect(parents(await get())[0]).toBe('Robin Hale')
+    expect((await patch('x'.repeat(101))).status).toBe(422)
+    expect((await patch(null)).body.sort_name).toBeNull()
+    expect(parents(await get())[0]).toBe('Marcus Abbott')
+  })
+
+  it('searches parents, second parents, scouts (preferred names too), email and phone digits, case and accents aside', async () => {
+    for (const [q, expected] of [
+      ['côté', ['Renée Côté']],
+      ['COTE', ['Renée Côté']],
+      ['renee chloe', ['Renée Côté']], // every word: the parent and her scout
+      // Every Nadia goes by Dee.
+      ['dee', seeded.households.filter((h) => h.scouts.some((sc) => sc.preferred_name === 'Dee')).map((h) => h.parent_name)],
+      ['maria.delacruz@', ['María de la Cruz']],
+      ['555 101 1379', ['Renée Côté']],
+      ['(555) 101-1379', ['Renée Côté']],
+      ['1011379', ['Renée Côté']],
+      ['nobody-here', []],
+    ] as [string, string[]][]) {
+      const res = await get(`?q=${encodeURIComponent(q)}`)
+      expect(res.status).toBe(200)
+      expect(parents(res).sort(), q).toEqual([...expected].sort())
+      expect(res.body.counts.households).toBe(expected.length)
+    }
+    const second = seeded.households.find((h) => h.second_parent)!
+    expect(parents(await get(`?q=${encodeURIComponent(second.second_parent!)}`))).toContain(second.parent_name)
+    const hale = await get('?q=hale')
+    expect(hale.body.counts).toEqual({
+      households: 1,
+      scouts: 1,
+      dues_unpaid: hale.body.households[0].scouts.filter((s: any) => !s.checks.dues.done).length,
+      health_missing: expect.any(Number),
+    })
+  })
+
+  it('narrows to a den or patrol, to unpaid dues and to missing or expiring health forms, each with the right count', async () => {
+    const wolf = await get('?den=Wolf')
+    expect(wolf.status).toBe(200)
+    expect(wolf.body.counts.scouts).toBe(10)
+    expect(wolf.body.households.every((h: any) => h.scouts.length && h.scouts.every((s: any) => s.den === 'Wolf'))).toBe(true)
+    expect(wolf.body.counts.households).toBe(wolf.body.households.length)
+    expect((await get('?den=wolf')).body.counts.scouts).toBe(0) // the exact name
+
+    const eagle = await get('?den=Eagle%20Patrol&unit=troop')
+    expect(eagle.body.counts.scouts).toBe(10)
+    expect(eagle.body.dens).toEqual(['Eagle Patrol', 'Fox Patrol', 'Hawk Patrol'])
+
+    const unpaid = await get('?dues=unpaid')
+    expect(unpaid.body.counts.scouts).toBe(seeded.counts.dues_unpaid)
+    expect(unpaid.body.counts.dues_unpaid).toBe(seeded.counts.dues_unpaid)
+    expect(unpaid.body.households.every((h: any) => h.active && h.scouts.every((s: any) => !s.checks.dues.done))).toBe(true)
+
+    const health = await get('?health=missing')
+    expect(health.body.counts.scouts).toBe(seeded.counts.health_missing)
+    expect(health.body.counts.health_missing).toBe(seeded.counts.health_missing)
+    const soon = addDays(today(), 30)
+    for (const s of health.body.households.flatMap((h: any) => h.scouts))
+      expect(!s.checks.health_form.current || s.checks.health_form.expires_on <= soon).toBe(true)
+    // Some are current still, but run out within the month.
+    expect(health.body.households.some((h: any) => h.scouts.some((s: any) => s.checks.health_form.current))).toBe(true)
+
+    const both = await get('?unit=pack&dues=unpaid&health=missing')
+    const expected = seeded.households
+      .filter((h) => h.active)
+      .flatMap((h) => h.scouts)
+      .filter((s) => s.unit === 'pack' && !s.dues && s.health !== 'current')
+    expect(both.body.counts.scouts).toBe(expected.length)
+    expect(both.body.households.flatMap((h: any) => h.scouts.map((s: any) => s.first_name)).sort()).toEqual(
+      expected.map((s) => s.first_name).sort(),
+    )
+    const searched = await get('?q=hale&dues=unpaid')
+    expect(searched.status).toBe(200)
+    expect(searched.body.counts.households).toBeLessThanOrEqual(1)
+  })
+
+  it('answers 422 for a dues or health value it does not know, 404 for an unknown unit, 401 and 403 as the roster does', async () => {
+    for (const query of ['?dues=paid', '?dues=UNPAID', '?health=ok', '?health=', `?q=${'x'.repeat(101)}`]) {
+      const res = await get(query)
+      expect(res.status, query).toBe(422)
+      expect(typeof res.body.detail).toBe('string')
+    }
+    expect((await get('?unit=crew&dues=unpaid')).status).toBe(404)
+    expect((await r.req('GET', '/api/admin/roster?dues=unpaid')).status).toBe(401)
+    expect((await get('?dues=unpaid', { cookie: (await r.as(ROLES.member)).cookie })).status).toBe(403)
+    expect((await get('?dues=unpaid', { token: ADMIN_TOKEN })).status).toBe(403)
+  })
+
+  it('exports CSV that starts with a UTF-8 byte-order mark, keeps accented names, and takes the same filters', async () => {
+    const res = await fetch(`${r.url}/api/admin/roster/export`, { headers: { cookie } })
+    expect(res.status).toBe(200)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+    expect(text.startsWith('\uFEFFfirst_name,')).toBe(true)
+    expect(text).toContain('"Renée Côté"')
+    expect(text).toContain('"Chloé","Côté"')
+    const unpaid = await r.req('GET', '/api/admin/roster/export?dues=unpaid', { cookie })
+    expect(unpaid.text.trim().split('\r\n').length - 1).toBe(seeded.counts.dues_unpaid)
+    expect((await r.req('GET', '/api/admin/roster/export?health=soon', { cookie })).status).toBe(422)
+  })
+})
+
+describe('importing a lead with its scout', () => {
+  const lead = async (fields: { scout_name?: string | null; scout_grade?: string | null; unit: 'pack' | 'troop' | 'unsure' }) =>
+    (
+      await s.db
+        .insertInto('leads')
+        .values({
+          created_at: new Date().toISOString(),
+          parent_name: 'Lee Parent',
+          email: uniqueEmail('lead'),
+          phone: null,
+          scout_name: null,
+          scout_grade: null,
+          message: null,
+          claimed_by: null,
+          claimed_at: null,
+          ...fields,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id
+
+  it("copies the lead's scout and grade into a first scout in the lead's unit", async () => {
+    const id = await lead({ scout_name: 'Jamie Lee', scout_grade: '3', unit: 'pack' })
+    const res = await household({ lead_id: id })
+    expect(res.status).toBe(201)
+    expect(res.body.scouts).toHaveLength(1)
+    expect(res.body.scouts[0]).toMatchObject({ first_name: 'Jamie', last_name: 'Lee', unit_slug: 'pack', den: 'grade 3' })
+    expect((await s.lastLog('roster.scout_create')).summary).toBe("Jamie, in Lee Parent's household, from their join form")
+    const noScout = await household({ lead_id: await lead({ unit: 'troop' }) })
+    expect(noScout.status).toBe(201)
+    expect(noScout.body.scouts).toEqual([])
+  })
+
+  it('asks which unit when the family was not sure (422), and keeps to the units the leader leads (403)', async () => {
+    const id = await lead({ scout_name: 'Kit', scout_grade: 'Grade 7', unit: 'unsure' })
+    const unsure = await household({ lead_id: id })
+    expect(unsure.status).toBe(422)
+    expect(unsure.body.detail).toContain('unit')
+    expect((await household({ lead_id: id, unit: 'troop' })).status).toBe(403)
+    expect((await household({ lead_id: id, unit: 'crew' })).status).toBe(422)
+    expect(await s.db.selectFrom('households').select('id').where('lead_id', '=', id).executeTakeFirst()).toBeUndefined()
+    const troopLeader = await s.as(ROLES.troopLeader)
+    const res = await household({ lead_id: id, unit: 'troop' }, troopLeader.cookie)
+    expect(res.status).toBe(201)
+    expect(res.body.scouts[0]).toMatchObject({ first_name: 'Kit', last_name: null, unit_slug: 'troop', den: 'Grade 7' })
+    expect((await household({ parent_name: 'No Lead', unit: 'pack' })).status).toBe(422)
   })
 })

@@ -58,7 +58,8 @@ describe('checklist in a browser', () => {
     await familyPage.locator('[data-check="dues"]').filter({ hasText: 'Dues: not yet' }).waitFor()
 
     const page = await suite.signedIn(leader.email, '/admin/roster/')
-    await page.getByLabel('Dues for Leo').check()
+    await page.locator('li.household', { hasText: 'Morgan Lee' }).getByRole('button', { name: 'Morgan Lee' }).click()
+    await page.getByLabel('Dues paid for Leo').check()
     await page.getByRole('status').filter({ hasText: 'Dues for Leo: done' }).waitFor()
 
     await familyPage.reload()

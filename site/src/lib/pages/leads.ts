@@ -1,5 +1,6 @@
-// Leads: search, unclaimed/mine filters, claim and release, add a claimed lead to the roster in one click; copies
-// to the spreadsheet that failed, with a retry button (or a plain word when no spreadsheet is set up).
+// Leads: search, unclaimed/mine filters, claim and release, add a claimed lead to the roster in one click (with the
+// scout it names; asked which unit first when the family was not sure); copies to the spreadsheet that failed, with a
+// retry button (or a plain word when no spreadsheet is set up).
 import type { POST as ClaimLead } from '#routes/api/admin/leads/[id]/claim.ts'
 import type { POST as ReleaseLead } from '#routes/api/admin/leads/[id]/release.ts'
 import type { GET as ListLeads } from '#routes/api/admin/leads/index.ts'
@@ -38,7 +39,7 @@ function actions(lead: Lead) {
     lead.claimed_by &&
       !lead.household_id &&
       holds(me, 'roster:write') &&
-      h('button', { type: 'button', onclick: () => addToRoster(lead) }, 'Add to roster'),
+      h('button', { type: 'button', onclick: (e) => addToRoster(lead, e.currentTarget as HTMLElement) }, 'Add to roster'),
     lead.household_id !== null && h('a', { href: `/admin/roster/#household-${lead.household_id}` }, 'On the roster'),
   ]
   return h('div', { class: 'row' }, ...buttons)
@@ -70,9 +71,42 @@ async function act(lead: Lead, verb: 'claim' | 'release') {
   await load(true)
 }
 
-async function addToRoster(lead: Lead) {
-  const res = await api<typeof AddHousehold>('POST', '/api/admin/roster/households', { lead_id: lead.id })
-  report(res, `Added ${lead.parent_name}'s household to the roster: add their scout there.`)
+/** The units whose scouts the signed-in leader keeps: those they lead, or both for admins and owners. */
+const keptUnits = (): ('pack' | 'troop')[] =>
+  me.person?.global_role
+    ? ['pack', 'troop']
+    : (me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug as 'pack' | 'troop') ?? [])
+
+/**
+ * Copies the lead into a roster household, with the scout it names as its first scout; when the family was not
+ * sure which unit, asks first (one button per unit the leader keeps scouts in).
+ */
+async function addToRoster(lead: Lead, button: HTMLElement, unit?: 'pack' | 'troop') {
+  if (lead.scout_name && lead.unit === 'unsure' && !unit) {
+    const question = h(
+      'fieldset',
+      { class: 'group' },
+      h('legend', {}, `Which unit should ${lead.scout_name} join?`),
+      h(
+        'div',
+        { class: 'row' },
+        ...keptUnits().map((u) =>
+          h('button', { type: 'button', onclick: () => addToRoster(lead, question, u) }, u === 'pack' ? 'The pack' : 'The troop'),
+        ),
+        h('button', { type: 'button', class: 'secondary', onclick: () => question.replaceWith(button) }, 'Cancel'),
+      ),
+    )
+    button.replaceWith(question)
+    question.querySelector('button')?.focus()
+    return
+  }
+  const res = await api<typeof AddHousehold>('POST', '/api/admin/roster/households', { lead_id: lead.id, ...(unit ? { unit } : {}) })
+  report(res, (household) => {
+    const scout = household.scouts[0]
+    return scout
+      ? `Added ${lead.parent_name}'s household to the roster, with ${scout.first_name} in the ${scout.unit_slug}.`
+      : `Added ${lead.parent_name}'s household to the roster: add their scout there.`
+  })
   await load(true)
 }
 

@@ -1,7 +1,11 @@
-// Roster: households with their scouts and this year's one-tap checklist; one dialog adds or edits a household
-// (and links family accounts), one adds or edits a scout; CSV export.
+// Roster: search and filters kept in the address (a leader's own dens one tap away), the counts they find, and a
+// short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
+// checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
+// included), one invites a parent; CSV export of what is shown.
 import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
-import type { PATCH as ChangeHousehold } from '#routes/api/admin/roster/households/[id]/index.ts'
+import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
+import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
+import type { GET as GetHousehold, PATCH as ChangeHousehold } from '#routes/api/admin/roster/households/[id]/index.ts'
 import type { PUT as LinkAccounts } from '#routes/api/admin/roster/households/[id]/people.ts'
 import type { POST as AddScout } from '#routes/api/admin/roster/households/[id]/scouts.ts'
 import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
@@ -10,55 +14,332 @@ import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/
 import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
 import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dayWords } from '#server/words.ts'
-import { answered, api, type ApiResult, byId, h, holds, onSubmit, report, signedInFor, tell, text } from '../admin.ts'
+import { dayWords, plural } from '#server/words.ts'
+import { answered, api, type ApiResult, byId, formParams, h, holds, onSubmit, say, signedInFor, tell, text, when } from '../admin.ts'
 
 type Roster = AnswerOf<typeof ListRoster>
-type Household = Roster['households'][number]
+type Listed = Roster['households'][number]
+type Household = AnswerOf<typeof GetHousehold>
 type Scout = Household['scouts'][number]
+type OpenInvite = Listed['invites'][number]
+
+/** A health form running out within this many days shows as expiring (the roster's health=missing filter agrees). */
+const WARNING_DAYS = 30
 
 const me = await signedInFor('roster:write')
 const canLink = holds(me, 'people:invite_leader')
+const filters = byId<HTMLFormElement>('filters')
+const search = byId<HTMLInputElement>('q')
 const unitSelect = byId<HTMLSelectElement>('unit')
+const denSelect = byId<HTMLSelectElement>('den')
+const moreFilters = byId<HTMLDetailsElement>('more-filters')
 const householdDialog = byId<HTMLDialogElement>('household-dialog')
 const householdForm = byId<HTMLFormElement>('household')
 const scoutDialog = byId<HTMLDialogElement>('scout-dialog')
 const scoutForm = byId<HTMLFormElement>('scout')
-let units: Roster['units'] = []
+const inviteDialog = byId<HTMLDialogElement>('invite-dialog')
+const inviteForm = byId<HTMLFormElement>('invite')
+let roster: Roster | null = null
 let accounts: { id: number; email: string }[] | null = null
-let editing: Household | null = null
+/** The household the dialog shows (null while adding one), with its open invites and the links made this time. */
+let editing: { household: Household; invites: OpenInvite[]; links: Map<number, string> } | null = null
+let addingHousehold = false
 let scoutOf: { household: Household; scout: Scout | null } | null = null
-let scrolled = false
+let loads = 0
+let openedFromHash = false
 
 const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
 const orNull = (data: FormData, name: string) => text(data, name) || null
+const isoToday = () => new Date().toLocaleDateString('en-CA')
 
-async function load() {
-  const unit = unitSelect.value ? `?unit=${unitSelect.value}` : ''
-  byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${unit}`
-  const body = answered(await api<typeof ListRoster>('GET', `/api/admin/roster${unit}`))
-  if (!body) return
-  units = body.units
-  byId('year').textContent = `Checklist for program year ${body.year.label}.`
-  byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
-  const list = byId('households')
-  list.replaceChildren(...body.households.map(householdCard))
-  if (!body.households.length) list.append(h('p', {}, 'No households yet: add one, or use "Add to roster" on a claimed lead.'))
-  if (!scrolled && location.hash) document.querySelector(location.hash)?.scrollIntoView()
-  scrolled = true
+/** A den or patrol as the troop and pack say it: "Wolf den", "Eagle Patrol" (never "Eagle Patrol den"). */
+export function denWords(den: string, unitSlug: string) {
+  if (/^grade\b/i.test(den)) return den
+  if (unitSlug === 'troop') return /\bpatrol$/i.test(den) ? den : `${den} Patrol`
+  return /\bden$/i.test(den) ? den : `${den} den`
 }
 
-function check(scout: Scout, item: 'dues', label: string) {
-  const box = h('input', {
-    type: 'checkbox',
-    checked: scout.checks[item].done,
-    'aria-label': `${label} for ${scout.first_name}`,
-  }) as HTMLInputElement
+/** What a scout is called: the name they go by, then their last name. */
+const scoutName = (sc: Pick<Scout, 'first_name' | 'last_name' | 'preferred_name'>) =>
+  `${sc.preferred_name || sc.first_name} ${sc.last_name ?? ''}`.trim()
+
+/** Says something where the person is looking: the open household dialog, or the page. */
+function said(words: string, kind: 'error' | 'notice' = 'notice') {
+  if (householdDialog.open) say(byId('household-said'), words, kind)
+  else tell(words, kind)
+}
+
+// ——— Filters, kept in the address ———
+
+function fromAddress() {
+  const params = new URLSearchParams(location.search)
+  search.value = params.get('q') ?? ''
+  unitSelect.value = params.get('unit') ?? ''
+  ensureDenOption(params.get('den') ?? '')
+  denSelect.value = params.get('den') ?? ''
+  field(filters, 'dues').checked = params.get('dues') === 'unpaid'
+  field(filters, 'health').checked = params.get('health') === 'missing'
+}
+
+/** The filters as query parameters, blank ones left out. */
+const chosen = () => formParams(filters)
+
+/** Puts the filters in the address (a new history entry, or in place while typing) and reads the roster again. */
+function apply(mode: 'push' | 'replace') {
+  const query = chosen().toString()
+  const address = `${location.pathname}${query ? `?${query}` : ''}`
+  if (address !== location.pathname + location.search) history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', address)
+  void load()
+}
+
+function ensureDenOption(den: string) {
+  if (den && ![...denSelect.options].some((o) => o.value === den)) denSelect.append(h('option', { value: den }, den))
+}
+
+/** The den choices: each den and patrol in use, by unit (only the chosen unit's when one is chosen). */
+function denChoices(body: Roster) {
+  const keep = denSelect.value
+  const unit = unitSelect.value
+  const groups = body.units
+    .filter((u) => !unit || u.slug === unit || String(u.id) === unit)
+    .map((u) => {
+      const dens = body.den_units.filter((d) => d.unit_id === u.id)
+      return (
+        dens.length > 0 &&
+        h(
+          'optgroup',
+          { label: u.slug === 'troop' ? `${u.name}: patrols` : `${u.name}: dens` },
+          ...dens.map((d) => h('option', { value: d.den }, denWords(d.den, d.unit_slug))),
+        )
+      )
+    })
+  denSelect.replaceChildren(
+    h('option', { value: '' }, unit === 'troop' ? 'Every patrol' : unit === 'pack' ? 'Every den' : 'Every den and patrol'),
+    ...groups.filter((g): g is HTMLElement => !!g),
+  )
+  ensureDenOption(keep)
+  denSelect.value = keep
+  byId('den-label').textContent = unit === 'troop' ? 'Patrol' : unit === 'pack' ? 'Den' : 'Den or patrol'
+}
+
+/** One tap to a leader's own den: the dens and patrols of the units they lead (the one their title names, if any). */
+function myDens(body: Roster) {
+  const led = me.person?.units.filter((u) => u.role === 'leader') ?? []
+  const mine = body.den_units.filter((d) => led.some((u) => u.unit_id === d.unit_id))
+  const titles = led.map((u) => (u.title ?? '').toLowerCase()).join(' ')
+  const named = mine.filter((d) => new RegExp(`\\b${d.den.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(titles))
+  const shown = named.length ? named : mine
+  const group = byId('my-dens')
+  group.hidden = !shown.length
+  const kinds = new Set(shown.map((d) => d.unit_slug))
+  byId('my-dens-label').textContent = kinds.has('troop') ? (kinds.has('pack') ? 'Your dens and patrols:' : 'Your patrols:') : 'Your dens:'
+  group.replaceChildren(
+    byId('my-dens-label'),
+    ...shown.map((d) => {
+      const on = denSelect.value === d.den
+      return h(
+        'button',
+        {
+          type: 'button',
+          'aria-pressed': on ? 'true' : 'false',
+          onclick: () => {
+            ensureDenOption(d.den)
+            denSelect.value = on ? '' : d.den
+            if (!on && unitSelect.value && unitSelect.value !== d.unit_slug) unitSelect.value = ''
+            apply('push')
+          },
+        },
+        denWords(d.den, d.unit_slug),
+      )
+    }),
+  )
+}
+
+function countsWords(c: Roster['counts']) {
+  return [
+    plural(c.households, 'household'),
+    plural(c.scouts, 'scout'),
+    `${c.dues_unpaid} dues unpaid`,
+    `${plural(c.health_missing, 'health form')} missing or expiring`,
+  ].join(' · ')
+}
+
+// ——— The list ———
+
+async function load() {
+  const query = chosen()
+  const mine = ++loads
+  byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${query.size ? `?${query}` : ''}`
+  const body = answered(await api<typeof ListRoster>('GET', `/api/admin/roster${query.size ? `?${query}` : ''}`))
+  if (!body || mine !== loads) return
+  roster = body
+  denChoices(body)
+  myDens(body)
+  const on = [query.get('unit'), query.get('den'), query.get('dues') && 'dues', query.get('health') && 'health'].filter(Boolean).length
+  byId('filters-on').textContent = on ? `(${on} on)` : ''
+  if (on) moreFilters.open = true
+  byId('counts').textContent = countsWords(body.counts)
+  byId('year').textContent = `Dues and health forms of program year ${body.year.label}.`
+  byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
+  byId('households').replaceChildren(...body.households.map(householdCard))
+  const filtered = query.size > 0
+  byId('none').hidden = body.households.length > 0
+  byId('clear-filters').hidden = !filtered
+  byId('none-words').textContent = filtered
+    ? 'No households match.'
+    : 'No households yet: add one, or use "Add to roster" on a claimed lead.'
+  if (!openedFromHash) {
+    openedFromHash = true
+    const id = /^#household-(\d+)$/.exec(location.hash)?.[1]
+    const card = id && document.getElementById(`household-${id}`)
+    if (card) {
+      card.scrollIntoView()
+      await openHousehold(Number(id))
+    }
+  }
+}
+
+/** A scout's badges: dues, health form and photo consent, in words (what is owed stands out while the household is active). */
+function badges(sc: Scout, active: boolean) {
+  const form = sc.checks.health_form
+  const owed = active ? 'badge warn' : 'badge'
+  const expiring = form.current && !!form.expires_on && form.expires_on <= addDays(isoToday(), WARNING_DAYS)
+  return h(
+    'span',
+    { class: 'badges' },
+    sc.checks.dues.done ? h('span', { class: 'badge ok' }, 'dues paid') : h('span', { class: owed }, 'dues unpaid'),
+    !form.current
+      ? h('span', { class: owed }, form.expires_on ? 'health form ran out' : 'health form missing')
+      : expiring
+        ? h('span', { class: owed }, `health form runs out ${dayWords(form.expires_on!)}`)
+        : h('span', { class: 'badge ok' }, 'health form current'),
+    h('span', { class: 'badge' }, sc.photo_consent ? 'photos OK' : 'no photos'),
+  )
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+
+const aboutScout = (sc: Scout) => [sc.unit_name, sc.den && denWords(sc.den, sc.unit_slug)].filter(Boolean).join(' · ')
+
+function householdCard(hh: Listed): HTMLElement {
+  return h(
+    'li',
+    { class: 'card household', id: `household-${hh.id}`, 'data-household': String(hh.id) },
+    h(
+      'h2',
+      {},
+      h('button', { type: 'button', class: 'open', 'aria-haspopup': 'dialog', onclick: () => openHousehold(hh.id) }, hh.parent_name),
+      !hh.active && ' (inactive)',
+    ),
+    hh.scouts.length
+      ? h(
+          'ul',
+          { class: 'plain scouts' },
+          ...hh.scouts.map((sc) =>
+            h(
+              'li',
+              { 'data-scout': String(sc.id) },
+              h('strong', {}, scoutName(sc)),
+              sc.den ? ` · ${denWords(sc.den, sc.unit_slug)}` : ` · ${sc.unit_name}`,
+              badges(sc, hh.active),
+            ),
+          ),
+        )
+      : h('p', { class: 'muted' }, 'No scouts yet'),
+    ...hh.invites.map((i) => h('p', { class: 'muted' }, `Invited ${i.email} — waiting`)),
+  )
+}
+
+// ——— The household dialog ———
+
+/** Opens a household's dialog, with all its scouts (the list may show only those that match the filters). */
+async function openHousehold(id: number) {
+  const household = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${id}`))
+  if (!household) return
+  const listed = roster?.households.find((l) => l.id === id)
+  editing = { household, invites: listed?.invites ?? [], links: new Map() }
+  addingHousehold = false
+  householdForm.reset()
+  byId('household-said').hidden = true
+  byId('household-error').hidden = true
+  for (const name of ['parent_name', 'sort_name', 'email', 'phone', 'second_parent', 'emergency_name', 'emergency_phone', 'notes'] as const)
+    field(householdForm, name).value = household[name] ?? ''
+  byId('household-title').textContent = `Edit ${household.parent_name}'s household${household.active ? '' : ' (inactive)'}`
+  const setActive = byId<HTMLButtonElement>('set-active')
+  setActive.hidden = false
+  setActive.textContent = household.active ? 'Deactivate' : 'Reactivate'
+  renderContact(household)
+  renderScouts()
+  await renderAccounts()
+  if (!householdDialog.open) householdDialog.showModal()
+}
+
+function openNewHousehold() {
+  editing = null
+  addingHousehold = true
+  householdForm.reset()
+  byId('household-said').hidden = true
+  byId('household-error').hidden = true
+  byId('household-title').textContent = 'Add a household'
+  byId('household-contact').replaceChildren()
+  byId('household-scouts').hidden = true
+  byId('household-accounts').hidden = true
+  byId('set-active').hidden = true
+  householdDialog.showModal()
+}
+
+function renderContact(hh: Household) {
+  const contact = [
+    hh.email && h('a', { href: `mailto:${hh.email}` }, hh.email),
+    hh.phone && h('a', { href: `tel:${hh.phone.replace(/[^\d+]/g, '')}` }, hh.phone),
+    hh.emergency_name && `emergency: ${hh.emergency_name}${hh.emergency_phone ? ` ${hh.emergency_phone}` : ''}`,
+  ].filter((c): c is HTMLElement | string => !!c)
+  byId('household-contact').replaceChildren(...contact.flatMap((c, i) => (i ? [' · ', c] : [c])))
+}
+
+function renderScouts() {
+  const hh = editing!.household
+  byId('household-scouts').hidden = false
+  byId('household-scouts-title').textContent = `Scouts and the ${roster?.year.label ?? 'this year'} checklist`
+  byId('scout-list').replaceChildren(...(hh.scouts.length ? hh.scouts.map((sc) => scoutItem(hh, sc)) : [h('li', {}, 'No scouts yet.')]))
+}
+
+/** A scout in the household dialog: who, where, photo consent, and this year's dues box and health-form date. */
+function scoutItem(hh: Household, sc: Scout) {
+  return h(
+    'li',
+    { 'data-scout': String(sc.id) },
+    h(
+      'p',
+      {},
+      h('strong', {}, scoutName(sc)),
+      ' ',
+      h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      aboutScout(sc),
+      h('span', { class: 'badges' }, h('span', { class: 'badge' }, sc.photo_consent ? 'photos OK' : 'no photos')),
+    ),
+    h('div', { class: 'row' }, duesBox(sc), ...healthFormDate(sc)),
+  )
+}
+
+/** One tap ticks or unticks this year's dues. */
+function duesBox(scout: Scout) {
+  const box = h('input', { type: 'checkbox', checked: scout.checks.dues.done }) as HTMLInputElement
   box.addEventListener('change', async () => {
-    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/${item}`, { done: box.checked })
-    if (!report(res, `${label} for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)) box.checked = !box.checked
+    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
+    if (res.ok) {
+      scout.checks.dues.done = box.checked
+      said(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)
+    } else {
+      said(res.body.detail, 'error')
+      box.checked = !box.checked
+    }
   })
-  return h('td', {}, h('label', { class: 'tap' }, box))
+  return h('label', { class: 'tap-check' }, box, 'Dues paid', h('span', { class: 'vh' }, ` for ${scout.first_name}`))
 }
 
 /** How a health form stands, in words: current until, ran out on, or ticked before dates were kept. */
@@ -68,111 +349,80 @@ function healthFormWords(form: Scout['checks']['health_form']) {
 }
 
 /** The date on the scout's health form: setting it records the form, clearing it unticks this year's. */
-function healthFormCell(scout: Scout) {
+function healthFormDate(scout: Scout) {
   const form = scout.checks.health_form
   const words = h('span', { class: 'muted' }, healthFormWords(form))
-  const date = h('input', {
-    type: 'date',
-    value: form.form_date ?? '',
-    max: new Date().toISOString().slice(0, 10),
-    'aria-label': `Date on ${scout.first_name}’s health form`,
-  }) as HTMLInputElement
+  const date = h('input', { type: 'date', value: form.form_date ?? '', max: isoToday() }) as HTMLInputElement
   date.addEventListener('change', async () => {
     const body = date.value ? { done: true, form_date: date.value } : { done: false }
     const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
-    const done = date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'
-    if (!report(res, `Health form for ${scout.first_name}: ${done}.`)) date.value = form.form_date ?? ''
-    else {
-      Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
-      words.textContent = healthFormWords(form)
+    if (!res.ok) {
+      said(res.body.detail, 'error')
+      date.value = form.form_date ?? ''
+      return
     }
+    said(`Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`)
+    Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
+    words.textContent = healthFormWords(form)
   })
-  return h('td', {}, date, h('br'), words)
+  const caption = h('span', {}, 'Date on ', h('span', { class: 'vh' }, `${scout.first_name}’s `), 'health form')
+  const label = h('label', { class: 'health-date' }, caption, date)
+  return [label, words]
 }
 
-function scoutRow(hh: Household, sc: Scout) {
-  const about = [sc.unit_name, sc.den && `${sc.den} den`].filter(Boolean).join(' · ')
-  return h(
-    'tr',
-    { 'data-scout': String(sc.id) },
-    h(
-      'th',
-      { scope: 'row' },
-      `${sc.first_name} ${sc.last_name ?? ''}`.trim(),
-      h('br'),
-      h('span', { class: 'muted' }, about),
-      ' ',
-      h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
-    ),
-    check(sc, 'dues', 'Dues'),
-    healthFormCell(sc),
+/** The family accounts linked to the household, its open invites, and the box to link another account. */
+async function renderAccounts() {
+  const section = byId('household-accounts')
+  section.hidden = !canLink || !editing
+  if (section.hidden) return
+  const { household, invites, links } = editing!
+  byId('linked').replaceChildren(
+    ...(household.people.length
+      ? household.people.map((p) =>
+          h(
+            'label',
+            { class: 'inline-check' },
+            h('input', { type: 'checkbox', name: 'keep', value: String(p.id), checked: true }),
+            p.name ? `${p.name} (${p.email})` : p.email,
+          ),
+        )
+      : [h('p', { class: 'muted' }, 'No family account linked yet.')]),
   )
-}
-
-function householdCard(hh: Household): HTMLElement {
-  const contact = [
-    hh.email && h('a', { href: `mailto:${hh.email}` }, hh.email),
-    hh.phone && h('a', { href: `tel:${hh.phone.replace(/[^\d+]/g, '')}` }, hh.phone),
-    hh.second_parent && `with ${hh.second_parent}`,
-    hh.emergency_name && `emergency: ${hh.emergency_name}${hh.emergency_phone ? ` ${hh.emergency_phone}` : ''}`,
-  ].filter((c): c is HTMLElement | string => !!c)
-  const linked = hh.people.length ? `Family account: ${hh.people.map((p) => p.name ?? p.email).join(', ')}` : 'No family account linked yet'
-  const head = h('tr', {}, ...['Scout', 'Dues', 'Health form'].map((c) => h('th', { scope: 'col' }, c)))
-  return h(
-    'section',
-    { class: 'card household', id: `household-${hh.id}`, 'data-household': String(hh.id), 'aria-labelledby': `household-${hh.id}-name` },
-    h('h2', { id: `household-${hh.id}-name` }, `${hh.parent_name}${hh.active ? '' : ' (inactive)'}`),
-    contact.length > 0 && h('p', {}, ...contact.flatMap((c, i) => (i ? [' · ', c] : [c]))),
-    h('p', { class: 'muted' }, linked),
-    hh.scouts.length
-      ? h('table', { class: 'checklist' }, h('thead', {}, head), h('tbody', {}, ...hh.scouts.map((sc) => scoutRow(hh, sc))))
-      : h('p', {}, 'No scouts yet.'),
-    h(
-      'div',
-      { class: 'row' },
-      h('button', { type: 'button', onclick: () => openScout(hh, null) }, 'Add a scout'),
-      h('button', { type: 'button', class: 'secondary', onclick: () => openHousehold(hh) }, 'Edit household'),
-      h(
-        'button',
-        { type: 'button', class: 'secondary', onclick: () => setActive(hh, !hh.active) },
-        hh.active ? 'Deactivate' : 'Reactivate',
-      ),
-    ),
+  byId('household-invites').replaceChildren(
+    ...invites.map((i) => {
+      const link = links.get(i.id)
+      return h(
+        'li',
+        { 'data-invite': String(i.id) },
+        h('span', {}, `Invited ${i.email} — waiting (the link works until ${when(i.expires_at)})`),
+        link && h('code', { class: 'secret' }, link),
+        link &&
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              onclick: async () => {
+                await navigator.clipboard?.writeText(link)
+                said('Link copied.')
+              },
+            },
+            'Copy link',
+          ),
+        h('button', { type: 'button', class: 'link', 'aria-label': `Revoke the invite of ${i.email}`, onclick: () => revoke(i) }, 'Revoke'),
+      )
+    }),
   )
+  accounts ??= (answered(await api<typeof ListPeople>('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
+  byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
 }
 
-async function setActive(hh: Household, active: boolean) {
-  if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
-  report(
-    await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active }),
-    `${hh.parent_name} is ${active ? 'active' : 'inactive'}.`,
-  )
-  await load()
-}
-
-async function openHousehold(hh: Household | null) {
-  editing = hh
-  householdForm.reset()
-  for (const name of ['parent_name', 'email', 'phone', 'second_parent', 'emergency_name', 'emergency_phone', 'notes'] as const)
-    field(householdForm, name).value = hh?.[name] ?? ''
-  byId('household-title').textContent = hh ? `Edit ${hh.parent_name}'s household` : 'Add a household'
-  const linking = !!hh && canLink
-  byId('household-accounts').hidden = !linking
-  if (linking) {
-    byId('linked').replaceChildren(
-      ...hh.people.map((p) =>
-        h(
-          'label',
-          { class: 'inline-check' },
-          h('input', { type: 'checkbox', name: 'keep', value: String(p.id), checked: true }),
-          p.name ? `${p.name} (${p.email})` : p.email,
-        ),
-      ),
-    )
-    accounts ??= (answered(await api<typeof ListPeople>('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
-    byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
-  }
-  householdDialog.showModal()
+async function revoke(invite: OpenInvite) {
+  const res = await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${invite.id}`)
+  if (!res.ok) return said(res.body.detail, 'error')
+  editing!.invites = editing!.invites.filter((i) => i.id !== invite.id)
+  said(`Revoked the invite of ${invite.email}.`)
+  await renderAccounts()
 }
 
 /** The accounts the form links: those kept, and the one named by email; a refusal when that email has no account. */
@@ -185,7 +435,7 @@ function linkedIds(data: FormData): number[] | ApiResult<never> {
     return {
       ok: false,
       status: 422,
-      body: { detail: 'link_email: is not the email of an account here; invite them on the People page first' },
+      body: { detail: 'link_email: is not the email of an account here; use "Invite a parent" to invite them' },
     }
   return [...new Set([...ids, found.id])]
 }
@@ -195,6 +445,7 @@ onSubmit(
   async (data) => {
     const fields = {
       parent_name: text(data, 'parent_name'),
+      sort_name: orNull(data, 'sort_name'),
       email: orNull(data, 'email'),
       phone: orNull(data, 'phone'),
       second_parent: orNull(data, 'second_parent'),
@@ -205,33 +456,77 @@ onSubmit(
     if (!editing) return api<typeof AddHousehold>('POST', '/api/admin/roster/households', fields)
     const ids = canLink ? linkedIds(data) : null
     if (ids && !Array.isArray(ids)) return ids
-    const saved = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${editing.id}`, fields)
-    const before = editing.people.map((p) => p.id).sort()
+    const saved = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${editing.household.id}`, fields)
+    const before = editing.household.people.map((p) => p.id).sort()
     if (!saved.ok || !ids || JSON.stringify([...ids].sort()) === JSON.stringify(before)) return saved
-    return api<typeof LinkAccounts>('PUT', `/api/admin/roster/households/${editing.id}/people`, { person_ids: ids })
+    return api<typeof LinkAccounts>('PUT', `/api/admin/roster/households/${editing.household.id}/people`, { person_ids: ids })
   },
   async (household) => {
+    if (addingHousehold) {
+      // Straight on to its scouts: the dialog stays open on the new household.
+      await load()
+      await openHousehold(household.id)
+      said(`Added ${household.parent_name}'s household: now add their scouts.`)
+      return
+    }
     householdDialog.close()
-    tell(editing ? `Saved ${household.parent_name}'s household.` : `Added ${household.parent_name}'s household: now add their scouts.`)
-    await load()
+    tell(`Saved ${household.parent_name}'s household.`)
   },
 )
+
+byId('set-active').addEventListener('click', async () => {
+  const hh = editing?.household
+  if (!hh) return
+  const active = !hh.active
+  if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
+  const res = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
+  if (!res.ok) return said(res.body.detail, 'error')
+  householdDialog.close()
+  tell(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
+})
+
+householdDialog.addEventListener('close', () => {
+  // Read the list again: the cards, the counts, and what the filters find may have changed.
+  editing = null
+  void load()
+})
+
+// ——— The scout dialog ———
+
+/** The units a caller keeps scouts in: those they lead (all for admins and owners); the server refuses others (403). */
+const keptUnits = () =>
+  (roster?.units ?? []).filter((u) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+
+function denLabel() {
+  const unit = roster?.units.find((u) => String(u.id) === byId<HTMLSelectElement>('scout-unit').value)
+  byId('scout-den-label').textContent = unit?.slug === 'troop' ? 'Patrol' : 'Den'
+  const dens = roster?.den_units.filter((d) => d.unit_id === unit?.id).map((d) => d.den) ?? []
+  byId('dens').replaceChildren(...dens.map((d) => h('option', { value: d })))
+}
 
 function openScout(household: Household, scout: Scout | null) {
   scoutOf = { household, scout }
   scoutForm.reset()
+  byId('scout-error').hidden = true
   const unitChoice = byId<HTMLSelectElement>('scout-unit')
-  // A unit leader keeps scouts only in the units they lead; the server refuses the others (403).
-  const mine = units.filter((u) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+  const mine = keptUnits()
   unitChoice.replaceChildren(...mine.map((u) => h('option', { value: String(u.id) }, u.name)))
   const preferred = scout?.unit_id ?? mine.find((u) => u.slug === unitSelect.value)?.id ?? household.scouts[0]?.unit_id
   if (preferred) unitChoice.value = String(preferred)
+  denLabel()
   field(scoutForm, 'first_name').value = scout?.first_name ?? ''
   field(scoutForm, 'last_name').value = scout?.last_name ?? ''
   field(scoutForm, 'den').value = scout?.den ?? ''
+  field(scoutForm, 'org_member_id').value = scout?.org_member_id ?? ''
+  const family = byId('scout-family')
+  family.hidden = !scout
+  if (scout)
+    family.textContent = `Set by the family: ${scout.preferred_name ? `goes by ${scout.preferred_name}` : 'no other name'}; ${scout.photo_consent ? 'photos OK' : 'no photos'}.`
   byId('scout-title').textContent = scout ? `Edit ${scout.first_name}` : `Add a scout to ${household.parent_name}'s household`
   scoutDialog.showModal()
 }
+
+byId('scout-unit').addEventListener('change', denLabel)
 
 onSubmit(
   scoutForm,
@@ -241,6 +536,7 @@ onSubmit(
       last_name: orNull(data, 'last_name'),
       unit_id: Number(data.get('unit_id')),
       den: orNull(data, 'den'),
+      org_member_id: orNull(data, 'org_member_id'),
     }
     const { household, scout } = scoutOf!
     return scout
@@ -249,13 +545,94 @@ onSubmit(
   },
   async (saved) => {
     scoutDialog.close()
-    tell(`${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`)
-    await load()
+    const words = `${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`
+    if (editing && householdDialog.open) {
+      const fresh = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${editing.household.id}`))
+      if (fresh) editing.household = fresh
+      renderScouts()
+    }
+    said(words)
   },
 )
 
+// ——— Inviting a parent ———
+
+function openInvite() {
+  const hh = editing?.household
+  if (!hh) return
+  inviteForm.reset()
+  byId('invite-error').hidden = true
+  const linked = new Set(hh.people.map((p) => p.email))
+  if (hh.email && !linked.has(hh.email)) field(inviteForm, 'email').value = hh.email
+  byId('invite-about').textContent =
+    `They get a link to make their account, which then sees ${hh.parent_name}'s household on its family page. It works once, for 14 days.`
+  inviteDialog.showModal()
+}
+
+/** The roles a parent's invite grants: member of each unit of the household's scouts that the inviter may grant. */
+function parentUnits(hh: Household) {
+  const units = [...new Set(hh.scouts.map((sc) => sc.unit_id))]
+  return units
+    .filter((id) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === id && m.role === 'leader'))
+    .map((unit_id) => ({ unit_id, role: 'member' as const }))
+}
+
+onSubmit(
+  inviteForm,
+  (data) =>
+    api<typeof Invite>('POST', '/api/admin/people/invite', {
+      email: text(data, 'email'),
+      units: parentUnits(editing!.household),
+      household_id: editing!.household.id,
+      send_email: data.get('send_email') === 'on',
+    }),
+  async (invited) => {
+    inviteDialog.close()
+    if (!editing) return
+    editing.invites = [
+      ...editing.invites.filter((i) => i.email !== invited.email),
+      {
+        id: invited.id,
+        email: invited.email,
+        invited_by: me.person?.email ?? '',
+        created_at: new Date().toISOString(),
+        expires_at: invited.expires_at,
+      },
+    ]
+    editing.links.set(invited.id, invited.url)
+    await renderAccounts()
+    said(
+      `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
+    )
+  },
+)
+
+// ——— Wiring ———
+
 for (const close of document.querySelectorAll<HTMLButtonElement>('dialog [data-close]'))
   close.addEventListener('click', () => close.closest('dialog')!.close())
-byId('new-household').addEventListener('click', () => openHousehold(null))
-unitSelect.addEventListener('change', load)
+byId('new-household').addEventListener('click', openNewHousehold)
+byId('invite-parent').addEventListener('click', openInvite)
+byId('add-scout').addEventListener('click', () => editing && openScout(editing.household, null))
+byId('clear-filters').addEventListener('click', () => {
+  filters.reset()
+  apply('push')
+})
+filters.addEventListener('submit', (event) => {
+  event.preventDefault()
+  apply('push')
+})
+let typing: ReturnType<typeof setTimeout> | undefined
+search.addEventListener('input', () => {
+  clearTimeout(typing)
+  typing = setTimeout(() => apply('replace'), 250)
+})
+for (const control of [unitSelect, denSelect, field(filters, 'dues'), field(filters, 'health')])
+  control.addEventListener('change', () => apply('push'))
+addEventListener('popstate', () => {
+  fromAddress()
+  void load()
+})
+fromAddress()
+moreFilters.open = matchMedia('(min-width: 48rem)').matches
 await load()
