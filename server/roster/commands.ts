@@ -4,7 +4,7 @@
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { CheckItem, Executor } from '../db/database.ts'
-import { record, write } from '../db/write.ts'
+import { record, unchanged, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
@@ -13,7 +13,7 @@ import { householdById, programYear, scoutRow } from './queries.ts'
 import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
 
 async function assertHousehold(db: Executor, id: number) {
-  const household = await db.selectFrom('households').select(['id', 'parent_name']).where('id', '=', id).executeTakeFirst()
+  const household = await db.selectFrom('households').selectAll().where('id', '=', id).executeTakeFirst()
   if (!household) throw notFound('No such household')
   return household
 }
@@ -86,19 +86,28 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
   return householdById(db, id)
 }
 
-/** Edits a household; `active: false` deactivates it (it drops off the family view). */
+/**
+ * Edits a household; `active: false` deactivates it (it drops off the family view). Only what differs from the stored
+ * household is written and logged: the page sends every field of its dialog.
+ */
 export async function changeHousehold(db: Db, caller: Caller, id: number, change: typeof HouseholdChange.static) {
   await write(db, async (trx) => {
     const current = await assertHousehold(trx, id)
     await assertKeepsHousehold(trx, caller, id)
     const { active, ...fields } = change
+    const changed = Object.fromEntries(Object.entries(fields).filter(([k, v]) => (v ?? null) !== current[k as keyof typeof fields]))
+    const activity = active === undefined || (active ? 1 : 0) === current.active ? undefined : active
+    if (!Object.keys(changed).length && activity === undefined) return unchanged(trx)
     await trx
       .updateTable('households')
-      .set({ ...fields, ...(active === undefined ? {} : { active: active ? 1 : 0 }), updated_at: nowIso() })
+      .set({ ...changed, ...(activity === undefined ? {} : { active: activity ? 1 : 0 }), updated_at: nowIso() })
       .where('id', '=', id)
       .execute()
-    const what = active === false ? 'made inactive' : active === true ? 'made active again' : `changed: ${fieldWords(fields)}`
-    await record(trx, caller.actor, 'roster.household_update', `${current.parent_name}'s household ${what}`)
+    const what = [
+      ...(activity === false ? ['made inactive'] : activity === true ? ['made active again'] : []),
+      ...(Object.keys(changed).length ? [`changed: ${fieldWords(changed)}`] : []),
+    ]
+    await record(trx, caller.actor, 'roster.household_update', `${current.parent_name}'s household ${what.join('; ')}`)
   })
   return householdById(db, id)
 }

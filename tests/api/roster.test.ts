@@ -70,6 +70,18 @@ describe('households and scouts', () => {
     expect((await s.req('PATCH', '/api/admin/roster/households/999999', { cookie: leader.cookie, json: { notes: 'x' } })).status).toBe(404)
   })
 
+  it('writes and logs only what differs: the dialog sends every field, and linking an account is not a change of them', async () => {
+    const { body } = await household({ parent_name: 'Ada Quinn', phone: '555-000-2222', email: 'ada@example.org' })
+    const patch = (json: object) => s.req('PATCH', `/api/admin/roster/households/${body.id}`, { cookie: leader.cookie, json })
+    const before = (await s.lastLog('roster.household_update'))?.id ?? 0
+    expect((await patch({ parent_name: 'Ada Quinn', phone: '555-000-2222', email: 'ada@example.org', notes: null })).status).toBe(200)
+    expect((await s.lastLog('roster.household_update'))?.id ?? 0).toBe(before)
+    expect((await patch({ parent_name: 'Ada Quinn', phone: '555-000-3333', email: 'ada@example.org' })).status).toBe(200)
+    expect((await s.lastLog('roster.household_update')).summary).toBe("Ada Quinn's household changed: phone")
+    expect((await patch({ active: false, notes: 'moved away' })).status).toBe(200)
+    expect((await s.lastLog('roster.household_update')).summary).toBe("Ada Quinn's household made inactive; changed: notes")
+  })
+
   it('adds and edits scouts: org_member_id 6 to 12 digits, unit_id must exist', async () => {
     const { body } = await household({ parent_name: 'Eli Stone' })
     const res = await scout(body.id, { first_name: 'Mia', last_name: 'Stone', unit_id: pack, den: 'Wolf', org_member_id: '12345678' })
