@@ -103,7 +103,7 @@ describe('a content page at 375 px', () => {
     expect(await main.locator('ol li').allTextContents()).toEqual(['a sleeping bag rated for the season', 'a plate, a cup and a spoon'])
     expect(await main.getByRole('link', { name: 'the calendar' }).getAttribute('href')).toBe('/calendar/pack/')
     expect(await visitor.locator('meta[name="description"]').getAttribute('content')).toStartWith(
-      'Every scout brings the Scout basics to every outing, in a bag they can carry themselves. Day hikes a water bottle',
+      'Every scout brings the Scout basics to every outing, in a bag they can carry themselves. a water bottle. a flashlight.',
     )
     expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
     expect(await visitor.getByRole('contentinfo').getByRole('link', { name: 'Catalog data for bots' }).count()).toBe(1)
