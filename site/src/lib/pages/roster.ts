@@ -53,7 +53,7 @@ const orNull = (data: FormData, name: string) => text(data, name) || null
 const isoToday = () => new Date().toLocaleDateString('en-CA')
 
 /** A den or patrol as the troop and pack say it: "Wolf den", "Eagle Patrol" (never "Eagle Patrol den"). */
-export function denWords(den: string, unitSlug: string) {
+function denWords(den: string, unitSlug: string) {
   if (/^grade\b/i.test(den)) return den
   if (unitSlug === 'troop') return /\bpatrol$/i.test(den) ? den : `${den} Patrol`
   return /\bden$/i.test(den) ? den : `${den} den`
@@ -181,13 +181,31 @@ async function load() {
   byId('counts').textContent = countsWords(body.counts)
   byId('year').textContent = `Dues and health forms of program year ${body.year.label}.`
   byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
-  byId('households').replaceChildren(...body.households.map(householdCard))
   const filtered = query.size > 0
-  byId('none').hidden = body.households.length > 0
-  byId('clear-filters').hidden = !filtered
-  byId('none-words').textContent = filtered
-    ? 'No households match.'
-    : 'No households yet: add one, or use "Add to roster" on a claimed lead.'
+  byId('households').replaceChildren(
+    ...(body.households.length
+      ? body.households.map(householdCard)
+      : [
+          h(
+            'li',
+            { class: 'none' },
+            filtered ? 'No households match. ' : 'No households yet: add one, or use "Add to roster" on a claimed lead.',
+            filtered &&
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'secondary',
+                  onclick: () => {
+                    filters.reset()
+                    apply('push')
+                  },
+                },
+                'Clear the search and filters',
+              ),
+          ),
+        ]),
+  )
   if (!openedFromHash) {
     openedFromHash = true
     const id = /^#household-(\d+)$/.exec(location.hash)?.[1]
@@ -614,10 +632,6 @@ for (const close of document.querySelectorAll<HTMLButtonElement>('dialog [data-c
 byId('new-household').addEventListener('click', openNewHousehold)
 byId('invite-parent').addEventListener('click', openInvite)
 byId('add-scout').addEventListener('click', () => editing && openScout(editing.household, null))
-byId('clear-filters').addEventListener('click', () => {
-  filters.reset()
-  apply('push')
-})
 filters.addEventListener('submit', (event) => {
   event.preventDefault()
   apply('push')
