@@ -24,7 +24,10 @@ describe('mail in a browser', () => {
     await page.goto(link)
     await page.getByLabel('New password').fill('a memorable new one')
     await page.getByRole('button', { name: 'Set password' }).click()
-    await page.waitForURL(`${suite.s.url}/login/`)
+    // The sign-in page says the password is set, with the email filled in.
+    await page.waitForURL((url) => url.pathname === '/login/')
+    await page.getByText('Password set').waitFor()
+    expect(await page.getByLabel('Email').inputValue()).toBe(member.email)
     await page.close()
     await (await suite.signedIn(member.email, undefined, { password: 'a memorable new one' })).close()
   })
