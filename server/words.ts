@@ -54,3 +54,14 @@ export const scoutName = (s: { first_name: string; preferred_name?: string | nul
   [s.first_name, s.preferred_name && s.preferred_name !== s.first_name ? `“${s.preferred_name}”` : null, s.last_name]
     .filter(Boolean)
     .join(' ')
+
+/** A den or patrol as the troop and pack say it: "Wolf den", "Eagle Patrol" (never "Eagle Patrol den"). */
+export function denWords(den: string, unitSlug: string) {
+  if (/^grade\b/i.test(den)) return den
+  if (unitSlug === 'troop') return /\bpatrol$/i.test(den) ? den : `${den} Patrol`
+  return /\bden$/i.test(den) ? den : `${den} den`
+}
+
+/** What a scout is called day to day: the name they go by, then their last name. */
+export const goesBy = (s: { first_name: string; preferred_name?: string | null; last_name: string | null }) =>
+  `${s.preferred_name || s.first_name} ${s.last_name ?? ''}`.trim()

@@ -5,7 +5,7 @@ import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as FamilyMail, PUT as SetFamilyMail } from '#routes/api/admin/family/mail.ts'
 import type { PATCH as ChangeHousehold } from '#routes/api/admin/family/households/[id].ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { clockWords, dayWords } from '#server/words.ts'
+import { clockWords, dayWords, denWords, goesBy } from '#server/words.ts'
 import { api, byId, detailOf, h, onSubmit, say, text } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'
 
@@ -58,11 +58,6 @@ else {
     )
 }
 
-/** The name a scout goes by, with their last name. */
-function goesBy(s: Scout) {
-  return `${s.preferred_name ?? s.first_name} ${s.last_name ?? ''}`.trim()
-}
-
 /** What the household's card shows of it: contacts and each scout with their den, checklist and photo consent. */
 function householdDetails(hh: Household) {
   const fact = (term: string, value: string | null) => [h('dt', {}, term), h('dd', {}, value ?? '—')]
@@ -83,7 +78,7 @@ function householdDetails(hh: Household) {
         'div',
         { 'data-scout': String(s.id) },
         h('h3', {}, goesBy(s)),
-        h('p', {}, `${s.unit_name}${s.den ? `, ${s.den} den` : ''}`),
+        h('p', {}, `${s.unit_name}${s.den ? `, ${denWords(s.den, s.unit_slug)}` : ''}`),
         h(
           'ul',
           {},

@@ -14,8 +14,23 @@ import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/
 import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
 import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dayWords, plural } from '#server/words.ts'
-import { answered, api, type ApiResult, byId, formParams, h, holds, onSubmit, say, signedInFor, tell, text, when } from '../admin.ts'
+import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
+import {
+  answered,
+  api,
+  type ApiResult,
+  byId,
+  formParams,
+  h,
+  holds,
+  onSubmit,
+  say,
+  signedInFor,
+  SITE_ZONE,
+  tell,
+  text,
+  when,
+} from '../admin.ts'
 
 type Roster = AnswerOf<typeof ListRoster>
 type Listed = Roster['households'][number]
@@ -50,18 +65,7 @@ let openedFromHash = false
 
 const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
 const orNull = (data: FormData, name: string) => text(data, name) || null
-const isoToday = () => new Date().toLocaleDateString('en-CA')
-
-/** A den or patrol as the troop and pack say it: "Wolf den", "Eagle Patrol" (never "Eagle Patrol den"). */
-function denWords(den: string, unitSlug: string) {
-  if (/^grade\b/i.test(den)) return den
-  if (unitSlug === 'troop') return /\bpatrol$/i.test(den) ? den : `${den} Patrol`
-  return /\bden$/i.test(den) ? den : `${den} den`
-}
-
-/** What a scout is called: the name they go by, then their last name. */
-const scoutName = (sc: Pick<Scout, 'first_name' | 'last_name' | 'preferred_name'>) =>
-  `${sc.preferred_name || sc.first_name} ${sc.last_name ?? ''}`.trim()
+const isoToday = () => new Date().toLocaleDateString('en-CA', { timeZone: SITE_ZONE })
 
 /** Says something where the person is looking: the open household dialog, or the page. */
 function said(words: string, kind: 'error' | 'notice' = 'notice') {
@@ -257,7 +261,7 @@ function householdCard(hh: Listed): HTMLElement {
             h(
               'li',
               { 'data-scout': String(sc.id) },
-              h('strong', {}, scoutName(sc)),
+              h('strong', {}, goesBy(sc)),
               sc.den ? ` · ${denWords(sc.den, sc.unit_slug)}` : ` · ${sc.unit_name}`,
               badges(sc, hh.active),
             ),
@@ -330,7 +334,7 @@ function scoutItem(hh: Household, sc: Scout) {
     h(
       'p',
       {},
-      h('strong', {}, scoutName(sc)),
+      h('strong', {}, goesBy(sc)),
       ' ',
       h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
     ),
