@@ -1,16 +1,12 @@
 // The leaders a unit's public page names: active people who lead it, with their title, and their email only when they
 // chose to show it (the account page). Never a scout, never a family.
 import type { Executor } from '../db/database.ts'
+import { activeLeaders } from '../people/queries.ts'
 
 export async function unitLeaders(db: Executor, unit: 'pack' | 'troop') {
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('people', 'people.id', 'memberships.person_id')
-    .innerJoin('units', 'units.id', 'memberships.unit_id')
+  const rows = await activeLeaders(db)
     .select(['people.name', 'people.email', 'people.show_email', 'memberships.title'])
     .where('units.slug', '=', unit)
-    .where('memberships.role', '=', 'leader')
-    .where('people.disabled_at', 'is', null)
     // A leader without a name is left out: the page never names someone by their address alone.
     .where('people.name', 'is not', null)
     .orderBy('people.name')

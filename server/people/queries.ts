@@ -55,3 +55,12 @@ export async function editableUnitIds(db: Executor, p: PersonInfo | null): Promi
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase()
+
+/** The leaders (active people with the leader role) of units, with their unit: whom the family page and unit pages name. */
+export const activeLeaders = (db: Executor) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('people', 'people.id', 'memberships.person_id')
+    .innerJoin('units', 'units.id', 'memberships.unit_id')
+    .where('memberships.role', '=', 'leader')
+    .where('people.disabled_at', 'is', null)

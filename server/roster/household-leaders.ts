@@ -1,16 +1,12 @@
 // Whom a family asks: the leaders of the units its scouts are in.
 import type { Executor } from '../db/database.ts'
+import { activeLeaders } from '../people/queries.ts'
 
 /** The leaders (not disabled) of the units the households' scouts are in, by unit and name. */
 export async function householdLeaders(db: Executor, householdIds: number[]) {
   if (!householdIds.length) return []
-  return db
-    .selectFrom('memberships')
-    .innerJoin('people', 'people.id', 'memberships.person_id')
-    .innerJoin('units', 'units.id', 'memberships.unit_id')
+  return activeLeaders(db)
     .select((eb) => [eb.fn.coalesce('people.name', 'people.email').as('name'), 'memberships.title', 'people.email', 'units.name as unit'])
-    .where('memberships.role', '=', 'leader')
-    .where('people.disabled_at', 'is', null)
     .where('memberships.unit_id', 'in', (eb) =>
       eb.selectFrom('scouts').select('scouts.unit_id').where('scouts.household_id', 'in', householdIds),
     )
