@@ -55,7 +55,7 @@ export const SERVE_OPTIONS = {
   maxRequestBodySize: 16 * 1024 * 1024,
   error(error: Error) {
     console.error('Unhandled error outside the app:', error)
-    return Response.json({ detail: 'Internal error; it has been logged' }, { status: 500 })
+    return Response.json({ detail: 'Internal error; it has been logged', code: 'internal_error' }, { status: 500 })
   },
 }
 

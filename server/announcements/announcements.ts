@@ -63,10 +63,20 @@ export const NewAnnouncement = t.Object(
 )
 
 export const LiveCapFull = t.Object(
-  { detail: t.String(), live: t.Array(AnnouncementView, { description: 'The announcements live now' }) },
+  {
+    detail: t.String(),
+    code: t.Literal('live_cap_reached'),
+    live: t.Array(AnnouncementView, { description: 'The announcements live now' }),
+  },
   {
     additionalProperties: false,
-    examples: [{ detail: 'The live cap of 3 announcements is reached; revoke one or schedule this later', live: [EXAMPLE] }],
+    examples: [
+      {
+        detail: 'The live cap of 3 announcements is reached; revoke one or schedule this later',
+        code: 'live_cap_reached',
+        live: [EXAMPLE],
+      },
+    ],
   },
 )
 
@@ -94,7 +104,8 @@ export async function createAnnouncement(db: Db, caller: Caller, input: typeof N
     if (starts <= now) {
       const live = (await announcementsWithState(trx, now)).filter((a) => a.state === 'live')
       const cap: number = await getSetting(trx, 'announcements.live_cap')
-      if (live.length >= cap) throw conflict(`The live cap of ${cap} announcements is reached; revoke one or schedule this later`, { live })
+      if (live.length >= cap)
+        throw conflict(`The live cap of ${cap} announcements is reached; revoke one or schedule this later`, 'live_cap_reached', { live })
     }
     const row = await trx
       .insertInto('announcements')

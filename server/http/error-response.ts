@@ -14,7 +14,7 @@ export const refusal = (error: HttpError): Response => json(error.status, error.
 export function notServed(method: string, path: string, allowed: (path: string) => string[]): HttpError {
   const methods = allowed(path)
   if (!methods.length) return notFound()
-  return new HttpError(405, `${method} is not served here; use ${methods.join(' or ')}`, {}, { allow: methods.join(', ') })
+  return new HttpError(405, `${method} is not served here; use ${methods.join(' or ')}`, { headers: { allow: methods.join(', ') } })
 }
 
 export function errorResponse(code: string | number, error: unknown, request: Request, allowed: (path: string) => string[]): Response {
@@ -22,10 +22,10 @@ export function errorResponse(code: string | number, error: unknown, request: Re
   // Elysia wraps what a parse hook throws; our body parser throws HttpError.
   if (code === 'PARSE' && (error as { cause?: unknown })?.cause instanceof HttpError)
     return errorResponse(code, (error as { cause: HttpError }).cause, request, allowed)
-  if (code === 'PARSE') return json(400, { detail: 'Malformed request body' })
+  if (code === 'PARSE') return json(400, { detail: 'Malformed request body', code: 'bad_request' })
   if (code === 'NOT_FOUND') return errorResponse(code, notServed(request.method, requestPath(request) ?? '', allowed), request, allowed)
   console.error(`500 on ${request.method} ${requestPath(request) ?? request.url}:`, error)
-  return json(500, { detail: 'Internal error; it has been logged' })
+  return json(500, { detail: 'Internal error; it has been logged', code: 'internal_error' })
 }
 
 export const errorHandling = (allowed: (path: string) => string[]) =>

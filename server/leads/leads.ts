@@ -198,9 +198,9 @@ export function claimLead(db: Db, caller: Caller, id: number) {
       .executeTakeFirst()
     const lead = await findLead(trx, id)
     if (!Number(taken.numUpdatedRows))
-      throw conflict(
-        lead.claimed_by?.id === me.id ? 'You already hold this lead' : `${lead.claimed_by?.email} holds this lead; they can release it`,
-      )
+      throw lead.claimed_by?.id === me.id
+        ? conflict('You already hold this lead', 'already_claimed')
+        : conflict(`${lead.claimed_by?.email} holds this lead; they can release it`, 'claimed_by_other')
     await record(trx, caller.actor, 'leads.claim', `Claimed the lead from ${lead.parent_name}`)
     return { lead }
   })
