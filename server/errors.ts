@@ -26,11 +26,14 @@ export const STATUS_CODES: Record<number, string> = {
 
 export const FieldProblem = t.Object(
   {
-    field: t.String({ description: 'Where: `body`, `query` or `path` itself, or a dotted path into it (`units.0.unit_id`)' }),
+    field: t.String({
+      description:
+        'Where: a dotted path into the body, query or path (`units.0.unit_id`); `body`, `query` or `path` for the part as a whole; empty for the request as a whole',
+    }),
     code: t.String({ description: 'What kind of problem, snake_case (`required`, `unknown_field`, `too_long`, `invalid`…)' }),
     detail: t.String({ description: 'The problem in plain words, starting with the field' }),
   },
-  { $id: 'FieldProblem', additionalProperties: false },
+  { additionalProperties: false },
 )
 export type FieldProblem = Static<typeof FieldProblem>
 
@@ -71,7 +74,7 @@ export const ErrorBody = t.Object(
   {
     detail: t.String({ description: 'What went wrong, in plain words; a field problem starts with the field name' }),
     code: t.String({ description: 'A stable snake_case code to branch on; each operation lists the codes it may answer per status' }),
-    errors: t.Optional(t.Array(t.Ref(FieldProblem), { description: 'On a 422: every problem found, not only the first' })),
+    errors: t.Optional(t.Array(FieldProblem, { description: 'On a 422: every problem found, not only the first' })),
   },
   {
     $id: 'Error',
@@ -96,9 +99,14 @@ export const forbidden = (detail = 'Not allowed', code?: string) => new HttpErro
 export const notFound = (detail = 'Not found', code?: string) => new HttpError(404, detail, { code })
 export const conflict = (detail: string, code?: string, extra: Record<string, unknown> = {}) => new HttpError(409, detail, { code, extra })
 export const gone = (detail: string, code?: string) => new HttpError(410, detail, { code })
-/** A 422 about one field (`field: words`) or the request as a whole. */
-export const unprocessable = (detail: string, code?: string, field?: string) =>
-  new HttpError(422, detail, { code, errors: field ? [{ field, code: code ?? 'invalid', detail }] : undefined })
+/**
+ * A 422 about one field or the request as a whole (`field` empty). The field is the one the words start with
+ * ("ends_at: must be after starts_at") unless named.
+ */
+export function unprocessable(detail: string, code?: string, field?: string) {
+  const named = field ?? /^([A-Za-z_][\w.-]*): /.exec(detail)?.[1] ?? ''
+  return new HttpError(422, detail, { code, errors: [{ field: named, code: code ?? 'invalid', detail }] })
+}
 export const badGateway = (detail: string, code?: string) => new HttpError(502, detail, { code })
 export const tooMany = (detail: string, retryAfterSeconds: number) =>
   new HttpError(429, detail, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })

@@ -73,6 +73,8 @@ export interface Answer {
   schema?: TSchema
   /** A media type other than JSON (`text/csv`, `image/*`): the body is not described by a schema. */
   media?: string
+  /** For a refusal: the codes it may carry besides its status's own (`already_claimed`). */
+  codes?: string[]
 }
 
 /** Status → answer. Refusals every route of its kind may give (400, 401, 403, 413, 415, 422) are added by the docs. */

@@ -176,7 +176,7 @@ export function authenticate(
   const breakGlass = request.headers.get('x-admin-token')
   if (breakGlass !== null) {
     const address = addressOf(request)
-    if (!ctx.rules.isLan(address)) throw forbidden('The break-glass token works only from the LAN')
+    if (!ctx.rules.isLan(address)) throw forbidden('The break-glass token works only from the LAN', 'network_not_allowed')
     return breakGlassCaller(ctx, address, breakGlass)
   }
 
@@ -234,7 +234,8 @@ function breakGlassCaller(ctx: AuthContext, address: string | null, token: strin
 /** A key's caller once its entry and the `api_keys_from` setting are in hand: 401 when expired, 403 off the LAN. */
 function keyAllowed(ctx: AuthContext, request: Request, addressOf: (request: Request) => string | null, key: Cached | null, from: string) {
   if (!key || (key.expiresAt !== null && key.expiresAt <= Date.now())) throw unauthorized('API key is unknown, revoked or expired')
-  if (from === 'lan' && !ctx.rules.isLan(addressOf(request))) throw forbidden('API keys work only from the LAN (setting api_keys_from)')
+  if (from === 'lan' && !ctx.rules.isLan(addressOf(request)))
+    throw forbidden('API keys work only from the LAN (setting api_keys_from)', 'network_not_allowed')
   return key.caller
 }
 

@@ -135,11 +135,16 @@ function runner(def: RouteDef, shared: Services, admin: boolean) {
     const { caller } = requestState.of(c.request)
     if (def.auth !== 'public') {
       if (!caller) throw unauthorized()
-      if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it')
-      if (def.session && caller.via !== 'session') throw forbidden('This needs you signed in; a key or the break-glass token cannot do it')
+      if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it', 'person_required')
+      if (def.session && caller.via !== 'session')
+        throw forbidden('This needs you signed in; a key or the break-glass token cannot do it', 'session_required')
       if (caller.secondFactor?.locked && !def.accountPage)
-        throw forbidden('Add a second factor on your account page (/admin/account/) first: your unit asks it of your role')
-      if (def.auth !== 'any' && !caller.capabilities.has(def.auth)) throw forbidden(`This needs the capability ${def.auth}`)
+        throw forbidden(
+          'Add a second factor on your account page (/admin/account/) first: your unit asks it of your role',
+          'second_factor_required',
+        )
+      if (def.auth !== 'any' && !caller.capabilities.has(def.auth))
+        throw forbidden(`This needs the capability ${def.auth}`, 'capability_missing')
     }
     const result: unknown = def.handler(contextFor(c, params, caller) as never)
     return result instanceof Promise ? result.then((value) => late(c, value)) : finish(c, result)

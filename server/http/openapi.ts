@@ -2,7 +2,7 @@
 // of each credential that may call it, its parameters, body and every answer it may give, with examples.
 import type { TSchema } from '@sinclair/typebox'
 import { BREAK_GLASS_CAPABILITIES, type Capability, UNSCOPABLE } from '../auth/capabilities.ts'
-import { ErrorBody, WWW_AUTHENTICATE } from '../errors.ts'
+import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
 
@@ -107,6 +107,19 @@ function standardAnswers(def: RouteDef, method: string): Record<number, string> 
 }
 
 /**
+ * The codes a refusal may carry at `status`: the status's own, those every route of its kind may give, and the
+ * route's own. Listed as an enum on each answer, so the contract check refuses a code a route did not declare.
+ */
+function refusalCodes(def: RouteDef, method: string, status: number, declared: string[] = []): string[] {
+  const codes = [STATUS_CODES[status] ?? 'error', ...declared]
+  if (status === 403 && def.auth !== 'public')
+    codes.push('capability_missing', 'person_required', 'session_required', 'second_factor_required', 'network_not_allowed')
+  if (status === 422 && def.query?.properties?.cursor) codes.push('cursor_invalid', 'cursor_mismatch')
+  if (status === 422 && method === 'post') codes.push('idempotency_key_reused')
+  return [...new Set(codes)]
+}
+
+/**
  * An example of a schema: its own, or one composed from the examples of its parts (a wrapper such as
  * `{announcement: Announcement}` shows the announcement's example). Undefined when a required part has none.
  */
@@ -194,9 +207,13 @@ class Writer {
     return { [media]: { ...(schema ? { schema: this.plain(schema) } : {}), ...(example === undefined ? {} : { example }) } }
   }
 
-  private response(status: number, answer: Answer | string): Json {
-    const { description, schema, media } =
-      typeof answer === 'string' ? { description: answer, schema: undefined, media: undefined } : answer
+  private response(status: number, answer: Answer | string, codes: (declared?: string[]) => string[]): Json {
+    const {
+      description,
+      schema,
+      media,
+      codes: declared,
+    } = typeof answer === 'string' ? { description: answer, schema: undefined, media: undefined, codes: undefined } : answer
     const headers: Json = {}
     if (status === 401)
       headers['WWW-Authenticate'] = { description: `Which credential to send: \`${WWW_AUTHENTICATE}\``, schema: { type: 'string' } }
@@ -206,8 +223,12 @@ class Writer {
     if (status === 303 || status === 304) return base
     if (media) return { ...base, content: { [media]: { schema: { type: 'string', format: 'binary' } } } }
     if (status >= 400) {
-      const example = exampleOf(schema) ?? { detail: description }
-      return { ...base, content: { 'application/json': { schema: schema ? this.plain(schema) : ERROR_REF, example } } }
+      const allowed = codes(declared)
+      const example = exampleOf(schema) ?? { detail: description, code: allowed[0] }
+      const refusal = schema
+        ? this.plain(schema)
+        : { allOf: [ERROR_REF, { type: 'object', properties: { code: { type: 'string', enum: allowed } } }] }
+      return { ...base, content: { 'application/json': { schema: refusal, example } } }
     }
     return { ...base, ...(schema ? { content: this.content(schema) } : {}) }
   }
@@ -240,7 +261,11 @@ class Writer {
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(answers).flatMap(([status, answer]) => (answer ? [[status, this.response(Number(status), answer)]] : [])),
+        Object.entries(answers).flatMap(([status, answer]) =>
+          answer
+            ? [[status, this.response(Number(status), answer, (declared) => refusalCodes(def, method, Number(status), declared))]]
+            : [],
+        ),
       ),
       'x-capability': def.auth,
       'x-route-file': route.file,
@@ -260,7 +285,7 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
       version: '1',
       description:
         'The admin API of a website service for a Cub Scout pack and a Scouts BSA troop, and the public routes beside it. ' +
-        'Every refusal is `{"detail": "…"}` in plain words. Each operation names the capability it needs as the scope of ' +
+        'Every refusal is `{"detail": "…", "code": "…"}`: plain words and a stable code, listed per answer; a 422 adds `errors` with every problem by field. Each operation names the capability it needs as the scope of ' +
         "every credential that may call it; a key holds its scopes ∩ its owner's capabilities.",
     },
     servers: [{ url: baseUrl, description: 'This service' }],

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors'
-import { unprocessable } from '../errors.ts'
+import { type FieldProblem, HttpError } from '../errors.ts'
 
 const MESSAGE = Symbol('message')
 
@@ -87,12 +87,42 @@ function words(error: ValueError): string {
 const fieldOf = (path: string, where: string) =>
   path ? path.slice(1).replaceAll('/', '.').replaceAll('~1', '/').replaceAll('~0', '~') : where
 
+/** A stable code for each kind of problem TypeBox reports. */
+function codeOf(error: ValueError): string {
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'required'
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'unknown_field'
+    case ValueErrorType.StringMinLength:
+    case ValueErrorType.ArrayMinItems:
+      return 'too_short'
+    case ValueErrorType.StringMaxLength:
+    case ValueErrorType.ArrayMaxItems:
+      return 'too_long'
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.NumberExclusiveMinimum:
+      return 'too_small'
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMaximum:
+      return 'too_large'
+    case ValueErrorType.ArrayUniqueItems:
+      return 'duplicate'
+    case ValueErrorType.StringPattern:
+    case ValueErrorType.StringFormat:
+      return 'invalid_format'
+    default:
+      return literals(error.schema) || 'const' in error.schema ? 'not_allowed' : 'wrong_type'
+  }
+}
+
 /**
- * The most useful first error: inside a nullable union, the error of the branch the value was meant for
+ * One problem in words: inside a nullable union, the error of the branch the value was meant for
  * (`email: must be an email address` rather than "must be text or null").
  */
-function explain(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where: string): string {
-  let error = check.Errors(value).First()!
+function explain(root: TSchema, first: ValueError, where: string): FieldProblem {
+  let error = first
   if (error.type === ValueErrorType.Union && error.value !== null && !literals(error.schema)) {
     const meant = (error.schema.anyOf as TSchema[]).filter((s) => s.type !== 'null')
     const inner = meant.length === 1 ? TypeCompiler.Compile(meant[0]).Errors(error.value).First() : undefined
@@ -102,8 +132,24 @@ function explain(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where
   // ("scopes: must be one or more capability names" rather than a list of every capability).
   const enclosing = messageOf(error.schema) ? null : enclosingMessage(root, error.path)
   const field = fieldOf(enclosing?.path ?? error.path, where)
-  return `${field.length > 80 ? `${field.slice(0, 80)}…` : field}: ${enclosing?.message ?? words(error)}`
+  const shown = field.length > 80 ? `${field.slice(0, 80)}…` : field
+  return { field, code: enclosing ? 'invalid' : codeOf(error), detail: `${shown}: ${enclosing?.message ?? words(error)}` }
 }
+
+/** Every problem, one per field (a union's branches each report the same field; the first says it best). */
+function problems(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where: string): FieldProblem[] {
+  const byField = new Map<string, FieldProblem>()
+  for (const error of check.Errors(value)) {
+    // A field inside a union branch repeats as the union's own error; the union's is the one to keep.
+    const problem = explain(root, error, where)
+    if (![...byField.keys()].some((f) => problem.field === f || problem.field.startsWith(`${f}.`))) byField.set(problem.field, problem)
+    if (byField.size >= MAX_PROBLEMS) break
+  }
+  return [...byField.values()]
+}
+
+/** A hostile body with thousands of bad fields gets this many answered. */
+const MAX_PROBLEMS = 50
 
 /** The deepest schema with its own message on the way down `pointer`, and its path. */
 function enclosingMessage(root: TSchema, pointer: string): { path: string; message: string } | null {
@@ -125,7 +171,8 @@ export function validator(schema: TSchema, where: 'path' | 'query' | 'body') {
   const check = TypeCompiler.Compile(schema)
   return (value: unknown): unknown => {
     if (check.Check(value)) return value
-    throw unprocessable(explain(schema, check, value, where))
+    const found = problems(schema, check, value, where)
+    throw new HttpError(422, found[0].detail, { errors: found })
   }
 }
 

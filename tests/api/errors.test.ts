@@ -29,6 +29,43 @@ describe('errors', () => {
     expect(res.body.detail).toContain('colour')
   })
 
+  it('lists every problem of a 422 by field with a code, not only the first', async () => {
+    const res = await s.req('POST', '/api/admin/nearby', {
+      cookie: owner.cookie,
+      json: {
+        unit_type: 'navy',
+        meeting_day: 'someday',
+        meeting_time: 'late',
+        verified_at: '2026-02-30',
+        contact_email: 'nobody',
+        colour: 1,
+      },
+    })
+    expectDetail(res, 422)
+    expect(res.body.code).toBe('validation_failed')
+    const byField = Object.fromEntries(res.body.errors.map((e: { field: string; code: string }) => [e.field, e.code]))
+    expect(byField).toEqual({
+      name: 'required',
+      unit_type: 'not_allowed',
+      meeting_day: 'not_allowed',
+      meeting_time: expect.any(String),
+      verified_at: expect.any(String),
+      contact_email: expect.any(String),
+      colour: 'unknown_field',
+    })
+    for (const e of res.body.errors) expect(e.detail.startsWith(`${e.field}: `)).toBe(true)
+    expect(res.body.detail).toBe(res.body.errors[0].detail)
+  })
+
+  it('gives a handler-found 422 its field too, from the words it starts with', async () => {
+    const res = await s.req('POST', '/api/admin/announcements', {
+      cookie: owner.cookie,
+      json: { message: 'x', unit: 'pack', starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-01T00:00:00Z' },
+    })
+    expectDetail(res, 422)
+    expect(res.body.errors).toEqual([{ field: 'ends_at', code: 'invalid', detail: res.body.detail }])
+  })
+
   it('answers 422 naming a missing or mistyped field', async () => {
     const missing = await s.req('POST', '/api/admin/keys', { cookie: owner.cookie, json: { scopes: ['leads:read'] } })
     expectDetail(missing, 422)

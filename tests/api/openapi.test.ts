@@ -96,10 +96,19 @@ describe('GET /api/docs/json', () => {
   it('documents one error model and references it', () => {
     expect(doc.components.schemas.Error.properties.detail.type).toBe('string')
     const refusal = doc.paths['/api/admin/keys/{id}'].delete.responses['404']
-    expect(refusal.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    expect(refusal.content['application/json'].schema).toEqual({
+      allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { code: { type: 'string', enum: ['not_found'] } } }],
+    })
+    expect(doc.components.schemas.Error.required).toEqual(['detail', 'code'])
+    // A route's own codes are listed beside its status's code.
+    const claimed = doc.paths['/api/admin/leads/{id}/claim'].post.responses['409'].content['application/json'].schema
+    expect(claimed.allOf[1].properties.code.enum).toEqual(['conflict', 'already_claimed', 'claimed_by_other'])
+    const forbidden = doc.paths['/api/admin/keys/{id}'].delete.responses['403'].content['application/json'].schema
+    expect(forbidden.allOf[1].properties.code.enum).toContain('capability_missing')
     const liveCap = doc.paths['/api/admin/announcements'].post.responses['409'].content['application/json'].schema
     expect(liveCap.properties.detail.type).toBe('string')
     expect(liveCap.properties.live.type).toBe('array')
+    expect(liveCap.properties.code.const).toBe('live_cap_reached')
   })
 
   it('describes the social-post actions as three operations on {post_id}', () => {

@@ -7,6 +7,9 @@ export const POST = defineRoute('leads:read', 'Claim a lead', {
   description: 'Of two leaders claiming at once, exactly one wins. Taking over a held lead means release, then claim.',
   person: true,
   params: IdParams,
-  responses: ok(LeadAnswer, 'Yours now, with who and when', { 404: 'No such lead', 409: 'Someone (maybe you) holds it already' }),
+  responses: ok(LeadAnswer, 'Yours now, with who and when', {
+    404: 'No such lead',
+    409: { description: 'Someone (maybe you) holds it already', codes: ['already_claimed', 'claimed_by_other'] },
+  }),
   handler: ({ db, caller, params }) => claimLead(db, caller, params.id),
 })
