@@ -20,7 +20,7 @@ export interface BackupPlace {
 export async function runBackup(db: Db, place: BackupPlace, reason: BackupReason, now = Date.now()): Promise<BackupOutcome> {
   const stem = stemOf(place.databasePath)
   try {
-    await tidyDatabase(db)
+    await tidyDatabase(db, now)
   } catch (error) {
     logEvent('db.tidy', { ok: false, message: `Could not tidy the database before the backup: ${errorText(error)}` })
   }

@@ -61,6 +61,7 @@ export interface Database {
   rsvp_slots: RsvpSlotTable
   rsvp_payments: RsvpPaymentTable
   rsvp_reminders: RsvpReminderTable
+  idempotency_keys: IdempotencyKeyTable
   social_posts: SocialPostTable
   second_factors: SecondFactorTable
   recovery_codes: RecoveryCodeTable
@@ -438,6 +439,19 @@ export const REMINDER_KINDS = ['before_start', 'before_close'] as const
 export type ReminderKind = (typeof REMINDER_KINDS)[number]
 
 /** A reminder queued: one per event, household and kind. */
+/** The first answer to a POST sent with an Idempotency-Key (see server/http/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  /** Who sent it: `session:<id>`, `key:<id>`, `break_glass` or `address:<client>`. */
+  credential: string
+  key: string
+  /** A hash of the method, path and body: the same key with another request is refused. */
+  fingerprint: string
+  status: number
+  content_type: string | null
+  body: Uint8Array
+  created_at: string
+}
+
 export interface RsvpReminderTable {
   uid: string
   household_id: number

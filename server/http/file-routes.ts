@@ -12,6 +12,7 @@ import { dressedInit, dressedResponse, isAdminPath } from './front-door.ts'
 import { requestState } from './request-state.ts'
 import { bodyParser } from './body.ts'
 import { validator, withTextRules } from './validate.ts'
+import { credentialOf, Idempotency } from './idempotency.ts'
 
 const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
 
@@ -69,8 +70,8 @@ function sharedContext(services: Services): Services {
   })
 }
 
-/** The function that answers one route: authorize, validate, handle. */
-function runner(def: RouteDef, shared: Services, admin: boolean) {
+/** The function that answers one route: authorize, validate, handle (a POST with an Idempotency-Key once). */
+function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Idempotency | null) {
   const check = {
     params: def.params ? validator(withTextRules(def.params), 'path') : null,
     query: def.query ? validator(withTextRules(def.query), 'query') : null,
@@ -146,6 +147,11 @@ function runner(def: RouteDef, shared: Services, admin: boolean) {
       if (def.auth !== 'any' && !caller.capabilities.has(def.auth))
         throw forbidden(`This needs the capability ${def.auth}`, 'capability_missing')
     }
+    const key = idempotency && c.request.headers.get('idempotency-key')
+    if (key != null)
+      return idempotency!.answer(c.request, credentialOf(caller, requestState.address(c.request)), key, c.body, async () =>
+        late(c, await def.handler(contextFor(c, params, caller) as never)),
+      )
     const result: unknown = def.handler(contextFor(c, params, caller) as never)
     return result instanceof Promise ? result.then((value) => late(c, value)) : finish(c, result)
   }
@@ -224,13 +230,15 @@ function mount(
 export function fileRoutes(registry: LoadedRoute[], services: Services) {
   const app = new Elysia({ name: 'file-routes' })
   const shared = sharedContext(services)
+  const idempotency = new Idempotency(services.db)
+  const retried = (method: string) => (method === 'POST' ? idempotency : null)
   const mounts = Map.groupBy(registry, (r) => `${r.method} ${r.path}`)
   for (const routes of mounts.values()) {
     const { method, path } = routes[0]
     const defs = routes.map((r) => r.def)
     const tail = routes[0].tail
     if (!tail) {
-      const run = runner(defs[0], shared, isAdminPath(path))
+      const run = runner(defs[0], shared, isAdminPath(path), retried(method))
       mount(
         app,
         method,
@@ -242,7 +250,9 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
       continue
     }
     // One mount serves every action under a tail path, since the id before the action may hold a slash.
-    const actions = new Map(routes.map((r) => [r.tail!.action, { def: r.def, run: runner(r.def, shared, isAdminPath(path)) }]))
+    const actions = new Map(
+      routes.map((r) => [r.tail!.action, { def: r.def, run: runner(r.def, shared, isAdminPath(path), retried(method)) }]),
+    )
     const actionOf = (requestPath: string) => actions.get(requestPath.slice(requestPath.lastIndexOf('/') + 1))
     mount(
       app,

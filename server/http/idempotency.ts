@@ -1,0 +1,101 @@
+// Safe retries: a POST sent with an `Idempotency-Key` keeps its first answer for a day, per credential, and the same
+// key with the same request gets that answer again (marked `Idempotent-Replayed: true`) instead of doing the work
+// twice; the same key with another request is refused. A retry that arrives while the first is still running waits
+// for it. Answers of 500 and up are not kept (a retry may succeed), nor answers that set a cookie (a session is
+// never handed out twice). The nightly upkeep deletes keys older than a day (server/db/tidy.ts).
+import { createHash } from 'node:crypto'
+import type { Db } from '../db/client.ts'
+import { HttpError, unprocessable } from '../errors.ts'
+import type { Caller } from '../auth/credential.ts'
+import { refusal } from './error-response.ts'
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
+const WELL_FORMED = /^[\x21-\x7e]{1,255}$/
+
+/** Who a kept answer belongs to: the session, the key, the break-glass token, or for a public form the address. */
+export function credentialOf(caller: Caller | null, address: string | null): string {
+  if (!caller) return `address:${address ?? 'unknown'}`
+  if (caller.via === 'session') return `session:${caller.sessionId}`
+  if (caller.via === 'key') return `key:${caller.key?.id}`
+  return 'break_glass'
+}
+
+export class Idempotency {
+  private readonly running = new Map<string, Promise<unknown>>()
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The answer to a POST with `key`: the kept one, or `run`'s, kept for next time. */
+  async answer(request: Request, credential: string, key: string, body: unknown, run: () => Promise<Response>): Promise<Response> {
+    if (!WELL_FORMED.test(key))
+      throw unprocessable('Idempotency-Key: must be 1 to 255 visible ASCII characters', undefined, 'Idempotency-Key')
+    const url = new URL(request.url)
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${url.pathname}${url.search}\n${JSON.stringify(body ?? null)}`)
+      .digest('base64url')
+    const slot = `${credential}\n${key}`
+    while (this.running.has(slot)) await this.running.get(slot)!.catch(() => {})
+    const since = new Date(this.now() - IDEMPOTENCY_WINDOW_MS).toISOString()
+    const kept = await this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('credential', '=', credential)
+      .where('key', '=', key)
+      .where('created_at', '>', since)
+      .executeTakeFirst()
+    if (kept) {
+      if (kept.fingerprint !== fingerprint)
+        throw unprocessable(
+          'Idempotency-Key: was used for another request in the last 24 hours; send a new key for a new request',
+          'idempotency_key_reused',
+          'Idempotency-Key',
+        )
+      const headers: Record<string, string> = { 'idempotent-replayed': 'true', 'cache-control': 'no-store' }
+      if (kept.content_type) headers['content-type'] = kept.content_type
+      return new Response(kept.status === 204 ? null : new Uint8Array(kept.body), { status: kept.status, headers })
+    }
+    const first = this.first(credential, key, fingerprint, run)
+    this.running.set(slot, first)
+    try {
+      return await first
+    } finally {
+      this.running.delete(slot)
+    }
+  }
+
+  private async first(credential: string, key: string, fingerprint: string, run: () => Promise<Response>): Promise<Response> {
+    let response: Response
+    try {
+      response = await run()
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error
+      response = refusal(error)
+    }
+    if (response.status >= 500 || response.headers.has('set-cookie')) return response
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const row = {
+      fingerprint,
+      status: response.status,
+      content_type: response.headers.get('content-type'),
+      body: bytes,
+      created_at: new Date(this.now()).toISOString(),
+    }
+    await this.db
+      .insertInto('idempotency_keys')
+      .values({ credential, key, ...row })
+      .onConflict((oc) => oc.columns(['credential', 'key']).doUpdateSet(row))
+      .execute()
+    return new Response(response.status === 204 ? null : bytes, { status: response.status, headers: response.headers })
+  }
+}
+
+/** Deletes the kept answers older than the window. */
+export async function forgetOldIdempotencyKeys(db: Db, now = Date.now()): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<=', new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString())
+    .execute()
+}
