@@ -6,13 +6,14 @@ import { type Context, Elysia } from 'elysia'
 import { mapResponse } from 'elysia/adapter/bun/handler'
 import { sessionCookies } from '../account/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
-import { forbidden, notFound, unauthorized } from '../errors.ts'
+import { forbidden, HttpError, notFound, unauthorized } from '../errors.ts'
 import { type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { dressedInit, dressedResponse, isAdminPath } from './front-door.ts'
 import { requestState } from './request-state.ts'
 import { bodyParser } from './body.ts'
 import { validator, withTextRules } from './validate.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
+import { etagOf, ifMatches, ifNoneMatches, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
 
 const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
 
@@ -70,8 +71,20 @@ function sharedContext(services: Services): Services {
   })
 }
 
-/** The function that answers one route: authorize, validate, handle (a POST with an Idempotency-Key once). */
-function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Idempotency | null) {
+/** How a route takes part in versions (see versions.ts): a GET that tags, or a write checked against its GET. */
+type Versioning =
+  | { kind: 'read' }
+  | {
+      kind: 'write'
+      locks: PathLocks
+      current: (c: Incoming, params: Record<string, string>, caller: Caller | null) => Promise<string | null>
+    }
+
+/**
+ * The function that answers one route: authorize, validate, handle (a POST with an Idempotency-Key once; a write with
+ * If-Match only when the resource is as the client read it).
+ */
+function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Idempotency | null, versioning: Versioning | null = null) {
   const check = {
     params: def.params ? validator(withTextRules(def.params), 'path') : null,
     query: def.query ? validator(withTextRules(def.query), 'query') : null,
@@ -131,8 +144,38 @@ function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Id
     c.set.status = 200
     return response
   }
+  /** A resource's answer with its ETag, or 304 when the client has it already. */
+  const tagged = (c: Incoming, value: unknown) => {
+    if (value instanceof Response || typeof value !== 'object' || value === null) return late(c, value)
+    const text = JSON.stringify(value)
+    const etag = etagOf(text)
+    const known = c.request.headers.get('if-none-match')
+    if (known && ifNoneMatches(known, etag)) return new Response(null, { status: 304, headers: { etag } })
+    c.set.headers.etag = etag
+    return late(c, value)
+  }
+  const checkedWrite = (c: Incoming, params: Record<string, string>, caller: Caller | null, v: Versioning & { kind: 'write' }) =>
+    v.locks.run(requestState.of(c.request).path, async () => {
+      const context = contextFor(c, params, caller)
+      const wanted = c.request.headers.get('if-match')
+      if (wanted !== null && !ifMatches(wanted, await v.current(c, params, caller))) throw preconditionFailed()
+      const value = await def.handler(context as never)
+      const after = await v.current(c, params, caller)
+      if (after) c.set.headers.etag = after
+      return late(c, value)
+    })
+  /** The ETag of what this GET answers now; null when there is nothing (404). */
+  const currentTag = async (c: Incoming, params: Record<string, string>, caller: Caller | null): Promise<string | null> => {
+    try {
+      const value = await def.handler(contextFor({ ...c, query: NO_QUERY, body: null }, params, caller) as never)
+      return value instanceof Response ? null : etagOf(JSON.stringify(value))
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return null
+      throw error
+    }
+  }
   // Not async: a handler that answers at once (a cached catalog answer) costs no promise here.
-  return (c: Incoming, params: Record<string, string>): unknown => {
+  const answer = (c: Incoming, params: Record<string, string>): unknown => {
     const { caller } = requestState.of(c.request)
     if (def.auth !== 'public') {
       if (!caller) throw unauthorized()
@@ -152,9 +195,13 @@ function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Id
       return idempotency!.answer(c.request, credentialOf(caller, requestState.address(c.request)), key, c.body, async () =>
         late(c, await def.handler(contextFor(c, params, caller) as never)),
       )
+    if (versioning?.kind === 'write') return checkedWrite(c, params, caller, versioning)
+    if (versioning?.kind === 'read')
+      return Promise.resolve(def.handler(contextFor(c, params, caller) as never)).then((value) => tagged(c, value))
     const result: unknown = def.handler(contextFor(c, params, caller) as never)
     return result instanceof Promise ? result.then((value) => late(c, value)) : finish(c, result)
   }
+  return Object.assign(answer, { currentTag })
 }
 
 /** `pack/2026-11-30-popcorn/cancel` → the id and the action after its last slash. */
@@ -232,13 +279,27 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
   const shared = sharedContext(services)
   const idempotency = new Idempotency(services.db)
   const retried = (method: string) => (method === 'POST' ? idempotency : null)
+  const versioned = versionedPaths(registry)
+  const locks = new PathLocks()
+  const reads = new Map<string, ReturnType<typeof runner>>()
+  for (const r of registry)
+    if (r.method === 'GET' && versioned.has(r.path)) reads.set(r.path, runner(r.def, shared, true, null, { kind: 'read' }))
+  const versioningOf = (method: string, path: string): Versioning | null => {
+    const read = reads.get(path)
+    if (!read) return null
+    if (method === 'GET') return { kind: 'read' }
+    return method === 'POST' ? null : { kind: 'write', locks, current: read.currentTag }
+  }
   const mounts = Map.groupBy(registry, (r) => `${r.method} ${r.path}`)
   for (const routes of mounts.values()) {
     const { method, path } = routes[0]
     const defs = routes.map((r) => r.def)
     const tail = routes[0].tail
     if (!tail) {
-      const run = runner(defs[0], shared, isAdminPath(path), retried(method))
+      const run =
+        method === 'GET' && reads.has(path)
+          ? reads.get(path)!
+          : runner(defs[0], shared, isAdminPath(path), retried(method), versioningOf(method, path))
       mount(
         app,
         method,

@@ -5,6 +5,7 @@ import { BREAK_GLASS_CAPABILITIES, type Capability, UNSCOPABLE } from '../auth/c
 import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
+import { versionedPaths } from './versions.ts'
 
 type Json = Record<string, unknown>
 
@@ -66,6 +67,59 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
 const tagOf = (path: string) => TAGS.find((t) => t.prefixes.some((p) => path === p || path.startsWith(p + '/')))?.name ?? 'Site'
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' }
+
+/** Headers of the contract, declared once under components and referenced where they apply. */
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': {
+    description:
+      'The id of this request in the server log: the one the client sent when well formed (1-128 of `A-Za-z0-9._-`), else a new one',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+  },
+  ETag: { description: 'The version of the resource: send it back as If-Match to change it only if unchanged', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  Link: { description: 'The next page: `<…>; rel="next"` (RFC 8288), absent on the last page', schema: { type: 'string' } },
+}
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+
+const PARAMETERS: Record<string, Json> = {
+  XRequestId: {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    description: 'An id to find this request by in the server log; kept when 1-128 characters of `A-Za-z0-9._-`',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key, credential and body within 24 hours get the first answer again (with `Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag you read: the change is made only if the resource is still that version, else 412',
+    schema: { type: 'string' },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag you have: 304 without a body when it is still current',
+    schema: { type: 'string' },
+  },
+}
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
+
+/** How an operation takes part in versions: a GET that answers ETags, or a write that takes If-Match. */
+type Versioned = 'read' | 'write' | null
 
 /** `GET /api/admin/keys/{id}` → `getAdminKeysById`; `/login` → `postLogin`. */
 function operationId(method: string, docPath: string): string {
@@ -207,7 +261,7 @@ class Writer {
     return { [media]: { ...(schema ? { schema: this.plain(schema) } : {}), ...(example === undefined ? {} : { example }) } }
   }
 
-  private response(status: number, answer: Answer | string, codes: (declared?: string[]) => string[]): Json {
+  private response(status: number, answer: Answer | string, codes: (declared?: string[]) => string[], extra?: string[]): Json {
     const {
       description,
       schema,
@@ -217,10 +271,12 @@ class Writer {
     const headers: Json = {}
     if (status === 401)
       headers['WWW-Authenticate'] = { description: `Which credential to send: \`${WWW_AUTHENTICATE}\``, schema: { type: 'string' } }
-    if (status === 429) headers['Retry-After'] = { description: 'Seconds to wait before trying again', schema: { type: 'integer' } }
+    if (status === 429) headers['Retry-After'] = headerRef('Retry-After')
+    headers['X-Request-Id'] = headerRef('X-Request-Id')
+    if (status < 300 && extra) for (const name of extra) headers[name] = headerRef(name)
     if (status === 303) headers['Location'] = { description: 'Where the browser goes next', schema: { type: 'string' } }
     const base = { description, ...(Object.keys(headers).length ? { headers } : {}) }
-    if (status === 303 || status === 304) return base
+    if (status === 303 || status === 304) return status === 304 ? { ...base, headers: { ...headers, ETag: headerRef('ETag') } } : base
     if (media) return { ...base, content: { [media]: { schema: { type: 'string', format: 'binary' } } } }
     if (status >= 400) {
       const allowed = codes(declared)
@@ -233,11 +289,20 @@ class Writer {
     return { ...base, ...(schema ? { content: this.content(schema) } : {}) }
   }
 
-  operation(route: LoadedRoute): Json {
+  operation(route: LoadedRoute, versioned: Versioned = null): Json {
     const { def } = route
     const method = route.method.toLowerCase()
     const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method), ...def.responses }
-    const params = this.parameters(def)
+    if (versioned === 'read') answers[304] = 'The resource is still the version named by If-None-Match'
+    if (versioned === 'write') answers[412] = 'The resource changed since the ETag sent as If-Match: read it again'
+    const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
+    if (versioned) headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
+    const params = [...this.parameters(def), ...headers.map((name) => parameterRef(name === 'X-Request-Id' ? 'XRequestId' : name))]
+    const successHeaders = [
+      ...(versioned ? ['ETag'] : []),
+      ...(method === 'post' ? ['Idempotent-Replayed'] : []),
+      ...(def.query?.properties?.cursor ? ['Link'] : []),
+    ]
     return {
       operationId: def.operationId ?? operationId(route.method, route.docPath),
       summary: def.summary,
@@ -263,7 +328,12 @@ class Writer {
       responses: Object.fromEntries(
         Object.entries(answers).flatMap(([status, answer]) =>
           answer
-            ? [[status, this.response(Number(status), answer, (declared) => refusalCodes(def, method, Number(status), declared))]]
+            ? [
+                [
+                  status,
+                  this.response(Number(status), answer, (declared) => refusalCodes(def, method, Number(status), declared), successHeaders),
+                ],
+              ]
             : [],
         ),
       ),
@@ -276,7 +346,10 @@ class Writer {
 export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json {
   const writer = new Writer()
   const paths: Record<string, Json> = {}
-  for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route)
+  const versioned = versionedPaths(registry)
+  const versioning = (route: LoadedRoute): Versioned =>
+    !versioned.has(route.path) || route.method === 'POST' ? null : route.method === 'GET' ? 'read' : 'write'
+  for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route, versioning(route))
   const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as Json).tags as string[])))
   return {
     openapi: '3.1.0',
@@ -293,6 +366,8 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
     paths,
     components: {
       schemas: writer.schemas,
+      parameters: PARAMETERS,
+      headers: HEADERS,
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'site_session', description: 'A browser session, set by POST /login.' },
         bearer: {

@@ -61,7 +61,10 @@ describe('GET /api/docs/json', () => {
         Object.keys(op.responses).some((c) => c.startsWith('2')),
         where,
       ).toBe(true)
-      for (const param of op.parameters ?? []) expect(param.description?.length, `${where} ${param.name}`).toBeGreaterThan(2)
+      for (const param of op.parameters ?? []) {
+        const shown = param.$ref ? doc.components.parameters[param.$ref.split('/').at(-1)] : param
+        expect(shown.description?.length, `${where} ${shown.name}`).toBeGreaterThan(2)
+      }
       expect(p, where).not.toContain('*')
     }
     expect(doc.servers).toEqual([{ url: 'https://pack123.example.org', description: 'This service' }])
@@ -109,6 +112,24 @@ describe('GET /api/docs/json', () => {
     expect(liveCap.properties.detail.type).toBe('string')
     expect(liveCap.properties.live.type).toBe('array')
     expect(liveCap.properties.code.const).toBe('live_cap_reached')
+  })
+
+  it('declares the contract headers where they apply: request ids everywhere, versions on single resources, retries on POST', () => {
+    const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
+    for (const { path: p, method, op } of operations()) {
+      expect(op.parameters, `${method} ${p}`).toContainEqual(ref('parameters', 'XRequestId'))
+      for (const [status, answer] of Object.entries<any>(op.responses))
+        expect(answer.headers?.['X-Request-Id'], `${method} ${p} ${status}`).toEqual(ref('headers', 'X-Request-Id'))
+      if (method === 'post') expect(op.parameters, `${method} ${p}`).toContainEqual(ref('parameters', 'IdempotencyKey'))
+    }
+    const household = doc.paths['/api/admin/roster/households/{id}']
+    expect(household.get.parameters).toContainEqual(ref('parameters', 'IfNoneMatch'))
+    expect(household.get.responses['200'].headers.ETag).toEqual(ref('headers', 'ETag'))
+    expect(household.get.responses['304']).toBeDefined()
+    expect(household.patch.parameters).toContainEqual(ref('parameters', 'IfMatch'))
+    expect(household.patch.responses['412'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+      'precondition_failed',
+    ])
   })
 
   it('describes the social-post actions as three operations on {post_id}', () => {

@@ -1,0 +1,61 @@
+// Versions of single admin resources, so two leaders editing the same household cannot silently overwrite each
+// other: a GET of one resource answers a strong ETag (a hash of its JSON) and 304 to a matching If-None-Match; a
+// PATCH, PUT or DELETE at the same path with `If-Match` answers 412 when what GET answers now no longer matches, and
+// its answer carries the ETag of what GET answers after it. The check and the write run one at a time per path, so
+// no other write slips between them. Without If-Match a write goes ahead as before.
+import { createHash } from 'node:crypto'
+import { HttpError } from '../errors.ts'
+import { isAdminPath } from './front-door.ts'
+import type { Answer, LoadedRoute } from '../routes.ts'
+import { noneMatch } from '../catalog/http.ts'
+
+/** The strong ETag of a JSON answer. */
+export const etagOf = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`
+
+/**
+ * Mount paths of single admin resources: under /api/admin, read with GET, and named by a path parameter or changed
+ * with PATCH or PUT at the same path (`/api/admin/account`).
+ */
+export function versionedPaths(registry: LoadedRoute[]): Set<string> {
+  const at = Map.groupBy(
+    registry.filter((r) => !r.tail && isAdminPath(r.path)),
+    (r) => r.path,
+  )
+  const paths = new Set<string>()
+  for (const [path, routes] of at) {
+    const methods = routes.map((r) => r.method)
+    const get = routes.find((r) => r.method === 'GET')
+    const json =
+      get && Object.entries(get.def.responses).some(([s, a]) => s.startsWith('2') && typeof a === 'object' && !!(a as Answer).schema)
+    if (json && (path.includes(':') || methods.includes('PATCH') || methods.includes('PUT'))) paths.add(path)
+  }
+  return paths
+}
+
+/** Whether an If-Match field matches `etag` (strong comparison: a weak tag never matches), or `*` for any. */
+export function ifMatches(value: string, etag: string | null): boolean {
+  if (etag === null) return false
+  if (value.trim() === '*') return true
+  return value.split(',').some((tag) => tag.trim() === etag)
+}
+
+export const ifNoneMatches = noneMatch
+
+export const preconditionFailed = () =>
+  new HttpError(412, 'The resource changed since you read it (If-Match no longer matches): read it again and redo your change')
+
+/** Runs writes to the same resource one at a time. */
+export class PathLocks {
+  private readonly tails = new Map<string, Promise<unknown>>()
+
+  run<T>(path: string, work: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(path) ?? Promise.resolve()
+    const mine = before.then(work, work)
+    const tail = mine.catch(() => {})
+    this.tails.set(path, tail)
+    void tail.then(() => {
+      if (this.tails.get(path) === tail) this.tails.delete(path)
+    })
+    return mine
+  }
+}
