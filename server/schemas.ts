@@ -1,7 +1,7 @@
 // Schemas shared by several features. `t` is plain TypeBox: a JSON body is never coerced ("30" is not 30);
 // path and query strings are converted where a route's schema asks for a number. Messages for patterns and
 // formats are attached with `withMessage`, so refusals say what is wanted in words.
-import { Type as t, type TSchema } from '@sinclair/typebox'
+import { type TObject, Type as t, type TSchema } from '@sinclair/typebox'
 import './formats.ts' // `format: date` is a real calendar date, `format: email` an address with a domain
 import { unprocessable } from './errors.ts'
 import { multiline, withMessage } from './http/validate.ts'
@@ -69,6 +69,13 @@ export const OneOf = <V extends string>(values: readonly V[], options: { descrip
   )
 
 export const Weekday = OneOf(WEEKDAYS)
+
+/**
+ * A body that takes exactly one of several object shapes (a household from its fields, or from a lead): published as
+ * `oneOf`; a value that fits none is explained by the shape it was meant for (see validate.ts).
+ */
+export const OneShapeOf = <S extends TObject[]>(shapes: [...S], options: { description?: string; examples?: unknown[] } = {}) =>
+  t.Union(shapes, { ...options, 'x-one-of': true })
 
 /** A timestamp the service wrote (ISO 8601 in UTC). */
 export const Instant = t.String({ format: 'date-time', examples: ['2026-11-23T18:04:05.000Z'] })

@@ -51,7 +51,7 @@ export const SecondFactorAsked = t.Object(
       {
         ticket: t.String({ description: 'Send it to POST /login/second-factor with the code or the passkey answer, within 5 minutes' }),
         methods: t.Array(OneOf(SECOND_FACTOR_METHODS), { description: 'What this person can answer with' }),
-        passkey: t.Union([t.Unknown(), t.Null()], {
+        passkey: t.Union([t.Object({ challenge: t.String() }, { additionalProperties: true }), t.Null()], {
           description: 'Options for navigator.credentials.get() (startAuthentication of @simplewebauthn/browser) when a passkey may answer',
         }),
       },

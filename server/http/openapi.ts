@@ -230,7 +230,9 @@ class Writer {
     const visit = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(visit)
       if (!value || typeof value !== 'object') return value
-      const { $id, examples, ...rest } = value as Json
+      const { $id, examples, 'x-one-of': oneOf, ...rest } = value as Json
+      // A body of one of several shapes is `oneOf` (TypeBox writes every union as anyOf).
+      if (oneOf) Object.assign(rest, { oneOf: rest.anyOf, anyOf: undefined })
       const inner = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === 'const' || k === 'default' ? v : visit(v)]))
       if (typeof $id !== 'string') return inner
       this.schemas[$id] ??= inner
@@ -356,6 +358,7 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
     info: {
       title: 'Scouting units site: admin API',
       version: '1',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'The admin API of a website service for a Cub Scout pack and a Scouts BSA troop, and the public routes beside it. ' +
         'Every refusal is `{"detail": "…", "code": "…"}`: plain words and a stable code, listed per answer; a 422 adds `errors` with every problem by field. Each operation names the capability it needs as the scope of ' +

@@ -136,13 +136,32 @@ function explain(root: TSchema, first: ValueError, where: string): FieldProblem 
   return { field, code: enclosing ? 'invalid' : codeOf(error), detail: `${shown}: ${enclosing?.message ?? words(error)}` }
 }
 
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>()
+const compile = (schema: TSchema) => compiled.get(schema) ?? compiled.set(schema, TypeCompiler.Compile(schema)).get(schema)!
+
+/**
+ * The branch of a body that takes one of several shapes (a household from fields, or from `lead_id`) the value was
+ * meant for: the one that knows most of its fields, then the first whose required fields it has.
+ */
+function meantShape(union: TSchema, value: unknown): TSchema | null {
+  const shapes = (union.anyOf ?? []) as TSchema[]
+  if (shapes.length < 2 || !shapes.every((s) => s.type === 'object') || !value || typeof value !== 'object') return null
+  const keys = Object.keys(value)
+  const known = (s: TSchema) => keys.filter((k) => k in (s.properties ?? {})).length
+  const complete = (s: TSchema) => ((s.required ?? []) as string[]).every((k) => k in value)
+  return [...shapes].sort((a, b) => known(b) - known(a) || Number(complete(b)) - Number(complete(a)))[0]
+}
+
 /** Every problem, one per field (a union's branches each report the same field; the first says it best). */
 function problems(root: TSchema, check: TypeCheck<TSchema>, value: unknown, where: string): FieldProblem[] {
   const byField = new Map<string, FieldProblem>()
   for (const error of check.Errors(value)) {
-    // A field inside a union branch repeats as the union's own error; the union's is the one to keep.
-    const problem = explain(root, error, where)
-    if (![...byField.keys()].some((f) => problem.field === f || problem.field.startsWith(`${f}.`))) byField.set(problem.field, problem)
+    const shape = error.type === ValueErrorType.Union ? meantShape(error.schema, error.value) : null
+    const found = shape
+      ? [...compile(shape).Errors(error.value)].map((e) => explain(shape, { ...e, path: error.path + e.path }, where))
+      : [explain(root, error, where)]
+    for (const problem of found)
+      if (![...byField.keys()].some((f) => problem.field === f || problem.field.startsWith(`${f}.`))) byField.set(problem.field, problem)
     if (byField.size >= MAX_PROBLEMS) break
   }
   return [...byField.values()]

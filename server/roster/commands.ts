@@ -32,12 +32,12 @@ export const gradeDen = (grade: string) => (/grade/i.test(grade) ? grade : `grad
  * the grade standing in for a den. The caller must lead that unit (403), as for any scout.
  */
 export async function createHousehold(db: Db, caller: Caller, input: typeof NewHousehold.static) {
-  const { lead_id, unit: scoutUnit, ...fields } = input
+  const lead_id = 'lead_id' in input ? input.lead_id : undefined
   const id = await write(db, async (trx) => {
     let values
     let scout: { first_name: string; last_name: string | null; unit_id: number; den: string | null } | null = null
-    if (lead_id !== undefined) {
-      if (Object.keys(fields).length) throw unprocessable('lead_id: send it alone (or with unit); the household is copied from the lead')
+    if ('lead_id' in input) {
+      const { lead_id, unit: scoutUnit } = input
       const lead = await trx.selectFrom('leads').selectAll().where('id', '=', lead_id).executeTakeFirst()
       if (!lead) throw unprocessable(`lead_id: no lead ${lead_id}`)
       if (await trx.selectFrom('households').select('id').where('lead_id', '=', lead_id).executeTakeFirst())
@@ -53,9 +53,8 @@ export async function createHousehold(db: Db, caller: Caller, input: typeof NewH
         scout = { first_name: name[0], last_name: name.slice(1).join(' ') || null, unit_id: unit.id, den: grade ? gradeDen(grade) : null }
       }
     } else {
-      if (scoutUnit !== undefined) throw unprocessable('unit: only with lead_id, for the scout the lead names')
-      if (!fields.parent_name?.trim()) throw unprocessable('parent_name: is required')
-      values = { ...fields, parent_name: fields.parent_name.trim() }
+      if (!input.parent_name.trim()) throw unprocessable('parent_name: is required')
+      values = { ...input, parent_name: input.parent_name.trim() }
     }
     const now = nowIso()
     const row = await trx

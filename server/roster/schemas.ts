@@ -2,7 +2,7 @@
 import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
 import { CHECK_ITEMS, UNIT_SLUGS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
-import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OptionalNullable, t, withMessage } from '../schemas.ts'
+import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OneShapeOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
 export const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
 const MemberId = withMessage(t.String({ pattern: '^[0-9]{6,12}$', examples: ['12345678'] }), 'must be 6 to 12 digits')
@@ -23,24 +23,32 @@ const householdFields = {
   ),
 }
 
-export const NewHousehold = t.Object(
-  {
-    parent_name: t.Optional(ParentName),
-    ...householdFields,
-    lead_id: t.Optional(
-      t.Integer({
-        minimum: 1,
-        description: 'Alone (or with unit): copy the household from this join-form lead, and the scout it names with the grade as the den',
-      }),
+export const NewHousehold = OneShapeOf(
+  [
+    t.Object(
+      { parent_name: ParentName, ...householdFields },
+      {
+        additionalProperties: false,
+        title: 'HouseholdFromFields',
+        examples: [{ parent_name: 'Robin Hale', email: 'robin.hale@example.org', phone: '555-123-4567' }],
+      },
     ),
-    unit: t.Optional(
-      OneOf(UNIT_SLUGS, {
-        description: 'With lead_id: the unit of the scout the lead names; needed when the family was not sure which unit',
-      }),
+    t.Object(
+      {
+        lead_id: t.Integer({
+          minimum: 1,
+          description: 'Copy the household from this join-form lead, and the scout it names with the grade as the den',
+        }),
+        unit: t.Optional(
+          OneOf(UNIT_SLUGS, {
+            description: 'The unit of the scout the lead names; needed when the family was not sure which unit',
+          }),
+        ),
+      },
+      { additionalProperties: false, title: 'HouseholdFromLead', examples: [{ lead_id: 31 }] },
     ),
-  },
+  ],
   {
-    additionalProperties: false,
     description: 'parent_name with the other fields, or lead_id alone (with unit when the lead was not sure which)',
     examples: [{ parent_name: 'Robin Hale', email: 'robin.hale@example.org', phone: '555-123-4567' }],
   },

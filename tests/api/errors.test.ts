@@ -57,6 +57,16 @@ describe('errors', () => {
     expect(res.body.detail).toBe(res.body.errors[0].detail)
   })
 
+  it('explains a body of one of two shapes by the shape it was meant for', async () => {
+    const household = (json: object) => s.req('POST', '/api/admin/roster/households', { cookie: owner.cookie, json })
+    const none = await household({})
+    expect(none.body.errors).toEqual([{ field: 'parent_name', code: 'required', detail: 'parent_name: is required' }])
+    const fromLead = await household({ lead_id: 0, unit: 'den' })
+    expect(fromLead.body.errors.map((e: { field: string }) => e.field)).toEqual(['lead_id', 'unit'])
+    const both = await household({ parent_name: 'A', email: 'nope', lead_id: 3 })
+    expect(both.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'lead_id'])
+  })
+
   it('gives a handler-found 422 its field too, from the words it starts with', async () => {
     const res = await s.req('POST', '/api/admin/announcements', {
       cookie: owner.cookie,

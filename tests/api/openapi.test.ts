@@ -22,7 +22,7 @@ const operations = () =>
   )
 
 describe('GET /api/docs/json', () => {
-  it('passes `redocly lint` with the recommended rules and no error', async () => {
+  it('passes `redocly lint` with the recommended rules: no error, no warning but the two pairs of fixed paths', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'))
     try {
       const file = path.join(dir, 'openapi.json')
@@ -36,8 +36,14 @@ describe('GET /api/docs/json', () => {
       )
       const out = lint.stdout.toString()
       const report = JSON.parse(out.slice(out.indexOf('{')))
-      const errors = report.problems.filter((p: any) => p.severity === 'error').map((p: any) => `${p.ruleId}: ${p.message}`)
-      expect(errors).toEqual([])
+      // Every rule passes but one warning, twice: two pairs of paths the specification fixes read alike to a linter
+      // (`/people/invite/{id}` and `/people/{id}/disable`; `/catalog/variants/{id}` and `/catalog/{season}/autocomplete`),
+      // and the router sends the literal segment first, as the tests of each show.
+      const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message}`)
+      expect(problems).toEqual([
+        'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/admin/people/{id}/disable` and `/api/admin/people/invite/{id}`.',
+        'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/catalog/{season}/autocomplete` and `/api/catalog/variants/{id}`.',
+      ])
       expect(lint.exitCode).toBe(0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -122,6 +128,9 @@ describe('GET /api/docs/json', () => {
         expect(answer.headers?.['X-Request-Id'], `${method} ${p} ${status}`).toEqual(ref('headers', 'X-Request-Id'))
       if (method === 'post') expect(op.parameters, `${method} ${p}`).toContainEqual(ref('parameters', 'IdempotencyKey'))
     }
+    const oneOf = doc.paths['/api/admin/roster/households'].post.requestBody.content['application/json'].schema.oneOf
+    expect(oneOf.map((b: any) => b.required)).toEqual([['parent_name'], ['lead_id']])
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' })
     const household = doc.paths['/api/admin/roster/households/{id}']
     expect(household.get.parameters).toContainEqual(ref('parameters', 'IfNoneMatch'))
     expect(household.get.responses['200'].headers.ETag).toEqual(ref('headers', 'ETag'))
