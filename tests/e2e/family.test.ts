@@ -46,16 +46,16 @@ describe('the family page', () => {
 
     await card.getByText('Edit our details').click()
     const form = card.locator('form')
+    // Two problems at once (a phone that is not one, an emergency name without a phone): each shows beside its field.
     await form.getByLabel('Phone', { exact: true }).fill('call me')
-    await form.getByRole('button', { name: 'Save our details' }).click()
-    await form.locator('.field-error', { hasText: 'Phone must be a phone number.' }).waitFor()
-    expect(await form.getByLabel('Phone', { exact: true }).getAttribute('aria-invalid')).toBe('true')
-    // A name without a phone: the refusal about the emergency phone shows beside that field.
-    await form.getByLabel('Phone', { exact: true }).fill('555-333-4444')
     await form.getByLabel('Emergency contact').fill('Pat Hale')
     await form.getByRole('button', { name: 'Save our details' }).click()
+    await form.locator('.field-error', { hasText: /^Phone must be a phone number\.$/ }).waitFor()
     await form.locator('.field-error', { hasText: 'Emergency phone must be a phone number.' }).waitFor()
+    expect(await form.getByLabel('Phone', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+    expect(await form.getByLabel('Emergency phone').getAttribute('aria-invalid')).toBe('true')
     expect(await seriousViolations(page)).toEqual([])
+    await form.getByLabel('Phone', { exact: true }).fill('555-333-4444')
 
     await form.getByLabel('Emergency phone').fill('555-987-6543')
     await form.getByLabel('Preferred name (what Jamie goes by)').fill('Jay')

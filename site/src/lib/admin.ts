@@ -10,6 +10,9 @@ import { instantWords } from '#server/words.ts'
 /** A refusal, as every route answers one. */
 export interface Refusal {
   detail: string
+  code?: string
+  /** On a 422: every problem, by field. */
+  errors?: { field: string; code: string; detail: string }[]
   [field: string]: unknown
 }
 
@@ -82,8 +85,10 @@ export function answered<T>(res: ApiResult<T>): T | undefined {
 interface SubmitOptions<T> {
   /** Where a refusal is shown; the form's `#<id>-error` element by default. */
   problem?: HTMLElement
-  /** The refusal in words, when the detail alone does not say enough. */
-  refused?: (refusal: { status: number; body: Refusal }) => string
+  /** The refusal in words, when the detail and its field problems alone do not say enough. */
+  refused?: (refusal: { status: number; body: Refusal }) => string | Refusal
+  /** The form's name for a field the API names by path (`emergency_contact.phone` → `emergency_phone`). */
+  fieldName?: (apiField: string) => string
   /** Clear the form after a success (default true). */
   reset?: boolean
 }
@@ -96,13 +101,14 @@ export function onSubmit<T>(
   form: HTMLFormElement,
   send: (data: FormData) => Promise<ApiResult<T>>,
   done: (body: T) => unknown,
-  { problem = byId(`${form.id}-error`), refused = detailOf, reset = true }: SubmitOptions<T> = {},
+  { problem = byId(`${form.id}-error`), refused, fieldName, reset = true }: SubmitOptions<T> = {},
 ) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     const res = await send(new FormData(form))
     if (!res.ok) {
-      if (showRefusal(form, refused(res), (text) => say(problem, text, 'error')) && problem !== byId('status')) problem.hidden = true
+      const shown = refused ? refused(res) : typeof res.body?.detail === 'string' ? res.body : detailOf(res)
+      if (showRefusal(form, shown, (text) => say(problem, text, 'error'), fieldName) && problem !== byId('status')) problem.hidden = true
       return
     }
     clearFieldErrors(form)

@@ -1,6 +1,6 @@
-// Refusals shown where they belong: a 422 whose detail names a field of the form ("ends_at: must be after
-// starts_at") is shown next to that field, in the page's own words ("Show until must be after “Show from”.").
-// The API keeps its {detail}; only the page knows what it calls each field.
+// Refusals shown where they belong: each problem of a 422 (`errors[].field`, or the field its detail starts with)
+// is shown next to that field of the form, in the page's own words ("Show until must be after “Show from”.").
+// The API keeps its {detail, code, errors}; only the page knows what it calls each field.
 
 const FIELD_DETAIL = /^([a-z][a-z0-9_]*)(?:\.[\w.]+)?: (.+)$/s
 
@@ -61,27 +61,51 @@ function sentence(form: HTMLFormElement, field: string, label: string, words: st
   return `${label} ${named}`.replace(/[.\s]*$/, '.')
 }
 
-/**
- * Shows a refusal: next to its field when the detail names one the form has (the field marked invalid and
- * focused), otherwise in `general`. Returns whether it went next to a field.
- */
-export function showRefusal(form: HTMLFormElement, detail: string, general: (text: string) => void): boolean {
-  clearFieldErrors(form)
-  const match = FIELD_DETAIL.exec(detail)
-  const control = match && controlOf(form, match[1])
-  const label = match && labelOf(form, match[1])
+/** One problem the API named: where (`errors[].field`) and what, in words. */
+export interface FieldProblem {
+  field: string
+  detail: string
+}
+
+/** Shows `words` next to the control named `name`; false when the form has no such control. */
+function place(form: HTMLFormElement, name: string, words: string, first: boolean): boolean {
+  const control = controlOf(form, name)
+  const label = labelOf(form, name)
   const holder = control && holderOf(control)
-  if (!match || !control || !label || !holder) {
-    general(detail)
-    return false
-  }
-  const id = `field-error-${form.id || 'form'}-${match[1]}`
+  if (!control || !label || !holder) return false
+  const id = `field-error-${form.id || 'form'}-${name}`
+  if (document.getElementById(id)) return true // a second problem of one field: the first is shown
   const error = document.createElement('span')
-  Object.assign(error, { id, className: 'field-error', textContent: sentence(form, match[1], label, match[2]) })
-  error.dataset.for = match[1]
+  Object.assign(error, { id, className: 'field-error', textContent: sentence(form, name, label, words) })
+  error.dataset.for = name
   holder.after(error)
   control.setAttribute('aria-invalid', 'true')
   control.setAttribute('aria-describedby', `${control.getAttribute('aria-describedby') ?? ''} ${id}`.trim())
-  control.focus()
+  if (first) control.focus()
   return true
+}
+
+/**
+ * Shows a refusal: each problem next to its field when the form has it (the field marked invalid, the first one
+ * focused), the rest in `general`. Returns whether every problem went next to a field.
+ */
+export function showRefusal(
+  form: HTMLFormElement,
+  refusal: string | { detail: string; errors?: FieldProblem[] },
+  general: (text: string) => void,
+  fieldName: (apiField: string) => string = (field) => field.split('.')[0],
+): boolean {
+  clearFieldErrors(form)
+  const { detail, errors } = typeof refusal === 'string' ? { detail: refusal, errors: undefined } : refusal
+  const problems = errors?.length ? errors : [{ field: /^([\w.]+): /.exec(detail)?.[1] ?? '', detail }]
+  const left: string[] = []
+  let placed = 0
+  for (const problem of problems) {
+    const name = problem.field && fieldName(problem.field)
+    const words = FIELD_DETAIL.exec(problem.detail)?.[2] ?? problem.detail
+    if (name && place(form, name, words, placed === 0)) placed++
+    else left.push(problem.detail)
+  }
+  if (left.length) general(left.join(' '))
+  return !left.length
 }

@@ -1,6 +1,6 @@
 // Browser helper for the public forms: submit a form as JSON and show the server's {detail} next to the field it
 // names, or above the form.
-import { showRefusal } from './field-errors.ts'
+import { type FieldProblem, showRefusal } from './field-errors.ts'
 
 export function submitJson<T = unknown>(formId: string, url: string | (() => string), onOk: (answer: T) => void) {
   const form = document.getElementById(formId) as HTMLFormElement
@@ -15,9 +15,9 @@ export function submitJson<T = unknown>(formId: string, url: string | (() => str
       body: JSON.stringify(data),
     })
     if (res.ok) return onOk((await res.json().catch(() => ({}))) as T)
-    const body: { detail?: unknown } = await res.json().catch(() => ({}))
+    const body: { detail?: unknown; errors?: FieldProblem[] } = await res.json().catch(() => ({}))
     const detail = typeof body.detail === 'string' ? body.detail : `Something went wrong (${res.status})`
-    showRefusal(form, detail, (text) => {
+    showRefusal(form, { detail, errors: Array.isArray(body.errors) ? body.errors : undefined }, (text) => {
       error.textContent = text
       error.hidden = false
       error.focus()

@@ -102,7 +102,7 @@ onSubmit(
   {
     refused: (res) => {
       const live = res.body.live as { message: string }[] | undefined
-      return `${detailOf(res)}${live ? ` Showing now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : ''}`
+      return live ? `${detailOf(res)} Showing now: ${live.map((a) => `“${a.message}”`).join(', ')}.` : res.body
     },
   },
 )

@@ -13,7 +13,6 @@ import {
   ownUnit,
   type ApiResult,
   byId,
-  detailOf,
   h,
   onSubmit,
   report,
@@ -332,7 +331,7 @@ onSubmit(
     reset: false,
     // A store that stopped answering since the page loaded: say so plainly and show the banner (the form then hides).
     refused: (res) => {
-      if (res.status !== 502) return detailOf(res)
+      if (res.status !== 502) return res.body
       tell(NOT_TAKEN, 'error')
       void load()
       return ''

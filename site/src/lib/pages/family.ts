@@ -156,10 +156,11 @@ function householdCard(hh: Household) {
       problem, // the card is not in the page yet, so onSubmit could not find it by id
       reset: false,
       // The API names nested fields by path (emergency_contact.phone, scouts.0.preferred_name): the form's own names.
-      refused: (r) =>
-        detailOf(r)
-          .replace(/^emergency_contact\.(name|phone):/, 'emergency_$1:')
-          .replace(/^scouts\.(\d+)\.(\w+):/, (all, i, name) => (hh.scouts[Number(i)] ? `scout_${hh.scouts[Number(i)].id}_${name}:` : all)),
+      fieldName: (field) =>
+        field
+          .replace(/^emergency_contact\.(name|phone)$/, 'emergency_$1')
+          .replace(/^scouts\.(\d+)\.(\w+)$/, (all, i, name) => (hh.scouts[Number(i)] ? `scout_${hh.scouts[Number(i)].id}_${name}` : all))
+          .split('.')[0],
     },
   )
   return card

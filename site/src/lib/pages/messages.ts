@@ -170,7 +170,7 @@ async function compose(form: HTMLFormElement) {
     confirmSend.disabled = false
     if (!res.ok) {
       dialog.close()
-      showRefusal(form, detailOf(res), (text) => say(problem, text, 'error'))
+      showRefusal(form, typeof res.body?.detail === 'string' ? res.body : detailOf(res), (text) => say(problem, text, 'error'))
       return
     }
     dialog.close()
