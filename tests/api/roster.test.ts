@@ -620,6 +620,20 @@ describe('importing a lead with its scout', () => {
   })
 })
 
+describe('GET /api/admin/roster/households/:id', () => {
+  it('answers a household in the shape its creation, its change and its linked accounts answer', async () => {
+    const made = await household({ parent_name: 'Same Shape', email: 'same.shape@example.org' })
+    const path = `/api/admin/roster/households/${made.body.id}`
+    const one = async () => (await s.req('GET', path, { cookie: leader.cookie })).body
+    expect(await one()).toEqual(made.body)
+    const changed = await s.req('PATCH', path, { cookie: leader.cookie, json: { notes: 'Prefers texts' } })
+    expect(await one()).toEqual(changed.body)
+    const parent = await s.as(ROLES.member)
+    const linked = await s.req('PUT', `${path}/people`, { cookie: leader.cookie, json: { person_ids: [parent.id] } })
+    expect(await one()).toEqual(linked.body)
+  })
+})
+
 describe('GET /api/admin/roster/scouts/:id', () => {
   it('answers one scout as its household shows it, the same shape its creation and its change answer', async () => {
     const home = await household({ parent_name: 'Alone Reader' })
