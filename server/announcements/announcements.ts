@@ -80,7 +80,12 @@ export const LiveCapFull = t.Object(
   },
 )
 
-const find = async (db: Executor, id: number) => (await announcementsWithState(db)).find((a) => a.id === id)!
+/** One announcement with its state, as the list shows it; 404 when there is none. */
+export async function announcementById(db: Executor, id: number) {
+  const found = (await announcementsWithState(db)).find((a) => a.id === id)
+  if (!found) throw notFound('No such announcement')
+  return found
+}
 
 export const listAnnouncements = async (db: Executor) => ({
   announcements: await announcementsWithState(db),
@@ -127,7 +132,7 @@ export async function createAnnouncement(db: Db, caller: Caller, input: typeof N
     )
     return row.id
   })
-  return find(db, id)
+  return announcementById(db, id)
 }
 
 /** Revokes an announcement: the row stays with revoked_at set; again 409, unknown 404. */
@@ -139,5 +144,5 @@ export async function revokeAnnouncement(db: Db, caller: Caller, id: number) {
     await trx.updateTable('announcements').set({ revoked_at: nowIso() }).where('id', '=', id).execute()
     await record(trx, caller.actor, 'announcements.revoke', `Revoked announcement #${id}`)
   })
-  return { announcement: await find(db, id) }
+  return announcementById(db, id)
 }

@@ -9,7 +9,16 @@ import { forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Instant, Line, Lines, nowIso, Nullable, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
-import { type CalendarEvent, firstOccurrence, occurrencesIn, type Repeat, REPEATS, repeatDates, toICalendar } from './event.ts'
+import {
+  type CalendarEvent,
+  firstOccurrence,
+  type Occurrence,
+  occurrencesIn,
+  type Repeat,
+  REPEATS,
+  repeatDates,
+  toICalendar,
+} from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
 import { deletedWithReplies, followStore, setAsking, startOf, totalsByUid } from './rsvp.ts'
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
@@ -137,11 +146,6 @@ export const EventList = t.Object(
 
 export const Uid = t.Object({ uid: Line(300, { minLength: 1, description: 'The event uid', examples: [EVENT_EXAMPLE.uid] }) })
 
-export const EventDeleted = t.Object(
-  { uid: t.String(), deleted: t.Literal(true) },
-  { additionalProperties: false, examples: [{ uid: EVENT_EXAMPLE.uid, deleted: true }] },
-)
-
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
 export function eventFrom({ rsvp, signup, ...body }: typeof EventBody.static): CalendarEvent {
   if (rsvp && body.repeat) throw unprocessable('rsvp: a repeating event cannot ask for replies; ask on a one-time event')
@@ -188,9 +192,14 @@ export async function shownWindow(db: Executor, now = Date.now()) {
 /** Every occurrence in the window, ordered by start then title, each with `mine`. */
 export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[], now = Date.now()) {
   const { timeZone, from, to } = await shownWindow(db, now)
+  return shown(db, occurrencesIn(objects, from, to, timeZone))
+}
+
+/** Occurrences as the API shows events: with `mine`, whether replies are asked, their totals and the sign-up. */
+async function shown(db: Executor, occurrences: Occurrence[]) {
   const mine = new Set((await db.selectFrom('calendar_uids').select('uid').execute()).map((r) => r.uid))
   const replies = await totalsByUid(db)
-  return occurrencesIn(objects, from, to, timeZone).map(({ start, series, ...e }) => {
+  return occurrences.map(({ start, series, ...e }) => {
     const asked = replies.get(e.uid)
     return {
       ...e,
@@ -231,17 +240,36 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
  */
 export async function listEvents(db: Db, calendar: CalendarStore) {
   const deleted_with_replies = await deletedWithReplies(db)
+  const { objects, unreachable } = await readStore(db, calendar)
+  const events = await eventsOf(db, objects)
+  return { configured: true, store: calendar.kind, ...(unreachable ? { unreachable } : {}), events, deleted_with_replies }
+}
+
+/** The store read now; when a CalDAV store does not answer (502), the last good copy and a plain sentence saying so. */
+async function readStore(db: Db, calendar: CalendarStore) {
   try {
-    const events = await eventsOf(db, (await refreshCopy(db, calendar)).objects)
-    return { configured: true, store: calendar.kind, events, deleted_with_replies }
+    return { objects: (await refreshCopy(db, calendar)).objects }
   } catch (error) {
     if (!(error instanceof StoreFailed)) throw error
-    const copy = await db.selectFrom('calendar_objects').select(['ics', 'synced_at']).execute()
+    const copy = await db.selectFrom('calendar_objects').select(['uid', 'ics', 'synced_at']).execute()
     const copied_at = copy.reduce<string | null>((latest, o) => (latest && latest > o.synced_at ? latest : o.synced_at), null)
-    const events = await eventsOf(db, copy)
-    const detail = error.reached ? REFUSING : UNREACHABLE
-    return { configured: true, store: calendar.kind, unreachable: { detail, copied_at }, events, deleted_with_replies }
+    return { objects: copy, unreachable: { detail: error.reached ? REFUSING : UNREACHABLE, copied_at } }
   }
+}
+
+/**
+ * One event as the list shows it, a repeating one by its first day with its rule (what a PUT sends back), read from
+ * the store now (or the last good copy); 404 when the store does not hold it.
+ */
+export async function eventByUid(db: Db, calendar: CalendarStore, uid: string) {
+  return eventIn(db, (await readStore(db, calendar)).objects, uid)
+}
+
+async function eventIn(db: Executor, objects: Pick<StoredObject, 'uid' | 'ics'>[], uid: string) {
+  const object = objects.find((o) => o.uid === uid)
+  const first = object && firstOccurrence(object.ics, await getSetting(db, 'site.timezone'))
+  if (!first) throw notFound('No such event (it may have been deleted)')
+  return (await shown(db, [first]))[0]!
 }
 
 /**
@@ -299,9 +327,8 @@ export async function createEvent(db: Db, calendar: CalendarStore, caller: Calle
     await forget()
     throw error
   }
-  // Refresh the copy (and the etag the next edit must match) from the store itself.
-  await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true, rsvp: asking.rsvp, ...(asking.signup ? { signup: asking.signup } : {}) }
+  // Refresh the copy (and the etag the next edit must match) from the store itself, and answer what it holds.
+  return eventIn(db, (await refreshCopy(db, calendar)).objects, uid)
 }
 
 const askingWords = ({ rsvp, signup }: { rsvp: boolean; signup: SignupSettings | null }) =>
@@ -365,13 +392,13 @@ export async function replaceEvent(
     },
     what: 'change',
   })
-  await refreshCopy(db, calendar)
-  return { uid, ...event, mine: true, rsvp: asking.rsvp, ...(asking.signup ? { signup: asking.signup } : {}) }
+  return eventIn(db, (await refreshCopy(db, calendar)).objects, uid)
 }
 
-/** Deletes an event the site created, for real; again 404. */
+/** Deletes an event the site created, for real, answering it as it was; again 404. */
 export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string) {
   await assertMine(db, uid)
+  const was = await eventByUid(db, calendar, uid)
   const { url, etag } = await current(db, calendar, uid)
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
   const words = copy && storedEventWords(copy.ics, await getSetting(db, 'site.timezone'))
@@ -386,5 +413,5 @@ export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Calle
     what: 'deletion',
   })
   await refreshCopy(db, calendar)
-  return { uid, deleted: true as const }
+  return was
 }

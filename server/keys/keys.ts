@@ -87,6 +87,13 @@ export async function listKeys(db: Executor, caller: Caller) {
   return { keys: rows.map(keyView), grantable_scopes: grantableScopes(caller.capabilities) }
 }
 
+/** One of the caller's keys as the list shows it; someone else's key is 404, never 403. */
+export async function keyById(db: Executor, caller: Caller, id: number) {
+  const key = await db.selectFrom('api_keys').selectAll().where('id', '=', id).where('person_id', '=', caller.person!.id).executeTakeFirst()
+  if (!key) throw notFound('No such key')
+  return key
+}
+
 /** A new key for the caller: 422 for a scope no key may carry, 403 for one the caller does not hold. */
 export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.static) {
   const unscopable = input.scopes.filter((s) => UNSCOPABLE.includes(s))
@@ -117,13 +124,7 @@ export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.stati
 /** Revokes one of the caller's keys and closes the invite and reset links it issued; someone else's key is 404, never 403. */
 export function revokeKey(db: Db, caller: Caller, id: number) {
   return write(db, async (trx) => {
-    const key = await trx
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('id', '=', id)
-      .where('person_id', '=', caller.person!.id)
-      .executeTakeFirst()
-    if (!key) throw notFound('No such key')
+    const key = await keyById(trx, caller, id)
     if (key.revoked_at) throw conflict('The key is already revoked')
     const revoked = await trx
       .updateTable('api_keys')
@@ -135,6 +136,6 @@ export function revokeKey(db: Db, caller: Caller, id: number) {
     const closed = await closeLinksIssued(trx, { keyId: id }, revoked.revoked_at!)
     const also = closed ? ` and closed the ${closed === 1 ? 'link' : `${closed} links`} it gave` : ''
     await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”${also}`)
-    return { key: keyView(revoked) }
+    return keyView(revoked)
   })
 }

@@ -98,6 +98,13 @@ export const listNearby = async (db: Executor) => ({
   nearby: (await db.selectFrom('nearby_units').selectAll().execute()).sort((a, b) => b.active - a.active || directoryOrder(a, b)),
 })
 
+/** One row of the editing list; 404 when there is none. */
+export async function nearbyById(db: Executor, id: number) {
+  const row = await db.selectFrom('nearby_units').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('No such nearby unit')
+  return row
+}
+
 export function addNearby(db: Db, caller: Caller, input: typeof NewNearby.static) {
   return write(db, async (trx) => {
     const now = nowIso()
@@ -114,7 +121,7 @@ export function addNearby(db: Db, caller: Caller, input: typeof NewNearby.static
 /** Edits a row; verified_at becomes today unless the change carries a date. */
 export function changeNearby(db: Db, caller: Caller, id: number, change: typeof NearbyChange.static) {
   return write(db, async (trx) => {
-    if (!(await trx.selectFrom('nearby_units').select('id').where('id', '=', id).executeTakeFirst())) throw notFound('No such nearby unit')
+    await nearbyById(trx, id)
     const row = await trx
       .updateTable('nearby_units')
       .set({ ...change, verified_at: change.verified_at === undefined ? await today(trx) : change.verified_at, updated_at: nowIso() })
@@ -134,8 +141,7 @@ export function changeNearby(db: Db, caller: Caller, id: number, change: typeof 
 /** Deactivates a row (it stays in the editing list); again 409. */
 export function deactivateNearby(db: Db, caller: Caller, id: number) {
   return write(db, async (trx) => {
-    const current = await trx.selectFrom('nearby_units').select(['name', 'active']).where('id', '=', id).executeTakeFirst()
-    if (!current) throw notFound('No such nearby unit')
+    const current = await nearbyById(trx, id)
     if (!current.active) throw conflict('The nearby unit is already inactive')
     const row = await trx
       .updateTable('nearby_units')

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import { type Executor, GLOBAL_ROLES } from '../db/database.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { KeyView, keyView } from '../keys/keys.ts'
+import { notFound } from '../errors.ts'
 import { Instant, nowIso, OneOf, t } from '../schemas.ts'
 import { assertMayGrant, holdsMore, rolesInWords, type UnitGrant } from './grants.ts'
 import { closeLinksIssued } from './link-issuers.ts'
@@ -25,7 +26,20 @@ export const PersonListing = t.Object(
     keys: t.Array(KeyView),
     second_factor: t.Boolean({ description: 'Signs in with an authenticator app or a passkey besides the password' }),
   },
-  { additionalProperties: false },
+  {
+    $id: 'PersonListing',
+    additionalProperties: false,
+    examples: [
+      {
+        ...PersonSummary.examples[0],
+        disabled: false,
+        created_at: '2026-09-01T12:00:00.000Z',
+        sessions: [{ id: 12, created_at: '2026-11-20T19:02:11.000Z', last_seen_at: '2026-11-23T07:15:40.000Z' }],
+        keys: [],
+        second_factor: true,
+      },
+    ],
+  },
 )
 
 export const People = t.Object(
@@ -50,16 +64,7 @@ export const People = t.Object(
     additionalProperties: false,
     examples: [
       {
-        people: [
-          {
-            ...PersonSummary.examples[0],
-            disabled: false,
-            created_at: '2026-09-01T12:00:00.000Z',
-            sessions: [{ id: 12, created_at: '2026-11-20T19:02:11.000Z', last_seen_at: '2026-11-23T07:15:40.000Z' }],
-            keys: [],
-            second_factor: true,
-          },
-        ],
+        people: PersonListing.examples,
         invites: [
           {
             id: 8,
@@ -77,16 +82,24 @@ export const People = t.Object(
   },
 )
 
-export async function listPeople(db: Executor, caller: Caller) {
+/** Everyone (or the one with `id`) as the people list shows them: roles, sessions, keys and second factor. */
+async function listings(db: Executor, caller: Caller, id: number | null) {
   const now = nowIso()
   const me = caller.person!
   const sessions = await db
     .selectFrom('sessions')
     .select(['id', 'person_id', 'created_at', 'last_seen_at', 'address', 'user_agent'])
     .where('expires_at', '>', now)
+    .$if(id !== null, (q) => q.where('person_id', '=', id!))
     .execute()
   const sessionsOf = groupBy(sessions, (s) => s.person_id)
-  const keysOf = groupBy(await db.selectFrom('api_keys').selectAll().orderBy('id', 'desc').execute(), (k) => k.person_id)
+  const keys = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .$if(id !== null, (q) => q.where('person_id', '=', id!))
+    .orderBy('id', 'desc')
+    .execute()
+  const keysOf = groupBy(keys, (k) => k.person_id)
   const withFactor = new Set(
     (await db.selectFrom('second_factors').select('person_id').distinct().where('confirmed_at', 'is not', null).execute()).map(
       (f) => f.person_id,
@@ -94,7 +107,7 @@ export async function listPeople(db: Executor, caller: Caller) {
   )
   // Where and on what someone signs in is theirs and the owners' to see; others get the count and times.
   const seesSessionsOf = (id: number) => id === me.id || caller.capabilities.has('people:manage')
-  const people = (await loadPeople(db)).map((p) => {
+  return (await loadPeople(db, id)).map((p) => {
     const theirs = sessionsOf.get(p.id) ?? []
     return {
       ...p,
@@ -105,6 +118,19 @@ export async function listPeople(db: Executor, caller: Caller) {
       second_factor: withFactor.has(p.id),
     }
   })
+}
+
+/** One person as the people list shows them; 404 when there is none. */
+export async function personById(db: Executor, caller: Caller, id: number) {
+  const [person] = await listings(db, caller, id)
+  if (!person) throw notFound('No such person')
+  return person
+}
+
+export async function listPeople(db: Executor, caller: Caller) {
+  const now = nowIso()
+  const me = caller.person!
+  const people = await listings(db, caller, null)
   const invites = await db
     .selectFrom('invites')
     .select(['id', 'email', 'global_role', 'units', 'invited_by', 'created_at', 'expires_at'])

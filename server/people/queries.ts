@@ -39,8 +39,8 @@ export async function loadPerson(db: Executor, id: number): Promise<PersonInfo |
   return info
 }
 
-/** Everyone with an account, by email, with when the account was made. */
-export const loadPeople = (db: Executor): Promise<(PersonInfo & { created_at: string })[]> => loadWhere(db, null)
+/** Everyone with an account (or the one with `id`), by email, with when the account was made. */
+export const loadPeople = (db: Executor, id: number | null = null): Promise<(PersonInfo & { created_at: string })[]> => loadWhere(db, id)
 
 export const personCapabilities = (p: PersonInfo): Capability[] =>
   capabilitiesOf(

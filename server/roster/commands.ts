@@ -9,7 +9,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
 import { fieldWords, listWords } from '../words.ts'
-import { householdById, programYear, scoutRow } from './queries.ts'
+import { householdById, programYear, scoutById } from './queries.ts'
 import type { CheckInput, HouseholdChange, NewHousehold, NewScout, ScoutChange } from './schemas.ts'
 
 async function assertHousehold(db: Executor, id: number) {
@@ -176,8 +176,8 @@ export async function linkPeople(db: Db, caller: Caller, id: number, personIds: 
   return householdById(db, id)
 }
 
-export function addScout(db: Db, caller: Caller, householdId: number, input: typeof NewScout.static) {
-  return write(db, async (trx) => {
+export async function addScout(db: Db, caller: Caller, householdId: number, input: typeof NewScout.static) {
+  const id = await write(db, async (trx) => {
     const household = await assertHousehold(trx, householdId)
     await assertUnit(trx, input.unit_id)
     await assertKeepsHousehold(trx, caller, householdId)
@@ -189,12 +189,13 @@ export function addScout(db: Db, caller: Caller, householdId: number, input: typ
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'roster.scout_create', `${row.first_name}, in ${household.parent_name}'s household`)
-    return scoutRow(row)
+    return row.id
   })
+  return scoutById(db, id)
 }
 
-export function changeScout(db: Db, caller: Caller, id: number, change: typeof ScoutChange.static) {
-  return write(db, async (trx) => {
+export async function changeScout(db: Db, caller: Caller, id: number, change: typeof ScoutChange.static) {
+  await write(db, async (trx) => {
     await scoutKept(trx, caller, id)
     if (change.unit_id !== undefined) {
       await assertUnit(trx, change.unit_id)
@@ -207,8 +208,8 @@ export function changeScout(db: Db, caller: Caller, id: number, change: typeof S
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'roster.scout_update', `${row.first_name} changed: ${fieldWords(change)}`)
-    return scoutRow(row)
   })
+  return scoutById(db, id)
 }
 
 /**

@@ -131,6 +131,13 @@ export async function householdById(db: Executor, id: number) {
   return household
 }
 
+/** One scout as its household shows it, with this program year's checks; 404 when there is none. */
+export async function scoutById(db: Executor, id: number) {
+  const scout = await db.selectFrom('scouts').select('household_id').where('id', '=', id).executeTakeFirst()
+  if (!scout) throw notFound('No such scout')
+  return (await householdById(db, scout.household_id)).scouts.find((sc) => sc.id === id)!
+}
+
 export interface RosterFilters {
   /** One unit, by slug or id: its households, each with only its scouts in that unit. */
   unit?: string

@@ -148,16 +148,6 @@ export const ScoutRow = t.Object(
   },
 )
 
-const ScoutView = t.Object(
-  {
-    ...ScoutRow.properties,
-    unit_slug: t.String(),
-    unit_name: t.String(),
-    checks: t.Object({ dues: Check, health_form: HealthFormCheck }, { additionalProperties: false }),
-  },
-  { $id: 'ScoutWithChecks', additionalProperties: false },
-)
-
 const SCOUT_EXAMPLE = {
   ...ScoutRow.examples[0],
   unit_slug: 'pack',
@@ -175,6 +165,17 @@ const SCOUT_EXAMPLE = {
     },
   },
 }
+/** A scout as the roster, a household and the scout's own path show it: with its unit and this year's checks. */
+export const ScoutView = t.Object(
+  {
+    ...ScoutRow.properties,
+    unit_slug: t.String(),
+    unit_name: t.String(),
+    checks: t.Object({ dues: Check, health_form: HealthFormCheck }, { additionalProperties: false }),
+  },
+  { $id: 'ScoutWithChecks', additionalProperties: false, examples: [SCOUT_EXAMPLE] },
+)
+
 const FAMILY_EXAMPLE = {
   id: 5,
   parent_name: 'Robin Hale',

@@ -35,7 +35,6 @@ export const UnitView = t.Object(
   { $id: 'Unit', additionalProperties: false, examples: [EXAMPLE] },
 )
 
-export const UnitAnswer = t.Object({ unit: UnitView }, { additionalProperties: false, examples: [{ unit: EXAMPLE }] })
 export const UnitList = t.Object({ units: t.Array(UnitView) }, { additionalProperties: false, examples: [{ units: [EXAMPLE] }] })
 
 export const UnitChange = t.Object(
@@ -67,11 +66,17 @@ export async function listEditableUnits(db: Executor, caller: Caller) {
   return { units: ids.length ? await db.selectFrom('units').selectAll().where('id', 'in', ids).orderBy('id').execute() : [] }
 }
 
-/** Changes what differs (also fine when nothing does: `changed` says); 403 outside the caller's units, 404 unknown. */
-export async function changeUnit(db: Db, caller: Caller, slugOrId: string, change: typeof UnitChange.static) {
+/** A unit the caller may edit: 404 unknown, 403 outside the caller's units. */
+export async function editableUnit(db: Executor, caller: Caller, slugOrId: string) {
   const unit = await findUnit(db, slugOrId)
   if (!unit) throw notFound('No such unit')
   if (!(await editableUnitIds(db, caller.person)).includes(unit.id)) throw forbidden('This unit is outside your scope')
+  return unit
+}
+
+/** Changes what differs (also fine when nothing does: `changed` says); 403 outside the caller's units, 404 unknown. */
+export async function changeUnit(db: Db, caller: Caller, slugOrId: string, change: typeof UnitChange.static) {
+  const unit = await editableUnit(db, caller, slugOrId)
   const changes = Object.fromEntries(Object.entries(change).filter(([k, v]) => unit[k as keyof typeof unit] !== v))
   return write(db, async (trx) => {
     if (!Object.keys(changes).length) {

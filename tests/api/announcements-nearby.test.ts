@@ -1,7 +1,7 @@
 // Announcements (computed state, caps, revoke) and nearby units (editing list, verified_at, deactivate).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { withStates } from '../../server/announcements/state.ts'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
 let leader: { cookie: string; email: string }
@@ -107,14 +107,29 @@ describe('POST /api/admin/announcements', () => {
   })
 })
 
+describe('GET /api/admin/announcements/:id', () => {
+  it('answers one announcement as the list and its creation do; unknown 404; member 403', async () => {
+    await revokeAll()
+    const made = await announce({ message: 'Read me alone', ends_at: inHours(2), unit: 'troop' })
+    const res = await s.req('GET', `/api/admin/announcements/${made.body.id}`, { cookie: leader.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(made.body)
+    const list = (await s.req('GET', '/api/admin/announcements', { cookie: leader.cookie })).body.announcements
+    expect(res.body).toEqual(list.find((a: any) => a.id === made.body.id))
+    expectDetail(await s.req('GET', '/api/admin/announcements/999999', { cookie: leader.cookie }), 404)
+    expectDetail(await s.req('GET', `/api/admin/announcements/${made.body.id}`, { cookie: (await s.as(ROLES.member)).cookie }), 403)
+  })
+})
+
 describe('DELETE /api/admin/announcements/:id', () => {
   it('revokes (200, row kept with revoked_at), again 409, unknown 404', async () => {
     await revokeAll()
     const { body } = await announce({ message: 'Short lived', ends_at: inHours(1) })
     const res = await s.req('DELETE', `/api/admin/announcements/${body.id}`, { cookie: leader.cookie })
     expect(res.status).toBe(200)
-    expect(res.body.announcement).toMatchObject({ id: body.id, state: 'revoked' })
-    expect(res.body.announcement.revoked_at).not.toBeNull()
+    expect(res.body).toMatchObject({ id: body.id, state: 'revoked' })
+    expect(res.body.revoked_at).not.toBeNull()
+    expect((await s.req('GET', `/api/admin/announcements/${body.id}`, { cookie: leader.cookie })).body).toEqual(res.body)
     expect((await s.req('DELETE', `/api/admin/announcements/${body.id}`, { cookie: leader.cookie })).status).toBe(409)
     expect((await s.req('DELETE', '/api/admin/announcements/999999', { cookie: leader.cookie })).status).toBe(404)
     const list = (await s.req('GET', '/api/admin/announcements', { cookie: leader.cookie })).body.announcements
@@ -180,6 +195,22 @@ describe('nearby units', () => {
     expect((await s.req('PATCH', '/api/admin/nearby/999999', { cookie: leader.cookie, json: { town: 'X' } })).status).toBe(404)
     const log = await s.lastLog('nearby.update')
     expect(log.actor).toBe(leader.email)
+  })
+
+  it('GET answers one row as the list, its creation and its change do; inactive too; unknown 404; member 403', async () => {
+    const made = await add({ name: 'Read Alone Crew', unit_type: 'crew', town: 'Riverside' })
+    const one = (id: number) => s.req('GET', `/api/admin/nearby/${id}`, { cookie: leader.cookie })
+    expect((await one(made.body.id)).body).toEqual(made.body)
+    const changed = await s.req('PATCH', `/api/admin/nearby/${made.body.id}`, { cookie: leader.cookie, json: { town: 'Hill' } })
+    expect((await one(made.body.id)).body).toEqual(changed.body)
+    const gone = await s.req('DELETE', `/api/admin/nearby/${made.body.id}`, { cookie: leader.cookie })
+    const res = await one(made.body.id)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(gone.body)
+    const list = (await s.req('GET', '/api/admin/nearby', { cookie: leader.cookie })).body.nearby
+    expect(res.body).toEqual(list.find((n: any) => n.id === made.body.id))
+    expectDetail(await one(999999), 404)
+    expectDetail(await s.req('GET', `/api/admin/nearby/${made.body.id}`, { cookie: (await s.as(ROLES.member)).cookie }), 403)
   })
 
   it('DELETE deactivates (200, row kept and still in the editing list), again 409', async () => {

@@ -470,3 +470,58 @@ describe('a local write that fails after the store write', () => {
     expect((await s.req('DELETE', path, { cookie: leader.cookie })).status).toBe(200)
   })
 })
+
+describe('GET /api/admin/calendar/:uid', () => {
+  const one = (uid: string, cookie = leader.cookie) => s.req('GET', `/api/admin/calendar/${encodeURIComponent(uid)}`, { cookie })
+  const listed = async (uid: string) =>
+    (await s.req('GET', '/api/admin/calendar', { cookie: leader.cookie })).body.events.filter((e: any) => e.uid === uid)
+
+  it('answers an event as the list shows it, the same shape its creation, its replacement and its deletion answer', async () => {
+    const made = await create({ title: 'Read alone', date: upcoming(7), time: '10:00', unit: 'troop', location: 'Hall' })
+    const res = await one(made.body.uid)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(made.body)
+    expect(res.body).toEqual((await listed(made.body.uid))[0])
+    expect(res.body).toMatchObject({ title: 'Read alone', time: '10:00', end_time: '11:30', mine: true, rsvp: false })
+    const path = `/api/admin/calendar/${encodeURIComponent(made.body.uid)}`
+    const replaced = await s.req('PUT', path, {
+      cookie: leader.cookie,
+      json: { title: 'Read alone, later', date: upcoming(8), unit: 'troop' },
+    })
+    expect((await one(made.body.uid)).body).toEqual(replaced.body)
+    const deleted = await s.req('DELETE', path, { cookie: leader.cookie })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body).toEqual(replaced.body)
+    expect((await one(made.body.uid)).status).toBe(404)
+  })
+
+  it('answers a repeating event by its first day with its rule, which a PUT can send back as it is', async () => {
+    const first = addDays(today(), 9)
+    const made = await create({
+      title: 'Patrol night',
+      date: first,
+      time: '19:00',
+      unit: 'troop',
+      repeat: 'weekly',
+      repeat_until: addDays(first, 14),
+    })
+    const res = await one(made.body.uid)
+    expect(res.body).toEqual(made.body)
+    expect(res.body).toMatchObject({ date: first, first_date: first, recurring: true, repeat: 'weekly', repeat_until: addDays(first, 14) })
+    expect(res.body).toEqual((await listed(made.body.uid))[0])
+    const { uid, mine, recurring, first_date, ...body } = res.body
+    const again = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, { cookie: leader.cookie, json: body })
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual(res.body)
+  })
+
+  it("answers another client's event with mine: false; an unknown uid 404; a member 403", async () => {
+    const day = upcoming(5, 2)
+    await dav.putForeign('read-foreign.ics', ['UID:read-foreign@other-client', `DTSTART;VALUE=DATE:${compact(day)}`, 'SUMMARY:Council day'])
+    const res = await one('read-foreign@other-client')
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ uid: 'read-foreign@other-client', title: 'Council day', date: day, mine: false })
+    expect((await one('no-such-event@nowhere')).status).toBe(404)
+    expect((await one('read-foreign@other-client', (await s.as(ROLES.member)).cookie)).status).toBe(403)
+  })
+})

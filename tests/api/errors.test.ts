@@ -147,9 +147,9 @@ describe('errors', () => {
     const res = await s.req('PUT', '/api/admin/keys', { cookie: owner.cookie, json: {} })
     expectDetail(res, 405)
     expect(res.headers.get('allow')).toBe('GET, POST')
-    const one = await s.req('GET', '/api/admin/keys/5', { cookie: owner.cookie })
+    const one = await s.req('PATCH', '/api/admin/keys/5', { cookie: owner.cookie, json: {} })
     expectDetail(one, 405)
-    expect(one.headers.get('allow')).toBe('DELETE')
+    expect(one.headers.get('allow')).toBe('GET, DELETE')
     expectDetail(await s.req('GET', '/api/admin/no-such-thing', { cookie: owner.cookie }), 404)
   })
 

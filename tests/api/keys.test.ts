@@ -173,6 +173,28 @@ describe('POST /api/admin/keys', () => {
   })
 })
 
+describe('GET /api/admin/keys/:id', () => {
+  it('answers one of your keys as the list and the minting do, without the secret', async () => {
+    const admin = await s.as(ROLES.admin)
+    const minted = await mint({ cookie: admin.cookie }, { scopes: ['leads:read'], expires_days: 30 })
+    const res = await s.req('GET', `/api/admin/keys/${minted.body.id}`, { cookie: admin.cookie })
+    expect(res.status).toBe(200)
+    const { key: secret, ...shown } = minted.body
+    expect(res.body).toEqual(shown)
+    expect(res.text).not.toContain(secret)
+    expect(res.body).toEqual((await listKeys(admin.cookie)).body.keys.find((k: any) => k.id === minted.body.id))
+  })
+
+  it("answers 404, never 403, for another person's key and an unknown id; 403 to a key and the break-glass token", async () => {
+    const a = await s.as(ROLES.admin)
+    const { id, key } = await s.mintKey(a.cookie, ['leads:read'])
+    expectDetail(await s.req('GET', `/api/admin/keys/${id}`, { cookie: (await s.as(ROLES.owner)).cookie }), 404)
+    expectDetail(await s.req('GET', '/api/admin/keys/999999', { cookie: a.cookie }), 404)
+    expectDetail(await s.req('GET', `/api/admin/keys/${id}`, { key }), 403)
+    expectDetail(await s.req('GET', `/api/admin/keys/${id}`, { token: ADMIN_TOKEN }), 403)
+  })
+})
+
 describe('DELETE /api/admin/keys/:id', () => {
   it('answers 200 and revokes (the row stays), then 409 when already revoked; the key then gets 401', async () => {
     const admin = await s.as(ROLES.admin)
@@ -180,8 +202,9 @@ describe('DELETE /api/admin/keys/:id', () => {
     expect((await whoami(key)).status).toBe(200)
     const res = await s.req('DELETE', `/api/admin/keys/${id}`, { cookie: admin.cookie })
     expect(res.status).toBe(200)
-    expect(res.body.key).toMatchObject({ id, state: 'revoked' })
-    expect(typeof res.body.key.revoked_at).toBe('string')
+    expect(res.body).toMatchObject({ id, state: 'revoked' })
+    expect(typeof res.body.revoked_at).toBe('string')
+    expect((await s.req('GET', `/api/admin/keys/${id}`, { cookie: admin.cookie })).body).toEqual(res.body)
     expectDetail(await s.req('DELETE', `/api/admin/keys/${id}`, { cookie: admin.cookie }), 409)
     expectDetail(await whoami(key), 401)
     expect((await keyRow(id)).revoked_at).not.toBeNull()

@@ -78,6 +78,9 @@ describe('GET/PATCH/DELETE /api/admin/pages/{slug}', () => {
     const res = await s.req('GET', '/api/admin/pages/what-it-costs', { cookie: leader.cookie })
     expect(res.status).toBe(200)
     expect(res.body.title).toBe('What it costs')
+    expect(res.body).toEqual(
+      (await s.req('GET', '/api/admin/pages', { cookie: leader.cookie })).body.pages.find((p: any) => p.slug === 'what-it-costs'),
+    )
     expectDetail(await s.req('GET', '/api/admin/pages/nothing-here', { cookie: leader.cookie }), 404)
     expectDetail(await s.req('GET', '/api/admin/pages/what-it-costs', { cookie: family.cookie }), 403)
     expectDetail(await s.req('GET', '/api/admin/pages/what-it-costs'), 401)
@@ -91,6 +94,9 @@ describe('GET/PATCH/DELETE /api/admin/pages/{slug}', () => {
     expect((await s.lastLog('pages.update')).summary).toBe('“What it costs” (/pages/what-it-costs/): published')
     const renamed = await patch('what-it-costs', { slug: 'costs', title: 'Costs' })
     expect(renamed.body).toMatchObject({ slug: 'costs', title: 'Costs', published: true, body: PAGE.body })
+    expect((await s.req('GET', '/api/admin/pages/costs', { cookie: leader.cookie })).body).toEqual(renamed.body)
+    const listed = (await s.req('GET', '/api/admin/pages', { cookie: leader.cookie })).body.pages
+    expect(listed.find((p: any) => p.slug === 'costs')).toEqual(renamed.body)
     expect((await s.lastLog('pages.update')).summary).toBe('“Costs” (/pages/costs/): changed slug and title')
     expect(s.rebuilds.count).toBe(rebuilds + 2)
     expectDetail(await s.req('GET', '/api/admin/pages/what-it-costs', { cookie: leader.cookie }), 404)

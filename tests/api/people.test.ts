@@ -59,6 +59,48 @@ describe('GET /api/admin/people: session addresses', () => {
   })
 })
 
+describe('GET /api/admin/people/:id', () => {
+  const one = (id: number | string, creds: { cookie?: string; token?: string }) => s.req('GET', `/api/admin/people/${id}`, creds)
+
+  it('answers one person as the people list shows them to the same caller, sessions trimmed alike', async () => {
+    const leader = await s.as({ units: [{ slug: 'pack', role: 'leader', title: 'Akela' }] })
+    await s.mintKey(leader.cookie, ['leads:read'])
+    const family = await s.as(ROLES.member)
+    const list = (await s.req('GET', '/api/admin/people', { cookie: leader.cookie })).body.people
+    for (const id of [leader.id, family.id, owner.id]) {
+      const res = await one(id, { cookie: leader.cookie })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual(list.find((p: any) => p.id === id))
+    }
+    expect((await one(leader.id, { cookie: leader.cookie })).body.keys[0]).toMatchObject({ label: 'test key', state: 'active' })
+    expect(Object.keys((await one(family.id, { cookie: leader.cookie })).body.sessions[0]).sort()).toEqual([
+      'created_at',
+      'id',
+      'last_seen_at',
+    ])
+    expect((await one(family.id, { cookie: owner.cookie })).body.sessions[0]).toHaveProperty('user_agent')
+  })
+
+  it('answers 404 for an unknown person; 401 anonymous, 403 to a family account and to the break-glass token', async () => {
+    const family = await s.as(ROLES.member)
+    expect((await one(999999, { cookie: owner.cookie })).status).toBe(404)
+    expect((await one('abc', { cookie: owner.cookie })).status).toBe(404)
+    expect((await one(owner.id, {})).status).toBe(401)
+    expect((await one(owner.id, { cookie: family.cookie })).status).toBe(403)
+    expect((await one(family.id, { cookie: family.cookie })).status).toBe(403)
+    expect((await one(owner.id, { token: ADMIN_TOKEN })).status).toBe(403)
+  })
+
+  it('is now a known path: another method is 405 with Allow, and the actions under it keep their own methods', async () => {
+    const patch = await s.req('PATCH', `/api/admin/people/${owner.id}`, { cookie: owner.cookie, json: { name: 'x' } })
+    expect(patch.status).toBe(405)
+    expect(patch.headers.get('allow')).toBe('GET')
+    const roles = await s.req('GET', `/api/admin/people/${owner.id}/roles`, { cookie: owner.cookie })
+    expect(roles.status).toBe(405)
+    expect(roles.headers.get('allow')).toBe('PUT')
+  })
+})
+
 describe('DELETE /api/admin/people/invite/:id', () => {
   it('revokes an open invite (200; the link then gives 410), repeat 404; a leader cannot revoke an admin invite (403)', async () => {
     const admin = await s.as(ROLES.admin)

@@ -619,3 +619,53 @@ describe('importing a lead with its scout', () => {
     expect((await household({ parent_name: 'No Lead', unit: 'pack' })).status).toBe(422)
   })
 })
+
+describe('GET /api/admin/roster/households/:id', () => {
+  it('answers a household in the shape its creation, its change and its linked accounts answer', async () => {
+    const made = await household({ parent_name: 'Same Shape', email: 'same.shape@example.org' })
+    const path = `/api/admin/roster/households/${made.body.id}`
+    const one = async () => (await s.req('GET', path, { cookie: leader.cookie })).body
+    expect(await one()).toEqual(made.body)
+    const changed = await s.req('PATCH', path, { cookie: leader.cookie, json: { notes: 'Prefers texts' } })
+    expect(await one()).toEqual(changed.body)
+    const parent = await s.as(ROLES.member)
+    const linked = await s.req('PUT', `${path}/people`, { cookie: leader.cookie, json: { person_ids: [parent.id] } })
+    expect(await one()).toEqual(linked.body)
+  })
+})
+
+describe('GET /api/admin/roster/scouts/:id', () => {
+  it('answers one scout as its household shows it, the same shape its creation and its change answer', async () => {
+    const home = await household({ parent_name: 'Alone Reader' })
+    const made = await scout(home.body.id, { first_name: 'Sol', unit_id: pack, den: 'Wolf' })
+    const one = () => s.req('GET', `/api/admin/roster/scouts/${made.body.id}`, { cookie: leader.cookie })
+    const res = await one()
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(made.body)
+    expect(res.body).toMatchObject({ first_name: 'Sol', unit_slug: 'pack', checks: { dues: { done: false } } })
+    const edited = await s.req('PATCH', `/api/admin/roster/scouts/${made.body.id}`, { cookie: leader.cookie, json: { den: 'Bear' } })
+    expect((await one()).body).toEqual(edited.body)
+    await s.req('PUT', `/api/admin/roster/scouts/${made.body.id}/checks/dues`, { cookie: leader.cookie, json: { done: true } })
+    const ticked = (await one()).body
+    expect(ticked.checks.dues.done).toBe(true)
+    const inHousehold = (await s.req('GET', `/api/admin/roster/households/${home.body.id}`, { cookie: leader.cookie })).body.scouts
+    expect(inHousehold).toEqual([ticked])
+  })
+
+  it('answers 404 for an unknown scout, 403 to a member and to a family account, 401 anonymous', async () => {
+    const home = await household({ parent_name: 'Kept Private' })
+    const made = await scout(home.body.id, { first_name: 'Ari', unit_id: pack })
+    const path = `/api/admin/roster/scouts/${made.body.id}`
+    expect((await s.req('GET', '/api/admin/roster/scouts/999999', { cookie: leader.cookie })).status).toBe(404)
+    expect((await s.req('GET', path, { cookie: (await s.as(ROLES.member)).cookie })).status).toBe(403)
+    const parent = await s.as(ROLES.member)
+    const linked = await s.req('PUT', `/api/admin/roster/households/${home.body.id}/people`, {
+      cookie: leader.cookie,
+      json: { person_ids: [parent.id] },
+    })
+    expect(linked.status).toBe(200)
+    expect((await s.req('GET', '/api/admin/family', { cookie: parent.cookie })).body.households[0].scouts[0].first_name).toBe('Ari')
+    expect((await s.req('GET', path, { cookie: parent.cookie })).status).toBe(403)
+    expect((await s.req('GET', path)).status).toBe(401)
+  })
+})

@@ -62,6 +62,18 @@ const logCount = async () => Number((await s.db.selectFrom('action_log').select(
 const lastUpdate = () =>
   s.db.selectFrom('action_log').selectAll().where('kind', '=', 'settings.update').orderBy('id', 'desc').executeTakeFirst()
 
+describe('GET /api/admin/settings/:key', () => {
+  it('answers one setting as the list shows it; an unknown key 404; a leader 403', async () => {
+    const listed = (await settings()).find((x) => x.key === 'announcements.live_cap')
+    const res = await s.req('GET', '/api/admin/settings/announcements.live_cap', { cookie: owner.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(listed)
+    expectDetail(await s.req('GET', '/api/admin/settings/no.such.setting', { cookie: owner.cookie }), 404)
+    expectDetail(await s.req('GET', '/api/admin/settings/toString', { cookie: owner.cookie }), 404)
+    expectDetail(await s.req('GET', '/api/admin/settings/announcements.live_cap', { cookie: leader.cookie }), 403)
+  })
+})
+
 describe('GET /api/admin/settings', () => {
   it('lists every setting named in the decisions with key, type, value, default and description', async () => {
     const res = await s.req('GET', '/api/admin/settings', { cookie: owner.cookie })
@@ -138,7 +150,8 @@ describe('PUT /api/admin/settings/:key', () => {
     for (const [key, value] of Object.entries(good)) {
       const res = await put(key, { value })
       expect(res.status).toBe(200)
-      expect(res.body.setting).toMatchObject({ key, value, default: DEFAULTS[key] })
+      expect(res.body).toMatchObject({ key, value, default: DEFAULTS[key] })
+      expect((await s.req('GET', `/api/admin/settings/${key}`, { cookie: owner.cookie })).body).toEqual(res.body)
     }
     const listed = await settings()
     for (const [key, value] of Object.entries(good)) expect(listed.find((x) => x.key === key).value).toEqual(value)
@@ -150,7 +163,7 @@ describe('PUT /api/admin/settings/:key', () => {
     expect(await valueOf('announcements.live_cap')).toBe(7)
     const res = await put('announcements.live_cap', { value: null })
     expect(res.status).toBe(200)
-    expect(res.body.setting).toMatchObject({ key: 'announcements.live_cap', value: 3, default: 3 })
+    expect(res.body).toMatchObject({ key: 'announcements.live_cap', value: 3, default: 3 })
     expect(await valueOf('announcements.live_cap')).toBe(3)
     const row = await s.db.selectFrom('settings').selectAll().where('key', '=', 'announcements.live_cap').executeTakeFirst()
     expect(row).toBeUndefined()

@@ -15,9 +15,10 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     const before = s.rebuilds.count
     const res = await patch('pack', { meeting_time: '18:45', meeting_day: 'thursday' }, leader)
     expect(res.status).toBe(200)
-    expect(res.body.unit).toMatchObject({ slug: 'pack', meeting_time: '18:45', meeting_day: 'thursday' })
+    expect(res.body).toMatchObject({ slug: 'pack', meeting_time: '18:45', meeting_day: 'thursday' })
     const again = await patch('pack', { meeting_place: 'School gym' }, leader)
-    expect(again.body.unit).toMatchObject({ meeting_time: '18:45', meeting_place: 'School gym' })
+    expect(again.body).toMatchObject({ meeting_time: '18:45', meeting_place: 'School gym' })
+    expect((await s.req('GET', '/api/admin/units/pack', leader)).body).toEqual(again.body)
     expect(s.rebuilds.count).toBe(before + 2)
     const log = await s.lastLog('units.update')
     expect(log.actor).toBe(leader.email)
@@ -29,7 +30,7 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     const troop = await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()
     const res = await patch(String(troop.id), { number: '77' }, admin)
     expect(res.status).toBe(200)
-    expect(res.body.unit.slug).toBe('troop')
+    expect(res.body.slug).toBe('troop')
   })
 
   it('answers 200 when nothing changes, without logging or rebuilding', async () => {
@@ -55,7 +56,7 @@ describe('PATCH /api/admin/units/:slug_or_id', () => {
     const leader = await s.as(ROLES.packLeader)
     const res = await patch('pack', { name: 'Cub Scout Pack', number: '314' }, leader)
     expect(res.status).toBe(200)
-    expect(res.body.unit).toMatchObject({ name: 'Cub Scout Pack', number: '314' })
+    expect(res.body).toMatchObject({ name: 'Cub Scout Pack', number: '314' })
     expect((await s.lastLog('units.update')).summary).toContain('number none → 314')
     expect((await patch('troop', { name: 'Troop 9', number: '9' }, leader)).status).toBe(403)
     expect((await patch('pack', { name: '' }, leader)).status).toBe(422)

@@ -66,3 +66,25 @@ describe('GET /api/admin/units', () => {
     expectDetail(await list({}), 401)
   })
 })
+
+describe('GET /api/admin/units/:slug_or_id', () => {
+  const one = (slugOrId: string, o: Parameters<TestServer['req']>[2]) => s.req('GET', `/api/admin/units/${slugOrId}`, o)
+
+  it('answers a unit the caller may edit as the list shows it, by slug or id', async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const listed = (await list({ cookie: leader.cookie })).body.units[0]
+    const res = await one('pack', { cookie: leader.cookie })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(listed)
+    expect((await one(String(listed.id), { cookie: leader.cookie })).body).toEqual(listed)
+    expect((await one('troop', { token: ADMIN_TOKEN })).body.slug).toBe('troop')
+  })
+
+  it('answers 403 for the other unit (as its PATCH does), 404 for an unknown one, 403 to a member', async () => {
+    const leader = await s.as(ROLES.packLeader)
+    expectDetail(await one('troop', { cookie: leader.cookie }), 403)
+    expectDetail(await one('crew', { cookie: leader.cookie }), 404)
+    expectDetail(await one('999', { cookie: leader.cookie }), 404)
+    expectDetail(await one('pack', { cookie: (await s.as(ROLES.member)).cookie }), 403)
+  })
+})

@@ -1,7 +1,14 @@
-// PATCH/DELETE /api/admin/nearby/:id: edit a nearby unit (verified today unless a date is sent); deactivate it.
-import { changeNearby, deactivateNearby, NearbyChange, NearbyView } from '#server/nearby/nearby.ts'
+// GET/PATCH/DELETE /api/admin/nearby/:id: one nearby unit; edit a nearby unit (verified today unless a date is sent); deactivate it.
+import { changeNearby, deactivateNearby, nearbyById, NearbyChange, NearbyView } from '#server/nearby/nearby.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
+
+export const GET = defineRoute('nearby:write', 'Get a nearby unit', {
+  description: 'As the editing list shows it, inactive or not.',
+  params: IdParams,
+  responses: ok(NearbyView, 'The row', { 404: 'No such nearby unit' }),
+  handler: ({ db, params }) => nearbyById(db, params.id),
+})
 
 export const PATCH = defineRoute('nearby:write', 'Edit a nearby unit', {
   description: 'Partial; verified_at becomes today unless the change carries a date. `active: 1` reactivates a row.',

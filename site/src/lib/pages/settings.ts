@@ -59,7 +59,7 @@ function settingCard(s: Setting): HTMLElement {
       const value = raw === '' ? null : s.minimum !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : raw
       return api<typeof SaveSetting>('PUT', `/api/admin/settings/${encodeURIComponent(s.key)}`, { value })
     },
-    ({ setting }) => {
+    (setting) => {
       field.value = setting.value === null ? '' : String(setting.value)
       tell(`Saved “${s.label}”.`)
     },

@@ -36,7 +36,7 @@ function unitForm(u: Unit): HTMLFormElement {
       const fields = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim() || null]))
       return api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
     },
-    ({ unit }) => {
+    (unit) => {
       form.querySelector('h2')!.textContent = `${unit.name}${unit.number ? ` ${unit.number}` : ''}`
       tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
     },

@@ -1,5 +1,5 @@
-// PUT/DELETE /api/admin/calendar/:uid: replace or delete an event the site created; others' events are read-only (403).
-import { deleteEvent, EventBody, EventDeleted, EventView, replaceEvent, Uid } from '#server/calendar/service.ts'
+// GET/PUT/DELETE /api/admin/calendar/:uid: one event; replace or delete an event the site created; others' events are read-only (403).
+import { deleteEvent, EventBody, eventByUid, EventView, replaceEvent, Uid } from '#server/calendar/service.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
@@ -8,6 +8,15 @@ const refusals = {
   409: 'Changed in another calendar app meanwhile',
   502: 'The calendar store refused or did not answer',
 }
+
+export const GET = defineRoute('calendar:write', 'Get an event', {
+  description:
+    'As the list shows it, read from the store now; a repeating event by its first day, with its rule (what a PUT sends). ' +
+    'When the CalDAV store does not answer, as the last good copy has it.',
+  params: Uid,
+  responses: ok(EventView, 'The event', { 404: 'The store holds no event with this uid' }),
+  handler: ({ db, calendar, params }) => eventByUid(db, calendar, params.uid),
+})
 
 export const PUT = defineRoute('calendar:write', 'Replace an event', {
   params: Uid,
@@ -28,6 +37,6 @@ export const DELETE = defineRoute('calendar:write', 'Delete an event', {
   description: 'A real deletion from the store. Only events the site created.',
   params: Uid,
   publishes: true,
-  responses: ok(EventDeleted, 'Deleted', { ...refusals, 404: 'No such event (a second delete)' }),
+  responses: ok(EventView, 'The event as it was before the deletion', { ...refusals, 404: 'No such event (a second delete)' }),
   handler: ({ db, calendar, caller, params }) => deleteEvent(db, calendar, caller, params.uid),
 })

@@ -1,6 +1,6 @@
 // POST /api/admin/roster/households/:id/scouts: add a scout to a household.
 import { addScout } from '#server/roster/commands.ts'
-import { NewScout, ScoutRow } from '#server/roster/schemas.ts'
+import { NewScout, ScoutView } from '#server/roster/schemas.ts'
 import { created, defineRoute } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
@@ -9,6 +9,6 @@ export const POST = defineRoute('roster:write', 'Add a scout', {
   person: true,
   params: IdParams,
   body: NewScout,
-  responses: created(ScoutRow, 'The new scout', { 404: 'No such household', 422: 'An unknown unit, or a field that does not fit' }),
+  responses: created(ScoutView, 'The new scout', { 404: 'No such household', 422: 'An unknown unit, or a field that does not fit' }),
   handler: ({ db, caller, params, body }) => addScout(db, caller, params.id, body),
 })
