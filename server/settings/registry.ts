@@ -309,7 +309,6 @@ export const SettingList = t.Object(
   { settings: t.Array(SettingView) },
   { additionalProperties: false, examples: [{ settings: [SETTING_EXAMPLE] }] },
 )
-export const SettingAnswer = t.Object({ setting: SettingView }, { additionalProperties: false, examples: [{ setting: SETTING_EXAMPLE }] })
 export const SettingKeyParams = t.Object({
   key: t.String({ maxLength: 100, description: 'The setting key', examples: ['announcements.live_cap'] }),
 })
