@@ -12,7 +12,7 @@ export async function walkPages<Row>(
   path: string,
   limit: number,
   rows: (body: any) => Row[],
-  between: (page: number) => Promise<void> = async () => {},
+  between: (page: number) => Promise<unknown> = async () => {},
 ): Promise<Row[]> {
   const seen: Row[] = []
   let address = `${path}${path.includes('?') ? '&' : '?'}limit=${limit}`
