@@ -31,8 +31,32 @@ export const EMAIL_PATTERN = new RegExp(`^(?:${EMAIL_INPUT_PATTERN})$`, 'v')
 
 FormatRegistry.Set('email', (value) => EMAIL_PATTERN.test(value))
 
-/** A date and time as the service writes them: ISO 8601 with an offset. */
-FormatRegistry.Set(
-  'date-time',
-  (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
-)
+const TIMESTAMP = /^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$/
+const FIRST_MS = new Date(0).setUTCFullYear(0, 0, 1) // 0000-01-01T00:00:00Z (Date.UTC would read year 0 as 1900)
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/**
+ * The moment (epoch milliseconds) a timestamp names, or null when it names none. RFC 3339's date-time, strictly: a
+ * real calendar date, hours 00-23, minutes 00-59, offsets up to ±23:59, `t` and `z` in either case. So
+ * 2027-02-30 and T24:00 are refused rather than rolled over as `Date.parse` does. One leniency, kept from before:
+ * seconds may be left out (`18:00Z`, what a browser's time field gives). One strictness beyond the RFC: the leap
+ * second :60 is refused, since JavaScript time has none and values some features keep as sent must stay readable.
+ */
+export function instantOf(value: string): number | null {
+  const m = TIMESTAMP.exec(value)
+  if (!m || !isCalendarDate(m[1])) return null
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)]
+  const [offsetHours, offsetMinutes] = [Number(m[7] ?? 0), Number(m[8] ?? 0)]
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null
+  const day = new Date(0)
+  day.setUTCFullYear(Number(m[1].slice(0, 4)), Number(m[1].slice(5, 7)) - 1, Number(m[1].slice(8, 10)))
+  const fraction = Number(`${m[5]?.slice(1) ?? ''}000`.slice(0, 3)) // milliseconds; finer digits dropped
+  const offset = (m[6] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000
+  const ms = day.getTime() + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offset
+  return ms >= FIRST_MS && ms <= LAST_MS ? ms : null
+}
+
+/** What a refused timestamp is told, after its field's name. */
+export const TIMESTAMP_HINT = 'must be a real date and time in RFC 3339, e.g. 2026-12-05T18:00:00Z'
+
+FormatRegistry.Set('date-time', (value) => instantOf(value) !== null)

@@ -2,7 +2,8 @@
 // path and query strings are converted where a route's schema asks for a number. Messages for patterns and
 // formats are attached with `withMessage`, so refusals say what is wanted in words.
 import { type TObject, Type as t, type TSchema } from '@sinclair/typebox'
-import './formats.ts' // `format: date` is a real calendar date, `format: email` an address with a domain
+// `format: date` is a real calendar date, `date-time` a real RFC 3339 moment, `email` an address with a domain
+import { instantOf, TIMESTAMP_HINT } from './formats.ts'
 import { unprocessable } from './errors.ts'
 import { multiline, withMessage } from './http/validate.ts'
 import { WEEKDAYS } from './db/database.ts'
@@ -36,20 +37,16 @@ export const Password = withMessage(
 
 export const nowIso = () => new Date().toISOString()
 
-/** An ISO 8601 timestamp with an offset (`Z` accepted), as the API takes them. */
+/** An RFC 3339 timestamp with an offset (`Z` accepted), as the API takes them; see instantOf for what is real. */
 export const Timestamp = withMessage(
-  t.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
-    description: 'ISO 8601 with an offset',
-    examples: ['2026-12-01T18:00:00-06:00'],
-  }),
-  'must be an ISO 8601 timestamp with an offset, e.g. 2026-12-01T18:00:00-06:00',
+  t.String({ format: 'date-time', description: 'RFC 3339 with an offset', examples: ['2026-12-01T18:00:00-06:00'] }),
+  TIMESTAMP_HINT,
 )
 
 /** Milliseconds of a Timestamp value; 422 naming the field when it is not a real moment. */
 export function parseTimestamp(field: string, value: string): number {
-  const ms = Date.parse(value)
-  if (Number.isNaN(ms)) throw unprocessable(`${field}: is not a real date and time`)
+  const ms = instantOf(value)
+  if (ms === null) throw unprocessable(`${field}: ${TIMESTAMP_HINT}`)
   return ms
 }
 

@@ -2,7 +2,7 @@
 // the OpenAPI document declares for the operation, and a JSON body must fit the schema declared for it. The
 // document is the one /api/docs/json serves, built from the same route registry.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
-import { EMAIL_PATTERN, isCalendarDate } from '../server/formats.ts'
+import { EMAIL_PATTERN, instantOf, isCalendarDate } from '../server/formats.ts'
 import { openApiDocument } from '../server/http/openapi.ts'
 import { type LoadedRoute, loadRoutes } from '../server/routes.ts'
 
@@ -13,8 +13,6 @@ interface Operation {
   pattern: RegExp
   docPath: string
 }
-
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/
 
 /** `/api/admin/keys/:id` → a pattern for concrete paths; a tail action matches `<anything>/<action>`. */
 function patternOf(route: LoadedRoute): RegExp {
@@ -33,7 +31,7 @@ export class Contract {
   ) {
     this.ajv.addFormat('date', isCalendarDate)
     this.ajv.addFormat('email', EMAIL_PATTERN)
-    this.ajv.addFormat('date-time', (v: string) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))
+    this.ajv.addFormat('date-time', (v: string) => instantOf(v) !== null)
     this.ajv.addSchema(document, 'openapi')
   }
 

@@ -1,23 +1,35 @@
-// The action log, read: filters shared by the JSON list and the CSV export, newest first, paged by `before`.
+// The action log, read: filters shared by the JSON list and the CSV export, newest first, paged by cursor (or
+// the older `before`/`before_id`).
 import { sql } from 'kysely'
+import { Value } from '@sinclair/typebox/value'
 import { csvDocument, csvRows } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
 import { unprocessable } from '../errors.ts'
-import { Instant, Line, Nullable, t } from '../schemas.ts'
+import { TIMESTAMP_HINT } from '../formats.ts'
+import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
+import { Instant, Line, Nullable, parseTimestamp, t, withMessage } from '../schemas.ts'
+
+const moment = (description: string, example: string) =>
+  t.Optional(withMessage(t.String({ format: 'date-time', maxLength: 40, description, examples: [example] }), TIMESTAMP_HINT))
 
 const filters = {
   kind: t.Optional(Line(100, { description: 'Kind prefix, e.g. `keys.` or `login`', examples: ['keys.'] })),
   actor: t.Optional(Line(300, { description: 'Exact actor, e.g. an email or `break_glass`', examples: ['akela@example.org'] })),
-  since: t.Optional(Line(40, { description: 'ISO timestamp: entries at or after it', examples: ['2026-11-01T00:00:00Z'] })),
-  before: t.Optional(Line(40, { description: 'ISO timestamp: entries before it (paging)', examples: ['2026-11-23T08:00:00.000Z'] })),
+  since: moment('Entries at or after this moment (RFC 3339)', '2026-11-01T00:00:00Z'),
+  before: moment(
+    'Entries before this moment (RFC 3339). Older form of paging: with `before_id`, the `next` of the previous page',
+    '2026-11-23T08:00:00.000Z',
+  ),
 }
 
 export const HistoryFilter = t.Object(filters)
 
 export const HistoryQuery = t.Object({
   ...filters,
-  before_id: t.Optional(t.Integer({ minimum: 1, description: 'With `before`: the id of the last entry seen, for ties', examples: [120] })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: 'Page size, 50 by default', examples: [50] })),
+  before_id: t.Optional(
+    t.Integer({ minimum: 1, description: 'Older form of paging: with `before`, the id of the last entry seen, for ties', examples: [120] }),
+  ),
+  ...PageQuery,
 })
 
 const ENTRY_EXAMPLE = {
@@ -41,29 +53,44 @@ export const HistoryPage = t.Object(
         },
         { additionalProperties: false },
       ),
-      { description: 'Newest first' },
+      { description: 'Newest first, ties by id' },
     ),
     next: Nullable(
       t.Object(
         { before: Instant, before_id: t.Integer() },
-        { additionalProperties: false, description: 'Pass both as the query for the next page; null on the last' },
+        {
+          additionalProperties: false,
+          description: 'Older form of `next_cursor`: pass both as the query for the next page; null on the last',
+        },
       ),
     ),
+    next_cursor: NextCursor,
   },
-  { additionalProperties: false, examples: [{ entries: [ENTRY_EXAMPLE], next: { before: ENTRY_EXAMPLE.at, before_id: 120 } }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        entries: [ENTRY_EXAMPLE],
+        next: { before: ENTRY_EXAMPLE.at, before_id: 120 },
+        next_cursor: 'eyJiIjoiQWJDZEVmR2hJaiIsInAiOlsiMjAyNi0xMS0yM1QwODowMTowMC4wMDBaIiwxMjBdfQ',
+      },
+    ],
+  },
 )
 
-function timestamp(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined
-  const ms = Date.parse(value)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw unprocessable(`${name}: must be an ISO 8601 timestamp`)
-  return new Date(ms).toISOString()
-}
+/** The moment in the log's own form (UTC, milliseconds), so it compares as text with `at`. */
+const logTime = (name: string, value: string | undefined) =>
+  value === undefined ? undefined : new Date(parseTimestamp(name, value)).toISOString()
+
+/** A cursor's position: the last entry's `at` and id. */
+const Position = t.Tuple([Instant, t.Integer()])
 
 function historyQuery(db: Executor, f: typeof HistoryQuery.static) {
-  const since = timestamp('since', f.since)
-  const before = timestamp('before', f.before)
+  const since = logTime('since', f.since)
+  const before = logTime('before', f.before)
   const beforeId = f.before_id
+  const after = f.cursor ? decodeCursor('history', f, f.cursor) : undefined
+  if (after && !Value.Check(Position, after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
   return (
     db
       .selectFrom('action_log')
@@ -74,19 +101,26 @@ function historyQuery(db: Executor, f: typeof HistoryQuery.static) {
       .$if(!!since, (q) => q.where('at', '>=', since!))
       // A row value, which SQLite reads as one range of the (at, id) index; an `or` of the two made it scan.
       .$if(!!before, (q) => (beforeId ? q.where(sql<boolean>`(at, id) < (${before!}, ${beforeId})`) : q.where('at', '<', before!)))
+      .$if(!!after, (q) => q.where(sql<boolean>`(at, id) < (${after![0]}, ${after![1]})`))
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
   )
 }
 
 export async function history(db: Executor, query: typeof HistoryQuery.static) {
-  const limit = query.limit ?? 50
-  const rows = await historyQuery(db, query)
-    .limit(limit + 1)
-    .execute()
-  const entries = rows.slice(0, limit)
+  const limit = query.limit ?? PAGE.default
+  const { rows: entries, more } = pageOf(
+    await historyQuery(db, query)
+      .limit(limit + 1)
+      .execute(),
+    limit,
+  )
   const last = entries.at(-1)
-  return { entries, next: rows.length > limit && last ? { before: last.at, before_id: last.id } : null }
+  return {
+    entries,
+    next: more && last ? { before: last.at, before_id: last.id } : null,
+    next_cursor: more && last ? encodeCursor('history', query, [last.at, last.id]) : null,
+  }
 }
 
 const EXPORT_BATCH = 1000

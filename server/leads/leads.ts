@@ -1,11 +1,13 @@
 // Join-form leads: how one is shown, the list with search, filters and paging, one lead with its copies,
 // the claim (one conditional update, so of two racers exactly one wins) and the release.
+import { Value } from '@sinclair/typebox/value'
 import { expressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import { type Database, type Executor, LEAD_UNITS, MIRROR_STATUSES } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
-import { conflict, forbidden, notFound } from '../errors.ts'
+import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
+import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 
 const columns = [
@@ -92,16 +94,21 @@ export const LeadQuery = t.Object({
   filter: t.Optional(
     OneOf(['all', 'unclaimed', 'mine'] as const, { description: 'all (default), unclaimed, or mine (held by the caller)' }),
   ),
-  before_id: t.Optional(t.Integer({ minimum: 1, description: 'Paging: the next_before_id of the previous page', examples: [120] })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, description: 'Page size, 50 by default', examples: [50] })),
+  before_id: t.Optional(
+    t.Integer({ minimum: 1, description: 'Older form of `cursor`: the `next_before_id` of the previous page', examples: [120] }),
+  ),
+  ...PageQuery,
 })
 
 export const LeadPage = t.Object(
   {
     leads: t.Array(LeadView, { description: 'Newest first' }),
-    next_before_id: Nullable(t.Integer({ description: 'Pass as before_id for the next page; null on the last' })),
+    next_before_id: Nullable(
+      t.Integer({ description: 'Older form of `next_cursor`: pass as `before_id` for the next page; null on the last' }),
+    ),
+    next_cursor: NextCursor,
   },
-  { additionalProperties: false, examples: [{ leads: [EXAMPLE], next_before_id: null }] },
+  { additionalProperties: false, examples: [{ leads: [EXAMPLE], next_before_id: null, next_cursor: null }] },
 )
 
 /** A lead with who holds it and the household made from it. */
@@ -126,6 +133,9 @@ async function findLead(db: Executor, id: number) {
   return leadView(row)
 }
 
+/** A cursor's position: the last lead's id (the list is newest first by id). */
+const Position = t.Tuple([t.Integer()])
+
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`
 /** A trigram index finds text of three characters or more; shorter text is matched by reading the leads. */
 const indexable = (text: string) => [...text].length >= 3
@@ -149,7 +159,10 @@ const matches = (text: string) =>
  * against the search.
  */
 export async function listLeads(db: Executor, caller: Caller, query: typeof LeadQuery.static) {
-  const limit = query.limit ?? 50
+  const limit = query.limit ?? PAGE.default
+  const after = query.cursor ? decodeCursor('leads', query, query.cursor) : undefined
+  if (after && !Value.Check(Position, after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const below = Math.min(query.before_id ?? Infinity, after?.[0] ?? Infinity)
   const text = query.q?.trim().toLowerCase()
   const eb = expressionBuilder<Database, 'leads'>()
   const held =
@@ -168,12 +181,17 @@ export async function listLeads(db: Executor, caller: Caller, query: typeof Lead
       : leadsQuery(db).$if(!!text, (q) => q.where(matches(text!)))
   )
     .$if(!!held, (q) => q.where(held!))
-    .$if(!!query.before_id, (q) => q.where(id, '<', query.before_id!))
+    .$if(below !== Infinity, (q) => q.where(id, '<', below))
     .orderBy(id, 'desc')
     .limit(limit + 1)
     .execute()
-  const leads = rows.slice(0, limit).map(leadView)
-  return { leads, next_before_id: rows.length > limit ? leads[leads.length - 1].id : null }
+  const page = pageOf(rows, limit)
+  const last = page.more ? page.rows.at(-1)!.id : null
+  return {
+    leads: page.rows.map(leadView),
+    next_before_id: last,
+    next_cursor: last === null ? null : encodeCursor('leads', query, [last]),
+  }
 }
 
 export async function leadWithCopies(db: Executor, id: number) {

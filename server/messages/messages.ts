@@ -1,11 +1,13 @@
 // Messages from leaders to families: sending one (a mail per address through the outbox, in the write that records
 // it), the list every leader of the units it went to can read (two-deep leadership), and its deliveries.
+import { Value } from '@sinclair/typebox/value'
 import { type Selectable, sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import { type Executor, UNIT_SLUGS } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
+import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
 import type { MailSender } from '../mail/sender.ts'
@@ -101,8 +103,8 @@ const EXAMPLE = {
 }
 export const MessageView = t.Object(messageFields, { additionalProperties: false, examples: [EXAMPLE] })
 export const MessageList = t.Object(
-  { messages: t.Array(MessageView) },
-  { additionalProperties: false, examples: [{ messages: [EXAMPLE] }] },
+  { messages: t.Array(MessageView, { description: 'Newest first' }), next_cursor: NextCursor },
+  { additionalProperties: false, examples: [{ messages: [EXAMPLE], next_cursor: null }] },
 )
 
 export const MessageDetail = t.Object(
@@ -137,11 +139,16 @@ export const MessageDetail = t.Object(
 
 export const MessageListQuery = t.Object(
   {
-    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    before_id: t.Optional(t.Integer({ minimum: 1, description: 'Messages older than this one (the next page)' })),
+    ...PageQuery,
+    before_id: t.Optional(
+      t.Integer({ minimum: 1, description: 'Older form of `cursor`: messages older than this one (the last id seen)', examples: [12] }),
+    ),
   },
   { additionalProperties: false },
 )
+
+/** A cursor's position: the last message's id (the list is newest first by id). */
+const Position = t.Tuple([t.Integer()])
 
 /** Who would get it, without sending. */
 export async function previewMessage(db: Executor, caller: Caller, input: typeof PreviewRequest.static) {
@@ -260,14 +267,24 @@ function visibleTo(caller: Caller) {
 }
 
 export async function listMessages(db: Executor, caller: Caller, query: typeof MessageListQuery.static) {
-  let q = db
+  const limit = query.limit ?? PAGE.default
+  const after = query.cursor ? decodeCursor('messages', query, query.cursor) : undefined
+  if (after && !Value.Check(Position, after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const below = Math.min(query.before_id ?? Infinity, after?.[0] ?? Infinity)
+  const rows = await db
     .selectFrom('messages')
     .selectAll()
     .where(visibleTo(caller))
+    .$if(below !== Infinity, (q) => q.where('id', '<', below))
     .orderBy('id', 'desc')
-    .limit(query.limit ?? 50)
-  if (query.before_id) q = q.where('id', '<', query.before_id)
-  return { messages: await views(db, await q.execute()) }
+    .limit(limit + 1)
+    .execute()
+  const page = pageOf(rows, limit)
+  const last = page.rows.at(-1)
+  return {
+    messages: await views(db, page.rows),
+    next_cursor: page.more && last ? encodeCursor('messages', query, [last.id]) : null,
+  }
 }
 
 export async function messageById(db: Executor, caller: Caller, id: number) {

@@ -3,13 +3,16 @@
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
 import { householdLeaders } from './household-leaders.ts'
+import { Value } from '@sinclair/typebox/value'
 import { type ExpressionBuilder, sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Database, Executor, Scout } from '../db/database.ts'
 import { addDays } from '../calendar/zone.ts'
 import { csvDocument } from '../csv.ts'
-import { notFound } from '../errors.ts'
+import { notFound, unprocessable } from '../errors.ts'
+import { decodeCursor, encodeCursor, PAGE, pageOf } from '../http/paging.ts'
+import { t } from '../schemas.ts'
 import { getSetting, today } from '../settings/registry.ts'
 import { healthFormOn } from './health-form.ts'
 import { findUnit } from '../units/units.ts'
@@ -171,6 +174,32 @@ export const sortNameOf = (h: { sort_name: string | null; parent_name: string })
 
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare
 
+/** Where a household stands in the roster: active first, then sort name, parent name and id. */
+type Place = [active: number, sortName: string, parentName: string, id: number]
+const placeOf = (h: { active: number; sort_name: string | null; parent_name: string; id: number }): Place => [
+  h.active,
+  sortNameOf(h),
+  h.parent_name,
+  h.id,
+]
+/** A roster cursor holds the last household's id alone (no names in addresses and logs); its place is looked up. */
+const Position = t.Tuple([t.Integer()])
+
+async function placeAfter(db: Executor, filters: RosterFilters & { cursor?: string }): Promise<Place | undefined> {
+  if (!filters.cursor) return undefined
+  const position = decodeCursor('roster', { ...filters }, filters.cursor)
+  const last =
+    Value.Check(Position, position) &&
+    (await db
+      .selectFrom('households')
+      .select(['id', 'active', 'sort_name', 'parent_name'])
+      .where('id', '=', position[0])
+      .executeTakeFirst())
+  if (!last) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  return placeOf(last)
+}
+const byPlace = (a: Place, b: Place) => b[0] - a[0] || byName(a[1], b[1]) || byName(a[2], b[2]) || a[3] - b[3]
+
 /** Whether a household holds every word of a search: in its names and email, or (digits alone) its phone. */
 function matcher(q: string) {
   const words = folded(q).split(/\s+/).filter(Boolean)
@@ -186,10 +215,12 @@ function matcher(q: string) {
 /**
  * The roster, or part of it: `unit` (404 for an unknown one), `den`, `dues` and `health` keep the households with a
  * scout that matches them all, each with only those scouts; `q` keeps the households it finds. Active households
- * first, then by sort name (see sortNameOf), then parent name; with the open invites of each, and counts of what is
- * shown. Dues and health forms count only for active households: a family that left owes nothing.
+ * first, then by sort name (see sortNameOf), then parent name and id; with the open invites of each, and counts of
+ * all that was found. Every household without `limit` or `cursor`, one page with either. Dues and health forms count
+ * only for active households: a family that left owes nothing.
  */
-export async function roster(db: Executor, filters: RosterFilters = {}) {
+export async function roster(db: Executor, filters: RosterFilters & { limit?: number; cursor?: string } = {}) {
+  const after = await placeAfter(db, filters)
   const unit = filters.unit ? await findUnit(db, filters.unit) : null
   if (filters.unit && !unit) throw notFound(`No unit ${filters.unit}`)
   const den = filters.den?.trim() || null
@@ -224,7 +255,8 @@ export async function roster(db: Executor, filters: RosterFilters = {}) {
       ]),
     )
   }
-  rows.sort((a, b) => b.active - a.active || byName(sortNameOf(a), sortNameOf(b)) || byName(a.parent_name, b.parent_name) || a.id - b.id)
+  const places = new Map(rows.map((r) => [r.id, placeOf(r)]))
+  rows.sort((a, b) => byPlace(places.get(a.id)!, places.get(b.id)!))
   const year = await programYear(db)
   const soon = addDays(await today(db), HEALTH_FORM_WARNING_DAYS)
   const healthMissing = (form: { current: boolean; expires_on: string | null }) =>
@@ -247,10 +279,16 @@ export async function roster(db: Executor, filters: RosterFilters = {}) {
       ),
     }))
     .filter((h) => !byScout || h.scouts.length)
+  // A page starts after the cursor's place, not at an offset, so households added or removed meanwhile neither
+  // repeat nor skip one.
+  const paged = filters.limit !== undefined || after !== undefined
+  const from = after ? households.filter((h) => byPlace(places.get(h.id)!, after) > 0) : households
+  const page = paged ? pageOf(from, filters.limit ?? PAGE.default) : { rows: households, more: false }
+  const last = page.more ? page.rows.at(-1) : undefined
   const invites = groupBy(
     await openInvites(
       db,
-      households.map((h) => h.id),
+      page.rows.map((h) => h.id),
     ),
     (i) => i.household_id,
   )
@@ -275,11 +313,12 @@ export async function roster(db: Executor, filters: RosterFilters = {}) {
     unit: unit ?? null,
     units,
     year,
-    households: households.map((h) => ({
+    households: page.rows.map((h) => ({
       ...h,
       invites: (invites.get(h.id) ?? []).map(({ household_id, ...i }) => i),
     })),
     counts,
+    next_cursor: last ? encodeCursor('roster', { ...filters }, [last.id]) : null,
     dens: [...new Set(denUnits.filter((d) => !unit || d.unit_id === unit.id).map((d) => d.den!))].sort(),
     den_units: denUnits.map((d) => ({ ...d, den: d.den!, scouts: Number(d.scouts) })),
   }

@@ -2,6 +2,7 @@
 import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
 import { CHECK_ITEMS, UNIT_SLUGS } from '../db/database.ts'
 import { UnitView } from '../units/units.ts'
+import { NextCursor, PageQuery } from '../http/paging.ts'
 import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OneShapeOf, OptionalNullable, t, withMessage } from '../schemas.ts'
 
 export const Phone = withMessage(t.String({ pattern: '^[0-9+()\\-.\\s]{7,40}$', examples: ['555-123-4567'] }), 'must be a phone number')
@@ -295,6 +296,8 @@ export const RosterQuery = t.Object({
       description: 'missing: scouts whose health form is missing or expiring (not current today, or running out within 30 days)',
     }),
   ),
+  // Without limit or cursor the roster answers every household, as the roster page needs; with either, one page.
+  ...PageQuery,
 })
 
 const OpenInvite = t.Object(
@@ -340,17 +343,18 @@ export const Roster = t.Object(
     year: ProgramYear,
     households: t.Array(RosterHousehold, {
       description:
-        "Active first, then by sort name (the household's sort_name, else the parent's last name), then parent name. With unit, den, dues or health, only households with a scout that matches, each listing only its scouts that match",
+        "Active first, then by sort name (the household's sort_name, else the parent's last name), then parent name, then id. With unit, den, dues or health, only households with a scout that matches, each listing only its scouts that match. Every one without `limit` or `cursor`; one page with them",
     }),
     counts: t.Object(
       {
-        households: t.Integer({ description: 'Households in this answer' }),
-        scouts: t.Integer({ description: 'Scouts in this answer' }),
+        households: t.Integer({ description: 'Households the filters found (on every page, not only this one)' }),
+        scouts: t.Integer({ description: 'Scouts the filters found (on every page)' }),
         dues_unpaid: t.Integer({ description: 'Of those, scouts of active households whose dues for this program year are not done' }),
         health_missing: t.Integer({ description: 'Of those, scouts of active households whose health form is missing or expiring' }),
       },
-      { additionalProperties: false, description: 'What the filters found' },
+      { additionalProperties: false, description: 'What the filters found, whatever the page' },
     ),
+    next_cursor: NextCursor,
     dens: t.Array(t.String(), { description: 'Dens and patrols in use (in the unit, with unit), to suggest' }),
     den_units: t.Array(
       t.Object(
@@ -377,6 +381,7 @@ export const Roster = t.Object(
         year: { year: 2026, label: '2026–27' },
         households: [ROSTER_HOUSEHOLD_EXAMPLE],
         counts: { households: 1, scouts: 1, dues_unpaid: 0, health_missing: 0 },
+        next_cursor: null,
         dens: ['Tiger', 'Wolf'],
         den_units: [
           { den: 'Tiger', unit_id: 1, unit_slug: 'pack', scouts: 1 },

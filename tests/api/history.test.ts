@@ -1,6 +1,8 @@
 // History API: the action log newest first, kind/actor filters, tie-safe paging, CSV export, credentials and sign-in logging.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { ADMIN_TOKEN, expectDetail, PASSWORD, startServer, type TestServer } from '../helpers.ts'
+import { walkPages } from '../paging.ts'
+import { encodeCursor } from '../../server/http/paging.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }
@@ -46,7 +48,7 @@ afterAll(() => s.stop())
 
 const history = (query = '', cookie = owner.cookie) => s.req('GET', `/api/admin/history${query}`, { cookie })
 
-/** Walks every page of a query with the `next` cursor; returns the ids in order. */
+/** Walks every page of a query with the older `next` (before and before_id); returns the ids in order. */
 async function walk(filter: string, limit: number): Promise<number[]> {
   const ids: number[] = []
   let cursor = ''
@@ -145,6 +147,39 @@ describe('GET /api/admin/history', () => {
     }
   })
 
+  it('walks every entry exactly once with limit and cursor, also across shared timestamps and with entries added', async () => {
+    const all = (await history('?limit=1000')).body.entries.map((e: any) => e.id)
+    const get = (path: string) => s.req('GET', path, { cookie: owner.cookie })
+    const ids = (body: any) => body.entries.map((e: any) => e.id)
+    const ties = (await history('?kind=tie.')).body.entries.map((e: any) => e.id)
+    expect(ties).toHaveLength(TIES.length)
+    for (const limit of [1, 3, 4]) expect(await walkPages(get, '/api/admin/history?kind=tie.', limit, ids)).toEqual(ties)
+    // New entries land at the top, before the cursor: the walk neither repeats nor loses a row.
+    const added = async () => {
+      await s.db
+        .insertInto('action_log')
+        .values({ at: new Date().toISOString(), kind: 'walk.added', actor: 'tester', summary: 'added during a walk' })
+        .execute()
+    }
+    expect(await walkPages(get, '/api/admin/history', 7, ids, added)).toEqual(all)
+  })
+
+  it('refuses a cursor used with other filters (cursor_mismatch) or not one it gave (cursor_invalid)', async () => {
+    const first = await history('?kind=tie.&limit=2')
+    const cursor = encodeURIComponent(first.body.next_cursor)
+    expect((await history(`?kind=tie.&limit=5&cursor=${cursor}`)).status).toBe(200) // another limit is fine
+    const other = await history(`?kind=keys.&cursor=${cursor}`)
+    expectDetail(other, 422)
+    expect(other.body.code).toBe('cursor_mismatch')
+    // Not base64 JSON, not a position, or a position of the wrong shape for this list.
+    const forged = [encodeCursor('history', { kind: 'tie.' }, ['yesterday', 3]), encodeCursor('history', { kind: 'tie.' }, [3])]
+    for (const bad of ['garbage', 'eyJwIjoxfQ', ...forged]) {
+      const res = await history(`?kind=tie.&cursor=${bad}`)
+      expectDetail(res, 422)
+      expect(res.body.code, bad).toBe('cursor_invalid')
+    }
+  })
+
   it('pages with before alone as "strictly older than"', async () => {
     const res = await history(`?kind=tie.&before=${encodeURIComponent('2021-03-01T09:00:00.000Z')}`)
     expect(res.status).toBe(200)
@@ -154,13 +189,25 @@ describe('GET /api/admin/history', () => {
     expect(tied.body.entries).toHaveLength(TIES.filter((at) => at <= '2021-03-01T09:00:00.000Z').length)
   })
 
-  it('answers 422 for a bad before and for limit 0 or 501', async () => {
+  it('answers 422 for a bad before and for limit 0 or 1001', async () => {
     expectDetail(await history('?before=yesterday'), 422)
     expectDetail(await history('?before=2021-13-45T00:00:00Z'), 422)
+    for (const impossible of ['2027-02-30T10:00:00Z', '2027-04-31T10:00:00Z', '2026-12-05T24:00:00Z', '2026-12-05T18:00:00']) {
+      const res = await history(`?before=${impossible}`)
+      expectDetail(res, 422)
+      expect(res.body.detail, impossible).toContain('before: must be a real date and time in RFC 3339, e.g. 2026-12-05T18:00:00Z')
+    }
+    expectDetail(await history('?since=2027-02-30T10:00:00Z'), 422)
+    // Lowercase t and z, and an offset, name the same moment as the log's own form.
+    const lower = await history(`?kind=tie.&before=2021-03-01t09:00:00z`)
+    const offset = await history(`?kind=tie.&before=${encodeURIComponent('2021-03-01T03:00:00-06:00')}`)
+    expect(lower.status).toBe(200)
+    expect(lower.body.entries.map((e: any) => e.at)).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
+    expect(offset.body.entries).toEqual(lower.body.entries)
     expectDetail(await history('?limit=0'), 422)
-    expectDetail(await history('?limit=501'), 422)
+    expectDetail(await history('?limit=1001'), 422)
     expectDetail(await history('?limit=ten'), 422)
-    expect((await history('?limit=500')).status).toBe(200)
+    expect((await history('?limit=1000')).status).toBe(200)
     expect((await history('?limit=1')).body.entries).toHaveLength(1)
   })
 
@@ -263,5 +310,41 @@ describe('GET /api/admin/history/export', () => {
     expectDetail(await exportCsv('', { cookie: leader.cookie }), 403)
     expect((await exportCsv('', { cookie: admin.cookie })).status).toBe(200)
     expect((await exportCsv('', { token: ADMIN_TOKEN })).status).toBe(200)
+  })
+})
+
+// Every timestamp the API takes is read by one strict RFC 3339 parser; these are the writes that rolled over before.
+describe('impossible timestamps are refused, not rolled over', () => {
+  const HINT = 'must be a real date and time in RFC 3339, e.g. 2026-12-05T18:00:00Z'
+  const announce = (ends_at: string) =>
+    s.req('POST', '/api/admin/announcements', { cookie: owner.cookie, json: { message: 'Timestamp check', ends_at } })
+
+  it('announcements: ends_at 2027-02-30 or T24:00:00 is 422; lowercase t and z are taken', async () => {
+    for (const ends of ['2027-02-30T10:00:00Z', '2027-06-01T24:00:00Z']) {
+      const res = await announce(ends)
+      expectDetail(res, 422)
+      expect(res.body.detail, ends).toContain(`ends_at: ${HINT}`)
+    }
+    const lower = await announce('2099-01-01t10:00:00z')
+    expect(lower.status).toBe(201)
+    expect(lower.body.ends_at).toBe('2099-01-01T10:00:00.000Z')
+    expect((await s.req('DELETE', `/api/admin/announcements/${lower.body.id}`, { cookie: owner.cookie })).status).toBe(200)
+  })
+
+  it('social posts: scheduled_for 2027-04-31 or T24:00:00 is 422', async () => {
+    const { key } = await s.mintKey(owner.cookie, ['socialposts:ingest'])
+    const report = (scheduled_for: string) =>
+      s.req('POST', '/api/admin/socialposts/ingest', {
+        key,
+        json: { id: 'pack/timestamps', unit: 'pack', status: 'scheduled', message: 'Timestamp check', scheduled_for },
+      })
+    for (const when of ['2027-04-31T10:00:00Z', '2027-04-30T24:00:00Z']) {
+      const res = await report(when)
+      expectDetail(res, 422)
+      expect(res.body.detail, when).toContain(`scheduled_for: ${HINT}`)
+    }
+    const lower = await report('2027-04-30t10:00:00+02:00')
+    expect(lower.status).toBe(200)
+    expect(lower.body.post.scheduled_for).toBe('2027-04-30T08:00:00.000Z')
   })
 })

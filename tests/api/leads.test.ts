@@ -1,6 +1,8 @@
 // Join form, leads, the claim table, and mirror copies to a spreadsheet stand-in on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, expectDetail, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
+import { walkPages } from '../paging.ts'
+import { encodeCursor } from '../../server/http/paging.ts'
 
 let s: TestServer
 // The spreadsheet endpoint we do not own: a real HTTP server that can be told to fail.
@@ -180,6 +182,35 @@ describe('GET /api/admin/leads and /api/admin/leads/:id', () => {
     expect(unclaimed).toEqual(expect.arrayContaining([ids[0], ids[2]]))
     expect(unclaimed).not.toContain(ids[1])
     expect(await all('q=x&filter=mine')).toEqual(newestFirst([ids[1], ids[3]]))
+    // The cursor walks the same lists as the older before_id.
+    const get = (path: string) => s.req('GET', path, { cookie: leader.cookie })
+    const leadIds = (body: any) => body.leads.map((l: any) => l.id)
+    for (const params of ['q=vexley', 'q=vexley&filter=unclaimed', 'q=vexley&filter=mine', 'q=x&filter=unclaimed', 'q=x', 'filter=all'])
+      expect(await walkPages(get, `/api/admin/leads?${params}`, 1, leadIds), params).toEqual(await all(params))
+  })
+
+  it('pages with limit and cursor: every lead once while leads arrive, a cursor bound to its filters', async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const get = (path: string) => s.req('GET', path, { cookie: leader.cookie })
+    const leadIds = (body: any) => body.leads.map((l: any) => l.id)
+    const before = (await get('/api/admin/leads?limit=1000')).body.leads.map((l: any) => l.id)
+    expect(before.length).toBeGreaterThan(6)
+    // New leads are newer than the cursor: the walk neither repeats nor loses one.
+    expect(await walkPages(get, '/api/admin/leads', 3, leadIds, async () => void (await newLead()))).toEqual(before)
+    const first = await get('/api/admin/leads?q=vexley&limit=1')
+    const cursor = encodeURIComponent(first.body.next_cursor)
+    expect((await get(`/api/admin/leads?q=vexley&limit=2&cursor=${cursor}`)).status).toBe(200)
+    const other = await get(`/api/admin/leads?q=quart&cursor=${cursor}`)
+    expectDetail(other, 422)
+    expect(other.body.code).toBe('cursor_mismatch')
+    // Not base64 JSON, not a position, or a position of the wrong shape for this list.
+    for (const bad of ['garbage', '%7B%7D', encodeCursor('leads', {}, ['not an id']), encodeCursor('leads', {}, [])]) {
+      const res = await get(`/api/admin/leads?cursor=${bad}`)
+      expectDetail(res, 422)
+      expect(res.body.code, bad).toBe('cursor_invalid')
+    }
+    expectDetail(await get('/api/admin/leads?limit=1001'), 422)
+    expect((await get('/api/admin/leads?limit=1000')).status).toBe(200)
   })
 
   it('answers one lead, and 404 for an unknown id', async () => {

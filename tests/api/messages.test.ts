@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { toICalendar } from '../../server/calendar/event.ts'
 import { nowIso } from '../../server/schemas.ts'
 import { addDays, today } from '../dates.ts'
-import { ADMIN_TOKEN, eventually, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, expectDetail, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
 import { type Received, startRelay, type TestRelay } from '../mail.ts'
+import { walkPages } from '../paging.ts'
 
 let relay: TestRelay
 let s: TestServer
@@ -241,6 +242,43 @@ describe('POST /api/admin/messages', () => {
     expect(older.body.messages.every((m: any) => m.id < list.body.messages[0].id)).toBe(true)
   })
 
+  it('pages with limit and cursor: each message the caller may read once, also while messages are sent', async () => {
+    // Written straight to the table: paging needs rows, not mail, and a flood of mail would slow the tests after.
+    const [pack, troop] = [
+      { id: 1, slug: 'pack' },
+      { id: 2, slug: 'troop' },
+    ]
+    const sent = (unit: typeof pack) =>
+      s.db
+        .insertInto('messages')
+        .values({
+          created_at: nowIso(),
+          sender_person_id: owner.id,
+          sent_by: owner.email,
+          subject: `Paging ${unit.slug}`,
+          body: 'Paging',
+          audience: JSON.stringify({ units: [unit.slug], words: `the ${unit.slug}` }),
+          unit_ids: JSON.stringify([unit.id]),
+          recipients: 0,
+        })
+        .execute()
+    for (const unit of [pack, troop, pack, troop, pack]) await sent(unit)
+    const ids = (body: any) => body.messages.map((m: any) => m.id)
+    for (const who of [owner, packLeader, troopLeader]) {
+      const get = (path: string) => s.req('GET', path, { cookie: who.cookie })
+      const all = ids((await get('/api/admin/messages?limit=1000')).body)
+      expect(all.length).toBeGreaterThan(2)
+      expect(await walkPages(get, '/api/admin/messages', 2, ids)).toEqual(all)
+    }
+    const get = (path: string) => s.req('GET', path, { cookie: owner.cookie })
+    const all = ids((await get('/api/admin/messages?limit=1000')).body)
+    expect(await walkPages(get, '/api/admin/messages', 1, ids, () => sent(pack))).toEqual(all)
+    const bad = await get('/api/admin/messages?cursor=garbage')
+    expectDetail(bad, 422)
+    expect(bad.body.code).toBe('cursor_invalid')
+    expectDetail(await get('/api/admin/messages?limit=1001'), 422)
+  })
+
   it('422 when nobody would get it, and nothing is recorded', async () => {
     const den = denName()
     await household('pack', den, null)
@@ -324,7 +362,7 @@ describe('without mail', () => {
       })
       expect(res.status).toBe(409)
       expect(res.body.detail).toContain('SMTP_URL')
-      expect((await quiet.req('GET', '/api/admin/messages', { cookie: admin.cookie })).body).toEqual({ messages: [] })
+      expect((await quiet.req('GET', '/api/admin/messages', { cookie: admin.cookie })).body).toEqual({ messages: [], next_cursor: null })
     })
   })
 })

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { healthFormUntil } from '../../server/roster/health-form.ts'
 import { programYear } from '../../server/roster/queries.ts'
 import { addDays, today } from '../dates.ts'
-import { ADMIN_TOKEN, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
+import { encodeCursor } from '../../server/http/paging.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
 import { seedRoster } from '../households.ts'
+import { walkPages } from '../paging.ts'
 
 let s: TestServer
 let leader: { id: number; email: string; cookie: string }
@@ -437,6 +439,8 @@ describe('GET /api/admin/roster: search, filters, sort and counts over 60 househ
     expect(res.status).toBe(200)
     expect(res.body.counts).toEqual(seeded.counts)
     expect(res.body.counts).toMatchObject({ households: 60, scouts: 90 })
+    expect(res.body.next_cursor).toBeNull() // without limit or cursor: every household, no paging
+    expect(res.headers.get('link')).toBeNull()
     const names: string[] = parents(res)
     expect(names.at(-1)).toBe('Paula Young') // inactive, so last
     expect(names.slice(0, 3)).toEqual(['Marcus Abbott', 'Diego Alvarez', 'Hannah Bailey'])
@@ -568,6 +572,57 @@ describe('GET /api/admin/roster: search, filters, sort and counts over 60 househ
     const unpaid = await r.req('GET', '/api/admin/roster/export?dues=unpaid', { cookie })
     expect(unpaid.text.trim().split('\r\n').length - 1).toBe(seeded.counts.dues_unpaid)
     expect((await r.req('GET', '/api/admin/roster/export?health=soon', { cookie })).status).toBe(422)
+  })
+
+  // Last in this block: it adds households.
+  it('pages with limit and cursor in the same order, counts staying totals, each household once while households are added', async () => {
+    const walk = async (filters: string, limit: number, between?: () => Promise<unknown>) => {
+      const whole = await get(filters)
+      const rows = (body: any) => {
+        if (!between) expect(body.counts).toEqual(whole.body.counts)
+        return body.households.map((h: any) => h.id)
+      }
+      const walked = await walkPages((path) => r.req('GET', path, { cookie }), `/api/admin/roster${filters}`, limit, rows, between)
+      return { walked, whole: whole.body.households.map((h: any) => h.id) }
+    }
+    for (const [filters, limit] of [
+      ['', 7],
+      ['', 60],
+      ['?unit=pack&dues=unpaid', 3],
+      ['?health=missing', 4],
+      ['?q=a', 5],
+    ] as const) {
+      const { walked, whole } = await walk(filters, limit)
+      expect(walked, filters).toEqual(whole)
+    }
+    expect((await get('?limit=1')).body.households).toHaveLength(1)
+    // Households that sort before and after the walk's place arrive between pages: none repeats, none is lost, and
+    // those after the place are met in their turn.
+    let added = 0
+    const add = async () => {
+      for (const name of [`Aaron Aab-${++added}`, `Zed Zzyzx-${added}`, `Mia Mmm-${added}`])
+        expect((await r.req('POST', '/api/admin/roster/households', { cookie, json: { parent_name: name } })).status).toBe(201)
+    }
+    const before = (await get()).body.households.map((h: any) => h.id)
+    const { walked } = await walk('', 9, add)
+    const after = (await get()).body.households.map((h: any) => h.id)
+    expect(new Set(walked).size).toBe(walked.length)
+    expect(walked).toEqual(expect.arrayContaining(before))
+    expect(walked).toEqual(after.filter((id: number) => walked.includes(id))) // in the roster's order
+    expect(walked.length).toBeGreaterThan(before.length) // some added ones sorted after the place and were met
+  })
+
+  it('refuses a roster cursor used with other filters (cursor_mismatch) or not one it gave (cursor_invalid)', async () => {
+    const cursor = encodeURIComponent((await get('?unit=pack&limit=2')).body.next_cursor)
+    expect((await get(`?unit=pack&limit=3&cursor=${cursor}`)).status).toBe(200)
+    const other = await get(`?unit=troop&cursor=${cursor}`)
+    expectDetail(other, 422)
+    expect(other.body.code).toBe('cursor_mismatch')
+    for (const bad of ['garbage', encodeCursor('roster', {}, [999_999]), encodeCursor('roster', {}, ['Abbott'])]) {
+      const res = await get(`?cursor=${bad}`)
+      expectDetail(res, 422)
+      expect(res.body.code, bad).toBe('cursor_invalid')
+    }
   })
 })
 

@@ -1,13 +1,18 @@
 // GET/POST /api/admin/messages: the messages the caller may read (their units' and their own), and sending one.
 import { listMessages, MessageDetail, MessageList, MessageListQuery, NewMessage, sendMessage } from '#server/messages/messages.ts'
+import { nextLink } from '#server/http/paging.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('messages:send', 'List messages', {
   description:
-    'Newest first, with delivery counts. A leader sees every message sent to a unit they lead (whoever sent it) and their own; admins and owners see all. Page with `before_id`.',
+    'Newest first, with delivery counts. A leader sees every message sent to a unit they lead (whoever sent it) and their own; admins and owners see all. Page with `limit` and the `next_cursor` of the previous page as `cursor` (also in the `Link` header). Older form: `before_id` set to the last id seen.',
   query: MessageListQuery,
-  responses: ok(MessageList, 'One page of messages'),
-  handler: ({ db, caller, query }) => listMessages(db, caller, query),
+  responses: ok(MessageList, 'One page of messages', { 422: 'A cursor this list did not give' }),
+  async handler({ db, caller, query, request, set }) {
+    const page = await listMessages(db, caller, query)
+    Object.assign(set.headers, nextLink(request, page.next_cursor))
+    return page
+  },
 })
 
 export const POST = defineRoute('messages:send', 'Send a message to families', {
