@@ -2,7 +2,8 @@
 // out. A cursor is opaque to clients: the position after the last row given, bound to the list and the filters it
 // was made for, so a cursor used with other filters is refused (422) rather than silently answering another list.
 import { createHash } from 'node:crypto'
-import { Type as t } from '@sinclair/typebox'
+import { type Static, Type as t, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { Nullable } from '../schemas.ts'
 import { unprocessable } from '../errors.ts'
 
@@ -49,18 +50,25 @@ export function encodeCursor(list: string, filters: Record<string, unknown>, pos
   return Buffer.from(JSON.stringify({ b: bindingOf(list, filters), p: position })).toString('base64url')
 }
 
-/** The position a cursor holds; 422 when it is not one of ours or was made for another list or other filters. */
-export function decodeCursor(list: string, filters: Record<string, unknown>, cursor: string): unknown[] {
+/** The refusal of a cursor this list did not give. */
+export const notOurCursor = () => unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+
+/**
+ * The position a cursor holds, of the shape the list gives; 422 when it is not one of ours or was made for another
+ * list or other filters.
+ */
+export function decodeCursor<S extends TSchema>(list: string, filters: Record<string, unknown>, cursor: string, shape: S): Static<S> {
   let parsed: { b?: unknown; p?: unknown }
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
   } catch {
-    throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+    throw notOurCursor()
   }
-  if (!parsed || !Array.isArray(parsed.p)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  if (!parsed || !Array.isArray(parsed.p)) throw notOurCursor()
   if (parsed.b !== bindingOf(list, filters))
     throw unprocessable('cursor: was given for other filters; start again without it', 'cursor_mismatch', 'cursor')
-  return parsed.p
+  if (!Value.Check(shape, parsed.p)) throw notOurCursor()
+  return parsed.p as Static<S>
 }
 
 /** The `Link` header for the next page: the request's own address with `cursor` replaced. */

@@ -1,12 +1,11 @@
 // Join-form leads: how one is shown, the list with search, filters and paging, one lead with its copies,
 // the claim (one conditional update, so of two racers exactly one wins) and the release.
-import { Value } from '@sinclair/typebox/value'
 import { expressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import { type Database, type Executor, LEAD_UNITS, MIRROR_STATUSES } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
-import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
+import { conflict, forbidden, notFound } from '../errors.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t } from '../schemas.ts'
 
@@ -160,8 +159,7 @@ const matches = (text: string) =>
  */
 export async function listLeads(db: Executor, caller: Caller, query: typeof LeadQuery.static) {
   const limit = query.limit ?? PAGE.default
-  const after = query.cursor ? decodeCursor('leads', query, query.cursor) : undefined
-  if (after && !Value.Check(Position, after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const after = query.cursor ? decodeCursor('leads', query, query.cursor, Position) : undefined
   const below = Math.min(query.before_id ?? Infinity, after?.[0] ?? Infinity)
   const text = query.q?.trim().toLowerCase()
   const eb = expressionBuilder<Database, 'leads'>()

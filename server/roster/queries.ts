@@ -3,15 +3,14 @@
 import { familyRsvps } from '../calendar/rsvp.ts'
 import { ownHouseholdIds } from './own-households.ts'
 import { householdLeaders } from './household-leaders.ts'
-import { Value } from '@sinclair/typebox/value'
 import { type ExpressionBuilder, sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { CheckItem, Database, Executor, Scout } from '../db/database.ts'
 import { addDays } from '../calendar/zone.ts'
 import { csvDocument } from '../csv.ts'
-import { notFound, unprocessable } from '../errors.ts'
-import { decodeCursor, encodeCursor, PAGE, pageOf } from '../http/paging.ts'
+import { notFound } from '../errors.ts'
+import { decodeCursor, encodeCursor, notOurCursor, PAGE, pageOf } from '../http/paging.ts'
 import { t } from '../schemas.ts'
 import { getSetting, today } from '../settings/registry.ts'
 import { healthFormOn } from './health-form.ts'
@@ -187,15 +186,13 @@ const Position = t.Tuple([t.Integer()])
 
 async function placeAfter(db: Executor, filters: RosterFilters & { cursor?: string }): Promise<Place | undefined> {
   if (!filters.cursor) return undefined
-  const position = decodeCursor('roster', { ...filters }, filters.cursor)
-  const last =
-    Value.Check(Position, position) &&
-    (await db
-      .selectFrom('households')
-      .select(['id', 'active', 'sort_name', 'parent_name'])
-      .where('id', '=', position[0])
-      .executeTakeFirst())
-  if (!last) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const [id] = decodeCursor('roster', { ...filters }, filters.cursor, Position)
+  const last = await db
+    .selectFrom('households')
+    .select(['id', 'active', 'sort_name', 'parent_name'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!last) throw notOurCursor()
   return placeOf(last)
 }
 const byPlace = (a: Place, b: Place) => b[0] - a[0] || byName(a[1], b[1]) || byName(a[2], b[2]) || a[3] - b[3]
