@@ -230,9 +230,11 @@ class Writer {
     const visit = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(visit)
       if (!value || typeof value !== 'object') return value
-      const { $id, examples, 'x-one-of': oneOf, ...rest } = value as Json
+      const { $id, examples, 'x-one-of': oneOf, 'x-enum': values, ...rest } = value as Json
       // A body of one of several shapes is `oneOf` (TypeBox writes every union as anyOf).
       if (oneOf) Object.assign(rest, { oneOf: rest.anyOf, anyOf: undefined })
+      // Values a route checks itself (a 404 for an unknown one) but clients should know.
+      if (values) rest.enum = values
       const inner = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === 'const' || k === 'default' ? v : visit(v)]))
       if (typeof $id !== 'string') return inner
       this.schemas[$id] ??= inner

@@ -310,7 +310,13 @@ export const SettingList = t.Object(
   { additionalProperties: false, examples: [{ settings: [SETTING_EXAMPLE] }] },
 )
 export const SettingKeyParams = t.Object({
-  key: t.String({ maxLength: 100, description: 'The setting key', examples: ['announcements.live_cap'] }),
+  // Published as an enum (generated clients type it); checked by the route, so an unknown key on GET is 404.
+  key: t.String({
+    maxLength: 100,
+    description: 'The setting key',
+    examples: ['announcements.live_cap'],
+    'x-enum': Object.keys(SETTINGS),
+  }),
 })
 export const SettingValue = t.Object(
   { value: t.Unknown({ description: 'The new value, or null to restore the default' }) },

@@ -131,6 +131,10 @@ describe('GET /api/docs/json', () => {
     const oneOf = doc.paths['/api/admin/roster/households'].post.requestBody.content['application/json'].schema.oneOf
     expect(oneOf.map((b: any) => b.required)).toEqual([['parent_name'], ['lead_id']])
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' })
+    const key = doc.paths['/api/admin/settings/{key}'].put.parameters.find((p: any) => p.name === 'key')
+    expect(key.schema.enum).toContain('announcements.live_cap')
+    const since = doc.paths['/api/admin/history'].get.parameters.find((p: any) => p.name === 'since')
+    expect(since.schema.format).toBe('date-time')
     const household = doc.paths['/api/admin/roster/households/{id}']
     expect(household.get.parameters).toContainEqual(ref('parameters', 'IfNoneMatch'))
     expect(household.get.responses['200'].headers.ETag).toEqual(ref('headers', 'ETag'))
