@@ -3,6 +3,7 @@ import { Health, health, Unhealthy } from '#server/ops/health.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('public', 'Whether the service works', {
+  operationId: 'health',
   description:
     'Runs small local checks (never a request to another host) and answers within about two seconds: 200 when every ' +
     'required check passes (the database answers; a complete site build is served and the last build succeeded), ' +

@@ -9,6 +9,7 @@ import { t } from '#server/schemas.ts'
 import { ticketCookie } from '#server/second-factor/ticket-cookie.ts'
 
 export const POST = defineRoute('public', 'Sign in', {
+  operationId: 'signIn',
   description:
     'Email and password, as JSON or a form post; sets the site_session cookie. For a person with a second factor it sets no ' +
     'cookie and answers `{second_factor: {ticket, methods}}`: complete the sign-in at POST /login/second-factor. Repeated ' +

@@ -7,6 +7,7 @@ import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Sign out', {
+  operationId: 'signOut',
   description: 'Ends this session and clears the cookie.',
   responses: ok(SignedOut, 'Signed out', { 303: 'Signed out (form post): on to the sign-in page, which says so' }),
   async handler({ db, env, request, set }) {

@@ -13,6 +13,7 @@ const ON_ITS_WAY = 'If an account uses this address, a link to choose a new pass
 const NO_MAIL = 'This site cannot send mail yet: ask a leader or an admin for a password-reset link.'
 
 export const POST = defineRoute('public', 'Ask for a password-reset link by email', {
+  operationId: 'forgotPassword',
   description:
     'Answers 202 with the same words whether or not an account uses the address (nobody learns who has one), and mails an ' +
     'active account a reset link valid one hour. Every ask counts: 3 an hour for one email, 10 an hour from one address, then 429.',

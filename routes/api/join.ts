@@ -6,6 +6,7 @@ import { JoinForm, Received, receiveJoinForm } from '#server/leads/join.ts'
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Send the join form', {
+  operationId: 'join',
   description:
     'Creates a lead, copies it to the configured targets and, when mail is set up, mails the leaders of the unit asked about. ' +
     'At most 5 per address (an IPv6 client counts by its /64) in 10 minutes.',

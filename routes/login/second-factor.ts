@@ -11,6 +11,7 @@ import { completeSignIn, SecondFactorAnswer } from '#server/second-factor/sign-i
 import { clearedTicketCookie, TICKET_COOKIE } from '#server/second-factor/ticket-cookie.ts'
 
 export const POST = defineRoute('public', 'Complete a sign-in with its second factor', {
+  operationId: 'signInSecondFactor',
   description:
     'The ticket POST /login answered (a form post sends it in a cookie) with `code` (six digits from the authenticator app, or ' +
     'a recovery code) or `passkey` (what startAuthentication answered). The ticket lives 5 minutes and dies after 5 wrong ' +

@@ -4,6 +4,7 @@ import { LinkFor, LinkToken } from '#server/people/one-time-links.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Accept an invite', {
+  operationId: 'acceptInvite',
   description: 'Sets a password and creates the account with the roles of the invite; you are signed in at once.',
   params: LinkToken,
   body: Acceptance,
@@ -19,6 +20,7 @@ export const POST = defineRoute('public', 'Accept an invite', {
 })
 
 export const GET = defineRoute('public', 'Whom an invite is for', {
+  operationId: 'getInviteLink',
   description:
     "For the invite's page, before the password is chosen: the email the account will have. Nothing for a closed or unknown link.",
   params: LinkToken,

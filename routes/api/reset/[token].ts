@@ -4,6 +4,7 @@ import { NewPassword, ResetDone, resetLinkFor, useResetLink } from '#server/peop
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Set a new password with a reset link', {
+  operationId: 'resetPassword',
   description: 'Every session of that person ends.',
   params: LinkToken,
   body: NewPassword,
@@ -15,6 +16,7 @@ export const POST = defineRoute('public', 'Set a new password with a reset link'
 })
 
 export const GET = defineRoute('public', 'Whose password a reset link sets', {
+  operationId: 'getResetLink',
   description: "For the link's page, before the password is chosen: the account's email. Nothing for a closed or unknown link.",
   params: LinkToken,
   responses: ok(LinkFor, 'The link works and sets the password of this account', {

@@ -4,6 +4,7 @@ import { completeSetup, FirstOwner, OwnerCreated } from '#server/people/setup.ts
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('public', 'Create the first owner', {
+  operationId: 'setUpOwner',
   description: 'With the one-time link the service prints on a start with no owner; you are signed in at once.',
   params: LinkToken,
   body: FirstOwner,

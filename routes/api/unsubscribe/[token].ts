@@ -5,6 +5,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { Line, t } from '#server/schemas.ts'
 
 export const POST = defineRoute('public', 'Stop non-urgent mail to an address', {
+  operationId: 'unsubscribe',
   description:
     "Stops leaders' non-urgent messages and the weekly digest to the address the link was made for; urgent messages still come. Any body is ignored. A second use changes nothing.",
   params: t.Object({ token: Line(100, { description: 'The token from the mail' }) }),

@@ -6,6 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { PasskeySignIn, signInWithPasskey } from '#server/second-factor/sign-in.ts'
 
 export const POST = defineRoute('public', 'Sign in with a passkey', {
+  operationId: 'signInWithPasskey',
   description: 'The ticket from POST /login/passkey/options and what startAuthentication answered. The passkey must check who holds it.',
   body: PasskeySignIn,
   responses: ok(SignedIn, 'Signed in; the cookie is in Set-Cookie', {

@@ -5,6 +5,7 @@ import { tooMany } from '#server/errors.ts'
 import { clientKey } from '#server/auth/address.ts'
 
 export const POST = defineRoute('public', 'Start a sign-in with a passkey', {
+  operationId: 'startPasskeySignIn',
   description:
     'Options for navigator.credentials.get() (startAuthentication of @simplewebauthn/browser) and a ticket; send both back to ' +
     'POST /login/passkey within 5 minutes. At most 20 a minute per address.',

@@ -3,6 +3,7 @@ import { AccountChange, AccountView, accountView, setShowEmail } from '#server/a
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', 'Your public details', {
+  operationId: 'getAccount',
   person: true,
   accountPage: true,
   responses: ok(AccountView, 'Your email and whether the public unit page shows it'),
@@ -10,6 +11,7 @@ export const GET = defineRoute('account:self', 'Your public details', {
 })
 
 export const PATCH = defineRoute('account:self', 'Change your public details', {
+  operationId: 'updateAccount',
   description: 'Shows or hides your email beside your name on the public page of each unit you lead; the site is rebuilt.',
   person: true,
   accountPage: true,

@@ -3,6 +3,7 @@ import { MailPreferences, mailPreferences, MailPreferencesView, setMailPreferenc
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', 'Your mail preferences', {
+  operationId: 'getMyMailPreferences',
   person: true,
   accountPage: true,
   responses: ok(MailPreferencesView, 'What the site mails you on its own'),
@@ -10,6 +11,7 @@ export const GET = defineRoute('account:self', 'Your mail preferences', {
 })
 
 export const PUT = defineRoute('account:self', 'Change your mail preferences', {
+  operationId: 'setMyMailPreferences',
   description: 'Turns the mail about each new lead of the units you lead on or off (on for every leader at first).',
   person: true,
   accountPage: true,

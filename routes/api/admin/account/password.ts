@@ -3,6 +3,7 @@ import { changePassword, PasswordChange, PasswordChanged } from '#server/account
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('account:self', 'Change your password', {
+  operationId: 'changePassword',
   description: 'Needs your current password. Your other sessions end, and so do open reset links.',
   accountPage: true,
   body: PasswordChange,

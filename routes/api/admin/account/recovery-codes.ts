@@ -3,6 +3,7 @@ import { created, defineRoute } from '#server/routes.ts'
 import { NewRecoveryCodes, newRecoveryCodes, PasswordCheck } from '#server/second-factor/factors.ts'
 
 export const POST = defineRoute('account:self', 'Make new recovery codes', {
+  operationId: 'renewRecoveryCodes',
   description: 'Needs your password; the old codes stop working. Shown this once.',
   session: true,
   accountPage: true,

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { secondFactorOverview, SecondFactorOverview } from '#server/second-factor/factors.ts'
 
 export const GET = defineRoute('account:self', 'Your second factors', {
+  operationId: 'getSecondFactor',
   session: true,
   accountPage: true,
   responses: ok(SecondFactorOverview, 'Your authenticator app and passkeys, with the recovery codes left'),

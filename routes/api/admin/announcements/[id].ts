@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const GET = defineRoute('announcements:write', 'Get an announcement', {
+  operationId: 'getAnnouncement',
   description: 'With its computed state, as the list shows it.',
   params: IdParams,
   responses: ok(AnnouncementView, 'The announcement', { 404: 'No such announcement' }),
@@ -11,6 +12,7 @@ export const GET = defineRoute('announcements:write', 'Get an announcement', {
 })
 
 export const DELETE = defineRoute('announcements:write', 'Revoke an announcement', {
+  operationId: 'revokeAnnouncement',
   description: 'The row stays, with revoked_at set.',
   params: IdParams,
   publishes: true,

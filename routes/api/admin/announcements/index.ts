@@ -10,12 +10,14 @@ import {
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('announcements:write', 'List announcements', {
+  operationId: 'listAnnouncements',
   description: 'Every announcement, newest first, with its computed state.',
   responses: ok(AnnouncementList, 'Every announcement'),
   handler: ({ db }) => listAnnouncements(db),
 })
 
 export const POST = defineRoute('announcements:write', 'Create an announcement', {
+  operationId: 'createAnnouncement',
   description: 'Live now unless starts_at is later. Refused when the window is bad, the message too long, or the live cap is full.',
   body: NewAnnouncement,
   publishes: true,

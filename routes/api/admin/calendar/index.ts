@@ -6,6 +6,7 @@ import { created, defineRoute, ok } from '#server/routes.ts'
 const STORE_FAILED = 'The calendar store refused or did not answer'
 
 export const GET = defineRoute('calendar:write', 'List events', {
+  operationId: 'listEvents',
   description:
     'Every event the public calendar shows, read from the store now, earliest first, repeats expanded, each with `mine`. ' +
     'When the CalDAV store does not answer, the last good copy with `unreachable`.',
@@ -14,6 +15,7 @@ export const GET = defineRoute('calendar:write', 'List events', {
 })
 
 export const POST = defineRoute('calendar:write', 'Create an event', {
+  operationId: 'createEvent',
   description: 'Written to the calendar store (CalDAV, or the site itself) as one VEVENT; the site records that it owns it.',
   body: EventBody,
   publishes: true,

@@ -3,6 +3,7 @@ import { FamilyMail, familyMail, FamilyMailChange, setFamilyMail } from '#server
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', "Your household's mail", {
+  operationId: 'getFamilyMailPreferences',
   description: "Your address and your household's, each with whether it gets leaders' messages and the weekly digest.",
   person: true,
   responses: ok(FamilyMail, 'Each address and whether it is subscribed'),
@@ -10,6 +11,7 @@ export const GET = defineRoute('account:self', "Your household's mail", {
 })
 
 export const PUT = defineRoute('account:self', "Change your household's mail", {
+  operationId: 'setFamilyMailPreferences',
   description: 'Turns non-urgent mail to one of these addresses off, or back on after an unsubscribe link was used.',
   person: true,
   body: FamilyMailChange,

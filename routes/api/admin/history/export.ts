@@ -4,6 +4,7 @@ import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('history:read', 'Download the action log as CSV', {
+  operationId: 'exportHistory',
   description: 'The same filters as the list (`kind`, `actor`, `since`, `before`), newest first.',
   query: HistoryFilter,
   responses: ok({ media: 'text/csv' }, 'A CSV download'),

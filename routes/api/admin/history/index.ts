@@ -4,6 +4,7 @@ import { nextLink } from '#server/http/paging.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('history:read', 'Read the action log', {
+  operationId: 'listHistory',
   description:
     'Newest first; `kind` is a prefix, `actor` exact. Page with `limit` and the `next_cursor` of the previous page as `cursor` (also in the `Link` header). Older form: pass the `next` of the previous page as `before` and `before_id`.',
   query: HistoryQuery,

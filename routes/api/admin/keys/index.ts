@@ -3,12 +3,14 @@ import { KeyList, listKeys, mintKey, MintedKey, NewKey } from '#server/keys/keys
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('apikeys:own', 'List your keys', {
+  operationId: 'listKeys',
   description: 'Newest first, each with its state, never its secret; and the scopes a new key may carry.',
   responses: ok(KeyList, 'Your keys'),
   handler: ({ db, caller }) => listKeys(db, caller),
 })
 
 export const POST = defineRoute('apikeys:own', 'Mint a key', {
+  operationId: 'createKey',
   description: 'The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
   body: NewKey,
   responses: created(MintedKey, 'The new key, with its secret this once', {

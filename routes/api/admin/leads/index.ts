@@ -4,6 +4,7 @@ import { LeadPage, LeadQuery, listLeads } from '#server/leads/leads.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('leads:read', 'List leads', {
+  operationId: 'listLeads',
   description:
     "Newest first. `q` searches name, email, phone, message and scout name; `filter` unclaimed or mine. Page with `limit` and the `next_cursor` of the previous page as `cursor` (also in the `Link` header). Older form: `before_id` set to the previous page's `next_before_id`.",
   query: LeadQuery,

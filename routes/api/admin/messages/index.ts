@@ -4,6 +4,7 @@ import { nextLink } from '#server/http/paging.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('messages:send', 'List messages', {
+  operationId: 'listMessages',
   description:
     'Newest first, with delivery counts. A leader sees every message sent to a unit they lead (whoever sent it) and their own; admins and owners see all. Page with `limit` and the `next_cursor` of the previous page as `cursor` (also in the `Link` header). Older form: `before_id` set to the last id seen.',
   query: MessageListQuery,
@@ -16,6 +17,7 @@ export const GET = defineRoute('messages:send', 'List messages', {
 })
 
 export const POST = defineRoute('messages:send', 'Send a message to families', {
+  operationId: 'sendMessage',
   description:
     'One mail per address (each sees only their own), with a plain-text and an HTML part made from the Markdown body, Reply-To the sender, and a one-click unsubscribe unless `urgent`. A leader sends only to the units they lead.',
   person: true,

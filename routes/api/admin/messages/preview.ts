@@ -3,6 +3,7 @@ import { Preview, previewMessage, PreviewRequest } from '#server/messages/messag
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('messages:send', 'Preview who a message reaches', {
+  operationId: 'previewMessage',
   description: 'The addresses it would go to, each once, and what it would skip and why. Nothing is sent or recorded.',
   body: PreviewRequest,
   responses: ok(Preview, 'Who would get it', {

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const GET = defineRoute('nearby:write', 'Get a nearby unit', {
+  operationId: 'getNearbyUnit',
   description: 'As the editing list shows it, inactive or not.',
   params: IdParams,
   responses: ok(NearbyView, 'The row', { 404: 'No such nearby unit' }),
@@ -11,6 +12,7 @@ export const GET = defineRoute('nearby:write', 'Get a nearby unit', {
 })
 
 export const PATCH = defineRoute('nearby:write', 'Edit a nearby unit', {
+  operationId: 'updateNearbyUnit',
   description: 'Partial; verified_at becomes today unless the change carries a date. `active: 1` reactivates a row.',
   params: IdParams,
   body: NearbyChange,
@@ -20,6 +22,7 @@ export const PATCH = defineRoute('nearby:write', 'Edit a nearby unit', {
 })
 
 export const DELETE = defineRoute('nearby:write', 'Deactivate a nearby unit', {
+  operationId: 'deleteNearbyUnit',
   description: 'The row stays in the editing list, inactive.',
   params: IdParams,
   publishes: true,

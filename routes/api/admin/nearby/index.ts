@@ -3,12 +3,14 @@ import { addNearby, listNearby, NearbyList, NearbyView, NewNearby } from '#serve
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('nearby:write', 'List nearby units', {
+  operationId: 'listNearbyUnits',
   description: 'The editing list: active first, inactive ones too.',
   responses: ok(NearbyList, 'Every nearby unit'),
   handler: ({ db }) => listNearby(db),
 })
 
 export const POST = defineRoute('nearby:write', 'Add a nearby unit', {
+  operationId: 'createNearbyUnit',
   description: 'verified_at becomes today unless a date is sent.',
   body: NewNearby,
   publishes: true,

@@ -3,12 +3,14 @@ import { changePage, deletePage, getPage, PageChange, PageView, SlugParams } fro
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('pages:write', 'A content page', {
+  operationId: 'getPage',
   params: SlugParams,
   responses: ok(PageView, 'The page', { 404: 'No such page' }),
   handler: ({ db, params }) => getPage(db, params.slug),
 })
 
 export const PATCH = defineRoute('pages:write', 'Change a content page', {
+  operationId: 'updatePage',
   description: 'Partial; a new slug moves the page to /pages/{new slug}/. 200 also when nothing changes.',
   params: SlugParams,
   body: PageChange,
@@ -22,6 +24,7 @@ export const PATCH = defineRoute('pages:write', 'Change a content page', {
 })
 
 export const DELETE = defineRoute('pages:write', 'Delete a content page', {
+  operationId: 'deletePage',
   description: 'Gone from the public site at the next build.',
   params: SlugParams,
   publishes: true,

@@ -5,6 +5,7 @@ import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('roster:write', 'Download the roster as CSV', {
+  operationId: 'exportRoster',
   description:
     "One line per scout of an active household with this year's checklist; the filters narrow it as they do the roster. UTF-8 with a byte-order mark, so spreadsheets keep accented names; cells a spreadsheet would run start with a quote.",
   query: RosterQuery,

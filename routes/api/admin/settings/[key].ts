@@ -4,6 +4,7 @@ import { changeSetting, getSetting, SettingKeyParams, SettingValue, SettingView 
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('settings:write', 'Get a setting', {
+  operationId: 'getSetting',
   description: 'Its key, type, value in force, default and description, as the list shows it.',
   params: SettingKeyParams,
   responses: ok(SettingView, 'The setting', { 404: 'No setting has this key' }),
@@ -11,6 +12,7 @@ export const GET = defineRoute('settings:write', 'Get a setting', {
 })
 
 export const PUT = defineRoute('settings:write', 'Change a setting', {
+  operationId: 'setSetting',
   description: 'null restores its default. Widening api_keys_from to anywhere needs a signed-in person.',
   params: SettingKeyParams,
   body: SettingValue,

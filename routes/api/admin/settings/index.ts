@@ -3,6 +3,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { listSettings, SettingList } from '#server/settings/registry.ts'
 
 export const GET = defineRoute('settings:write', 'List settings', {
+  operationId: 'listSettings',
   description: 'Each setting with its key, type, value, default and description.',
   responses: ok(SettingList, 'The settings registry with the values in force'),
   handler: async ({ db }) => ({ settings: await listSettings(db) }),

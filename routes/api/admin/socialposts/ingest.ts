@@ -3,6 +3,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { ingestPost, PostAnswer, PostReport } from '#server/socialposts/posts.ts'
 
 export const POST = defineRoute('socialposts:ingest', 'Report a post', {
+  operationId: 'ingestSocialPosts',
   description: 'A re-report of the same id updates it. The image {b64, mime, sha256} is checked: its SHA-256 is recomputed.',
   maxBody: 8 * 1024 * 1024,
   body: PostReport,

@@ -7,6 +7,7 @@ const params = t.Object({ slug_or_id: SlugOrId })
 const refusals = { 403: 'The unit is outside your scope', 404: 'No such unit' }
 
 export const GET = defineRoute('unit:write_own', 'Get a unit you may edit', {
+  operationId: 'getUnit',
   description: 'As the list of your units shows it.',
   params,
   responses: ok(UnitView, 'The unit', refusals),
@@ -14,6 +15,7 @@ export const GET = defineRoute('unit:write_own', 'Get a unit you may edit', {
 })
 
 export const PATCH = defineRoute('unit:write_own', "Change a unit's meeting details", {
+  operationId: 'updateUnit',
   description: 'Name, number, meeting day, time and place (partial); 200 also when nothing changes.',
   params,
   body: UnitChange,

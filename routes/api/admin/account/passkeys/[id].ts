@@ -4,6 +4,7 @@ import { IdParams } from '#server/schemas.ts'
 import { PasswordCheck, Removed, removePasskey } from '#server/second-factor/factors.ts'
 
 export const DELETE = defineRoute('account:self', 'Remove a passkey', {
+  operationId: 'deletePasskey',
   description: 'Needs your password. With no second factor left, the recovery codes go too.',
   session: true,
   accountPage: true,

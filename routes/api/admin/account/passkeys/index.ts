@@ -3,6 +3,7 @@ import { created, defineRoute } from '#server/routes.ts'
 import { addPasskey, NewPasskey, PasskeyAdded } from '#server/second-factor/factors.ts'
 
 export const POST = defineRoute('account:self', 'Add a passkey', {
+  operationId: 'addPasskey',
   description:
     'What startRegistration answered, with a name for the device. If it is your first second factor, ten recovery codes come back once.',
   session: true,

@@ -4,6 +4,7 @@ import { passkeyOptions } from '#server/second-factor/factors.ts'
 import { t } from '#server/schemas.ts'
 
 export const POST = defineRoute('account:self', 'Start adding a passkey', {
+  operationId: 'startPasskeyRegistration',
   description: 'Options for navigator.credentials.create() (startRegistration of @simplewebauthn/browser); the challenge lasts 5 minutes.',
   session: true,
   accountPage: true,

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const DELETE = defineRoute('account:self', 'End one of your sessions', {
+  operationId: 'endSession',
   accountPage: true,
   params: IdParams,
   responses: ok(SessionEnded, 'Ended', { 404: 'No session of yours with this id' }),

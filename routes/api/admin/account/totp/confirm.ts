@@ -3,6 +3,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { Code, confirmTotp, TotpConfirmed } from '#server/second-factor/factors.ts'
 
 export const POST = defineRoute('account:self', 'Confirm your authenticator app', {
+  operationId: 'confirmTotp',
   description: 'With a code the app shows now. If it is your first second factor, ten recovery codes come back: they are shown this once.',
   session: true,
   accountPage: true,

@@ -3,6 +3,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { Code, Removed, removeTotp, startTotp, TotpStarted } from '#server/second-factor/factors.ts'
 
 export const POST = defineRoute('account:self', 'Start adding an authenticator app', {
+  operationId: 'startTotp',
   description: 'A new secret, for the app to scan (otpauth_url as a QR code) or type in; it counts once confirmed with a code from it.',
   session: true,
   accountPage: true,
@@ -11,6 +12,7 @@ export const POST = defineRoute('account:self', 'Start adding an authenticator a
 })
 
 export const DELETE = defineRoute('account:self', 'Remove your authenticator app', {
+  operationId: 'removeTotp',
   description: 'Needs a current code from the app, or one of your recovery codes. With no second factor left, the recovery codes go too.',
   session: true,
   accountPage: true,

@@ -10,6 +10,7 @@ const refusals = {
 }
 
 export const GET = defineRoute('calendar:write', 'Get an event', {
+  operationId: 'getEvent',
   description:
     'As the list shows it, read from the store now; a repeating event by its first day, with its rule (what a PUT sends). ' +
     'When the CalDAV store does not answer, as the last good copy has it.',
@@ -19,6 +20,7 @@ export const GET = defineRoute('calendar:write', 'Get an event', {
 })
 
 export const PUT = defineRoute('calendar:write', 'Replace an event', {
+  operationId: 'putEvent',
   params: Uid,
   body: EventBody,
   publishes: true,
@@ -34,6 +36,7 @@ export const PUT = defineRoute('calendar:write', 'Replace an event', {
 })
 
 export const DELETE = defineRoute('calendar:write', 'Delete an event', {
+  operationId: 'deleteEvent',
   description: 'A real deletion from the store. Only events the site created.',
   params: Uid,
   publishes: true,

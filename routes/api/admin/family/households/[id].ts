@@ -6,6 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const PATCH = defineRoute('account:self', "Change your household's details", {
+  operationId: 'updateFamilyHousehold',
   description:
     "Your household's email, phone, second parent and emergency contact, and each scout's preferred name and photo consent. " +
     "Only a household your account is linked to; names, units and leaders' notes stay with the leaders. " +

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('leads:read', 'Claim a lead', {
+  operationId: 'claimLead',
   description: 'Of two leaders claiming at once, exactly one wins. Taking over a held lead means release, then claim.',
   person: true,
   params: IdParams,

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('leads:read', 'Release a lead', {
+  operationId: 'releaseLead',
   description: 'The holder, or someone with people:manage.',
   person: true,
   params: IdParams,

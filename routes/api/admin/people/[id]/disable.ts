@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('people:manage', 'Disable a person', {
+  operationId: 'disablePerson',
   description: 'Their sessions end, keys stop and reset links close; the row stays. Not yourself, not the last owner.',
   params: IdParams,
   responses: ok(Disabled, 'Disabled (also when already disabled)', {

@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('people:manage', 'Enable a person', {
+  operationId: 'enablePerson',
   description: 'A disabled person may sign in again.',
   params: IdParams,
   responses: ok(Disabled, 'Enabled (also when already enabled)', { 404: 'No such person' }),

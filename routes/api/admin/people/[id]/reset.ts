@@ -4,6 +4,7 @@ import { created, defineRoute } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('people:invite_admin', 'Issue a password-reset link', {
+  operationId: 'createResetLink',
   description:
     'One-time, valid 24 hours, shown once; for someone whose roles you could grant (an owner needs people:manage). The old password works until it is used.',
   params: IdParams,

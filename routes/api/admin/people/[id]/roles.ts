@@ -4,6 +4,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const PUT = defineRoute('people:manage', "Replace a person's roles", {
+  operationId: 'setRoles',
   description: 'global_role and the full list of unit roles; their keys narrow at once. An enabled owner must remain.',
   params: IdParams,
   body: Roles,

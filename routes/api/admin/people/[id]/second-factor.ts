@@ -4,6 +4,7 @@ import { IdParams } from '#server/schemas.ts'
 import { FactorsRemoved, removeFactorsOf } from '#server/second-factor/factors.ts'
 
 export const DELETE = defineRoute('people:manage', "Remove someone's second factors", {
+  operationId: 'removeSecondFactor',
   description:
     'Their authenticator app, passkeys and recovery codes go; they add a new one at their next sign-in. A reset link never removes them.',
   params: IdParams,

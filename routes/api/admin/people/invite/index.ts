@@ -3,6 +3,7 @@ import { invite, InviteCreated, NewInvite } from '#server/people/invites.ts'
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('people:invite_leader', 'Invite a person', {
+  operationId: 'createInvite',
   description:
     'A one-time link for an email with the roles it grants, valid 14 days and shown once; with `send_email: true` it is also mailed to the person, otherwise nothing is mailed.',
   body: NewInvite,

@@ -4,6 +4,7 @@ import { HouseholdView, NewHousehold } from '#server/roster/schemas.ts'
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('roster:write', 'Create a household', {
+  operationId: 'createHousehold',
   description: 'From its fields (parent_name required), or copied from a join-form lead with `lead_id` alone; the lead stays as it is.',
   person: true,
   body: NewHousehold,

@@ -5,6 +5,7 @@ import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('calendar:write', 'Download the trip roster as CSV', {
+  operationId: 'exportTripRoster',
   description: 'One line per scout named (per household when the event counts scouts only), waitlist and maybes last.',
   params: Uid,
   responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),

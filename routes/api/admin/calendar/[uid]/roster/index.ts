@@ -4,6 +4,7 @@ import { tripRoster, TripRoster } from '#server/calendar/trip-roster.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('calendar:write', 'The trip roster', {
+  operationId: 'getTripRoster',
   description:
     'The scouts and adults coming, each household’s phones and emergency contact, health forms current on the day, ' +
     'permission slips, balances and slots, with what is still missing first.',

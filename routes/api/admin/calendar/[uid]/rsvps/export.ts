@@ -5,6 +5,7 @@ import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('calendar:write', 'Download the replies as CSV', {
+  operationId: 'exportReplies',
   description: 'One line per household, then a total line per answer. Cells a spreadsheet would run start with a quote.',
   params: Uid,
   responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),

@@ -7,6 +7,7 @@ import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', 'Replies to an event', {
+  operationId: 'listReplies',
   description:
     "With `calendar:write`: every household's reply and the headcounts, also for 30 days after the event was deleted. Otherwise your own households' replies to an event that asks for them.",
   params: Uid,
@@ -15,6 +16,7 @@ export const GET = defineRoute('account:self', 'Replies to an event', {
 })
 
 export const PUT = defineRoute('account:self', 'Reply to an event', {
+  operationId: 'reply',
   description:
     'Your household answers yes, maybe or no with how many adults and scouts come; you may change it until the event starts ' +
     'or its sign-up closes. With sign-ups: name your scouts (`scout_ids`), sign the permission slip with a yes, and take ' +

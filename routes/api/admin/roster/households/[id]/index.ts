@@ -6,6 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const GET = defineRoute('roster:write', 'Get a household', {
+  operationId: 'getHousehold',
   description: 'With its accounts, scouts and checklist.',
   params: IdParams,
   responses: ok(HouseholdView, 'The household', { 404: 'No such household' }),
@@ -13,6 +14,7 @@ export const GET = defineRoute('roster:write', 'Get a household', {
 })
 
 export const PATCH = defineRoute('roster:write', 'Edit a household', {
+  operationId: 'updateHousehold',
   description: '`{"active": false}` deactivates it: it drops off the family view.',
   person: true,
   params: IdParams,

@@ -5,6 +5,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const PUT = defineRoute('people:invite_leader', 'Link accounts to a household', {
+  operationId: 'setHouseholdAccounts',
   description: 'The full list: accounts left out are unlinked. A leader links households in units they lead (or with no scouts yet).',
   params: IdParams,
   body: PersonIds,

@@ -5,6 +5,7 @@ import { created, defineRoute } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const POST = defineRoute('roster:write', 'Add a scout', {
+  operationId: 'addScout',
   description: 'first_name and unit_id are required; org_member_id is 6 to 12 digits.',
   person: true,
   params: IdParams,

@@ -6,6 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
 export const GET = defineRoute('roster:write', 'Get a scout', {
+  operationId: 'getScout',
   description: "With the unit and this program year's checks, as the roster and its household show it.",
   params: IdParams,
   responses: ok(ScoutView, 'The scout', { 404: 'No such scout' }),
@@ -13,6 +14,7 @@ export const GET = defineRoute('roster:write', 'Get a scout', {
 })
 
 export const PATCH = defineRoute('roster:write', 'Edit a scout', {
+  operationId: 'updateScout',
   person: true,
   params: IdParams,
   body: ScoutChange,

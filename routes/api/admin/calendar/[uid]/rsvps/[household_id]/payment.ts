@@ -11,6 +11,7 @@ const Params = t.Object({
 })
 
 export const PUT = defineRoute('calendar:write', 'Record a payment', {
+  operationId: 'recordPayment',
   description:
     'What the household has paid in all for the event (not an addition), how, and a note; logged. The answer shows what it owes ' +
     '(cost × scouts confirmed), has paid and the balance.',

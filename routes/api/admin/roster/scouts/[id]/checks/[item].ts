@@ -5,6 +5,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 import { Id, t } from '#server/schemas.ts'
 
 export const PUT = defineRoute('roster:write', "Record this year's dues or health form", {
+  operationId: 'setCheck',
   description: 'Who and when are kept. For a health form only the fact that one was collected is stored, nothing medical.',
   person: true,
   params: t.Object({ id: Id, item: CheckItem }),
