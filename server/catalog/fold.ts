@@ -22,15 +22,26 @@ export const wordsOf = (text: string) =>
 /** A text as search compares it whole: its folded words joined by single spaces. */
 export const searchText = (text: string) => wordsOf(text).join(' ')
 
-/** Whether `a` becomes `b` by at most one insertion, deletion, substitution or swap of two neighbouring letters. */
-export function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false
+/**
+ * Whether `a` becomes `b` (its first `bLength` units: what was typed so far of a longer word) by at most one
+ * insertion, deletion, substitution or swap of two neighbouring letters. Compares in place: search calls it for
+ * many words per query.
+ */
+export function withinOneEdit(a: string, b: string, bLength = b.length): boolean {
+  const al = a.length
+  const bl = Math.min(bLength, b.length)
+  if (al - bl > 1 || bl - al > 1) return false
   let i = 0
-  while (i < a.length && i < b.length && a[i] === b[i]) i++
-  if (i === a.length && i === b.length) return true
-  const rest = (x: number, y: number) => a.slice(x) === b.slice(y)
-  if (a.length === b.length) return rest(i + 1, i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(i + 2, i + 2))
-  return a.length > b.length ? rest(i + 1, i) : rest(i, i + 1)
+  while (i < al && i < bl && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  if (i === al && i === bl) return true
+  /** Whether a from x and b from y are the same to their ends. */
+  const rest = (x: number, y: number) => {
+    if (al - x !== bl - y) return false
+    for (; x < al; x++, y++) if (a.charCodeAt(x) !== b.charCodeAt(y)) return false
+    return true
+  }
+  if (al === bl) return rest(i + 1, i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(i + 2, i + 2))
+  return al > bl ? rest(i + 1, i) : rest(i, i + 1)
 }
 
 /** Words this long or longer forgive one typo. */

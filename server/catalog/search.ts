@@ -35,6 +35,7 @@ export interface SearchFilters {
 export type Position = [rank: number, chapter: number, season_no: number, ord: number]
 
 const NONE = 255
+const EMPTY = new Int32Array(0)
 /** Kinds of match, best first; a rank is `level * 4 + kind`, except that every typo ranks below the rest. */
 const EXACT = 0
 const PREFIX = 1
@@ -42,7 +43,19 @@ const WORD_PREFIX = 2
 const CONTAINS = 3
 const TYPO = 4
 const RANKS = 10
+/** Up to this many candidate rows are gathered and sorted; above it every row is looked at in one pass. */
+const GATHER_MAX = 4096
 const rankOf = (row: boolean, kind: number) => (kind === TYPO ? 8 : kind) + (row ? (kind === TYPO ? 1 : 4) : 0)
+
+/** A number for the `len` (≤ 3) UTF-16 units of `s` at `at`, so pieces are map keys without making strings. */
+const piece = (s: string, at: number, len: number) => {
+  let key = 0
+  for (let j = len - 1; j >= 0; j--) key = key * 65536 + s.charCodeAt(at + j)
+  return key * 4 + len
+}
+
+/** A word and every form of it with one letter left out. */
+const deletions = (word: string) => [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))]
 
 /** Compressed lists: the items of list `k` are `items[starts[k]]` up to `items[starts[k + 1]]`. */
 function lists(count: number, pairs: [number, number][]): { starts: Int32Array; items: Int32Array } {
@@ -79,6 +92,27 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     words.length,
     texts.flatMap((text, t) => [...new Set(text.split(' ').filter(Boolean))].map((w): [number, number] => [wordId.get(w)!, t])),
   )
+  // Each word's pieces of 1 to 3 units (for words holding a query word), and the word itself and its one-letter
+  // deletions as keys (two words one edit apart share a key: SymSpell's idea).
+  const gramLists = new Map<number, number[]>()
+  const typoLists = new Map<string, number[]>()
+  words.forEach((word, id) => {
+    for (let len = 1; len <= 3; len++)
+      for (let at = 0; at + len <= word.length; at++) {
+        const key = piece(word, at, len)
+        const ids = gramLists.get(key)
+        if (!ids) gramLists.set(key, [id])
+        else if (ids[ids.length - 1] !== id) ids.push(id)
+      }
+    if (word.length >= TYPO_MIN - 1)
+      for (const key of deletions(word)) {
+        const ids = typoLists.get(key)
+        if (!ids) typoLists.set(key, [id])
+        else if (ids[ids.length - 1] !== id) ids.push(id)
+      }
+  })
+  const grams = new Map([...gramLists].map(([key, ids]) => [key, Int32Array.from(ids)]))
+  const typoKeys = new Map([...typoLists].map(([key, ids]) => [key, Int32Array.from(ids)]))
   const baseT = new Int32Array(n)
   const variantT = new Int32Array(n)
   const rowT = new Int32Array(n)
@@ -116,16 +150,19 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     const lo = bound(0, words.length, (i) => words[i] < word)
     const hi = bound(lo, words.length, (i) => words[i].startsWith(word))
     for (let w = lo; w < hi; w++) mark(w, WORD_PREFIX)
-    const typos = word.length >= TYPO_MIN
-    for (let w = 0; w < words.length; w++) {
-      if (w === lo) w = hi
-      if (w >= words.length) break
-      const other = words[w]
-      if (other.length > word.length && other.includes(word)) mark(w, CONTAINS)
-      // a typo in the whole word, or in what was typed of it so far
-      else if (typos && other.length >= word.length - 1 && (withinOneEdit(word, other) || withinOneEdit(word, other.slice(0, word.length))))
-        mark(w, TYPO)
-    }
+    // Words holding it further in: all of them, for up to 3 units; else those holding its rarest 3 units, checked
+    let holders: Int32Array | undefined
+    if (word.length <= 3) holders = grams.get(piece(word, 0, word.length))
+    else
+      for (let at = 0; at + 3 <= word.length; at++) {
+        const ids = grams.get(piece(word, at, 3)) ?? EMPTY
+        if (!holders || ids.length < holders.length) holders = ids
+      }
+    for (const w of holders ?? []) if ((w < lo || w >= hi) && (word.length <= 3 || words[w].includes(word))) mark(w, CONTAINS)
+    // One typo: words sharing the word itself or one of its one-letter deletions as a key, then checked
+    if (word.length >= TYPO_MIN)
+      for (const key of deletions(word))
+        for (const w of typoKeys.get(key) ?? []) if ((w < lo || w >= hi) && withinOneEdit(word, words[w])) mark(w, TYPO)
     return kinds
   }
 
@@ -159,6 +196,13 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     return out.sort()
   }
 
+  /** How many rows these names have (a row with two of them counted twice). */
+  const rowCount = (names: number[]) => {
+    let count = 0
+    for (const t of names) count += rowsOfText.starts[t + 1] - rowsOfText.starts[t]
+    return count
+  }
+
   const textsWhere = (test: (text: string) => boolean) => {
     const ids: number[] = []
     texts.forEach((text, t) => test(text) && ids.push(t))
@@ -176,26 +220,24 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     const f = options.filters ?? {}
     const rowKey = f.row_name === undefined ? -1 : (textId.get(searchText(f.row_name)) ?? -2)
     if (rowKey === -2) return { rows: [], next: null }
+    const filtered = f.season !== undefined || f.status !== undefined || f.game_mode !== undefined || rowKey >= 0
     const passes = (p: number) =>
-      (f.season === undefined || rows[p].season === f.season) &&
-      (f.status === undefined || rows[p].status === f.status) &&
-      (f.game_mode === undefined || rows[p].game_mode === f.game_mode) &&
-      (rowKey < 0 || rowT[p] === rowKey)
+      !filtered ||
+      ((f.season === undefined || rows[p].season === f.season) &&
+        (f.status === undefined || rows[p].status === f.status) &&
+        (f.game_mode === undefined || rows[p].game_mode === f.game_mode) &&
+        (rowKey < 0 || rowT[p] === rowKey))
     const query = searchText(q)
     const qWords = query ? query.split(' ') : []
     const exact = textId.get(query) ?? -1
     const lo = bound(0, texts.length, (i) => texts[i] < query)
     const hi = bound(lo, texts.length, (i) => texts[i].startsWith(query))
     const isPrefix = (t: number) => t >= lo && t < hi
-    /** The kind of match of a whole name for `match`: exact, prefix, a word's prefix or inside. */
-    const wholeKind = (t: number) => (t === exact ? EXACT : isPrefix(t) ? PREFIX : texts[t].includes(` ${query}`) ? WORD_PREFIX : CONTAINS)
+    const page = { after: options.after ?? null, limit: options.limit }
 
-    let found: Int32Array
-    let rankAt: (p: number) => number
-    if (!query) {
-      found = rowKey >= 0 ? rowsOf([rowKey], passes) : Int32Array.from({ length: n }, (_, p) => p).filter(passes)
-      rankAt = () => 0
-    } else if (options.match) {
+    if (!query) return paged({ ...page, where: [rowKey >= 0 ? [rowKey] : null], classOf: (p) => (passes(p) ? 0 : -1) })
+
+    if (options.match) {
       // fortnite-api's matchMethod: the base name as a whole
       const names =
         options.match === 'full'
@@ -205,68 +247,141 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
           : options.match === 'starts'
             ? Array.from({ length: hi - lo }, (_, k) => lo + k)
             : textsWhere((text) => text.includes(query))
-      const inNames = new Uint8Array(texts.length)
-      for (const t of names) inNames[t] = 1
-      found = rowsOf(names, (p) => inNames[baseT[p]] === 1 && passes(p))
-      rankAt = (p) => rankOf(false, wholeKind(baseT[p]))
-    } else {
-      const kinds = qWords.map((w, i) => kindsFor(w, i))
-      // Rows are found through the word with the fewest names; the other words are checked row by row.
-      const namesOf = kinds.map((k) => {
-        const ids: number[] = []
-        for (let t = 0; t < k.length; t++) if (k[t] !== NONE) ids.push(t)
-        return ids
+      const kind = new Uint8Array(texts.length).fill(NONE)
+      for (const t of names) kind[t] = t === exact ? EXACT : isPrefix(t) ? PREFIX : texts[t].includes(` ${query}`) ? WORD_PREFIX : CONTAINS
+      return paged({
+        ...page,
+        where: [EXACT, PREFIX, WORD_PREFIX, CONTAINS].map((k) => names.filter((t) => kind[t] === k)),
+        classOf: (p) => (kind[baseT[p]] !== NONE && passes(p) ? 2 * kind[baseT[p]] + 1 - confirmed[p] : -1),
       })
-      const driver = namesOf.reduce((best, ids) => (ids.length < best.length ? ids : best))
-      const everyWord = (p: number) => {
-        for (const k of kinds) if (k[baseT[p]] === NONE && k[variantT[p]] === NONE && k[rowT[p]] === NONE) return false
-        return true
+    }
+
+    const kinds = qWords.map((w, i) => kindsFor(w, i))
+    if (kinds.length === 1) {
+      // One word: a row's rank is the best of its names' ranks, so each rank's rows come from its own names.
+      const [k] = kinds
+      const nameRank = new Uint8Array(texts.length)
+      const rowRank = new Uint8Array(texts.length)
+      const where: number[][] = Array.from({ length: RANKS }, () => [])
+      for (let t = 0; t < texts.length; t++) {
+        const kind = t === exact ? EXACT : isPrefix(t) ? PREFIX : k[t]
+        nameRank[t] = kind === NONE ? NONE : rankOf(false, kind)
+        rowRank[t] = kind === NONE ? NONE : rankOf(true, kind)
+        if (kind !== NONE) (where[nameRank[t]].push(t), where[rowRank[t]].push(t))
       }
-      found = rowsOf(driver, (p) => everyWord(p) && passes(p))
-      rankAt = (p) => {
+      return paged({
+        ...page,
+        where,
+        classOf: (p) => {
+          const b = nameRank[baseT[p]]
+          const v = nameRank[variantT[p]]
+          const r = rowRank[rowT[p]]
+          const rank = b < v ? (b < r ? b : r) : v < r ? v : r
+          return rank !== NONE && passes(p) ? 2 * rank + 1 - confirmed[p] : -1
+        },
+      })
+    }
+
+    // Several words: rows are found through the word with the fewest names, the others checked row by row.
+    const namesOf = kinds.map((k) => {
+      const ids: number[] = []
+      for (let t = 0; t < k.length; t++) if (k[t] !== NONE) ids.push(t)
+      return ids
+    })
+    return paged({
+      ...page,
+      where: [namesOf.reduce((best, ids) => (rowCount(ids) < rowCount(best) ? ids : best))],
+      classOf: (p) => {
         const b = baseT[p]
         const v = variantT[p]
         const r = rowT[p]
-        // The query as a whole: a name that is it or starts with it
-        let rank = b === exact || v === exact ? rankOf(false, EXACT) : isPrefix(b) || isPrefix(v) ? rankOf(false, PREFIX) : RANKS
-        if (rank > 0 && r === exact) rank = Math.min(rank, rankOf(true, EXACT))
-        if (rank > 1 && isPrefix(r)) rank = Math.min(rank, rankOf(true, PREFIX))
         // Word by word, in any order: as good as the worst word's best match, in the names if every word is there
         let nameKind = EXACT
         let anyKind = EXACT
-        for (const k of kinds) {
-          const inName = Math.min(k[b], k[v])
-          nameKind = Math.max(nameKind, inName)
-          anyKind = Math.max(anyKind, Math.min(inName, k[r]))
+        for (let i = 0; i < kinds.length; i++) {
+          const k = kinds[i]
+          const inName = k[b] < k[v] ? k[b] : k[v]
+          const anywhere = inName < k[r] ? inName : k[r]
+          if (anywhere === NONE) return -1
+          if (inName > nameKind) nameKind = inName
+          if (anywhere > anyKind) anyKind = anywhere
         }
-        return Math.min(rank, nameKind !== NONE ? rankOf(false, nameKind) : rankOf(true, anyKind))
-      }
-    }
+        if (!passes(p)) return -1
+        // The query as a whole: a name that is it or starts with it
+        let rank = nameKind !== NONE ? rankOf(false, nameKind) : rankOf(true, anyKind)
+        if (rank > 0 && (b === exact || v === exact)) rank = 0
+        else if (rank > 1 && (isPrefix(b) || isPrefix(v))) rank = 1
+        else if (rank > 4 && r === exact) rank = 4
+        else if (rank > 5 && isPrefix(r)) rank = 5
+        return 2 * rank + 1 - confirmed[p]
+      },
+    })
+  }
 
-    // Matches by rank (confirmed first within each), each rank in position order; then those after `after`.
-    const byRank: number[][] = Array.from({ length: 2 * RANKS + 1 }, () => [])
-    for (const p of found) byRank[2 * rankAt(p) + 1 - confirmed[p]].push(p)
-    const after = options.after
+  const classOfRow = new Uint8Array(n)
+  /** The first row in position order past the one a position names. */
+  const firstAfter = (after: Position) => {
+    const [, c, s, o] = after
+    return bound(0, n, (p) => chapter[p] < c || (chapter[p] === c && (seasonNo[p] < s || (seasonNo[p] === s && ord[p] <= o))))
+  }
+
+  /**
+   * The page of the best matches after `after`, by class (2 × rank, + 1 when unconfirmed) then position. `where`
+   * names, per rank (or one list for every rank), the names whose rows may be of that rank: when they have few rows
+   * those are gathered and sorted, else rows are walked in order, which ends soon since such matches are common (a
+   * list of null: walk). Several words with many rows: every row is classed in one pass.
+   */
+  function paged(o: { where: (number[] | null)[]; classOf: (p: number) => number; after: Position | null; limit: number }) {
+    const { where, classOf, after, limit } = o
+    const from = after ? after[0] : 0
+    const start = after ? firstAfter(after) : 0
     const out: number[] = []
-    let last: Position | null = null
-    for (let rank = after ? after[0] : 0; rank < byRank.length; rank++) {
-      const list = byRank[rank]
-      let k = 0
-      if (after && rank === after[0]) {
-        const [, c, s, o] = after
-        k = bound(0, list.length, (i) => {
-          const p = list[i]
-          return chapter[p] < c || (chapter[p] === c && (seasonNo[p] < s || (seasonNo[p] === s && ord[p] <= o)))
-        })
-      }
-      for (; k < list.length; k++) {
-        if (out.length === options.limit) return { rows: out.map((p) => rows[p].row), next: last }
-        const p = list[k]
-        out.push(p)
-        last = [rank, chapter[p], seasonNo[p], ord[p]]
-      }
+    let next: Position | null = null
+    /** Takes row p of class c; false once the page is full (one more row was found, so a next page exists). */
+    const take = (p: number, c: number) => {
+      if (out.length === limit) return false
+      out.push(p)
+      next = [c, chapter[p], seasonNo[p], ord[p]]
+      return true
     }
-    return { rows: out.map((p) => rows[p].row), next: null }
+    const done = (full: boolean) => ({ rows: out.map((p) => rows[p].row), next: full ? next : null })
+    const shared = where.length === 1
+    const classes = shared ? 2 * RANKS : 2 * where.length
+    let gathered: Int32Array | null = null
+    if (shared && where[0] && rowCount(where[0]) <= GATHER_MAX) gathered = rowsOf(where[0], () => true)
+    else if (shared) {
+      // Common rows (several words, or a match mode): the candidates (every row when they are most) classed in one
+      // pass that counts each class, then a second pass takes the rows of the classes the page reaches, in order.
+      const candidates = where[0] && rowCount(where[0]) <= n >> 1 ? rowsOf(where[0], () => true) : null
+      const count = candidates ? candidates.length : n
+      const counts = new Int32Array(classes)
+      for (let k = 0; k < count; k++) {
+        const p = candidates ? candidates[k] : k
+        const c = classOf(p)
+        classOfRow[p] = c > from || (c === from && p >= start) ? c : NONE
+        if (classOfRow[p] !== NONE) counts[c]++
+      }
+      let last = from
+      for (let total = counts[from]; last < classes - 1 && total <= limit;) total += counts[++last]
+      const byClass: number[][] = Array.from({ length: last + 1 }, () => [])
+      for (let k = 0, taken = 0; k < count && taken <= limit; k++) {
+        const p = candidates ? candidates[k] : k
+        const c = classOfRow[p]
+        if (c <= last) (byClass[c].push(p), taken++)
+      }
+      for (let c = from; c <= last; c++) for (const p of byClass[c]) if (!take(p, c)) return done(true)
+      return done(false)
+    }
+    for (let c = from; c < classes; c++) {
+      const names = shared ? where[0] : where[c >> 1]
+      const first = c === from ? start : 0
+      if (names && !names.length) continue
+      const rowsHere = gathered ?? (names && rowCount(names) <= GATHER_MAX ? rowsOf(names, () => true) : null)
+      if (rowsHere) {
+        for (const p of rowsHere) if (p >= first && classOf(p) === c && !take(p, c)) return done(true)
+      } else for (let p = first; p < n; p++) if (classOf(p) === c && !take(p, c)) return done(true)
+    }
+    return done(false)
   }
 
   return { size: n, search }
