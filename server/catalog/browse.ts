@@ -98,7 +98,7 @@ export const SearchQuery = t.Object({
   q: t.Optional(
     Line(100, {
       description:
-        'Words in the base, row or variant name, in any order; case, accents and letters such as ø, ł, æ, ß folded ("lodz" finds "Łódź"); one typo forgiven in words of 5 letters or more',
+        'Words in the base, row or variant name, in any order; case, accents and letters such as ø, ł, æ, ß folded ("lodz" finds "Łódź"); one typo forgiven in words of 5 letters or more; beside other words, a word of 1 or 2 letters matches the start of a word ("golden f")',
       examples: ['golden fox'],
     }),
   ),

@@ -35,6 +35,8 @@ export interface SearchFilters {
 export type Position = [rank: number, chapter: number, season_no: number, ord: number]
 
 const NONE = 255
+/** Words shorter than this, in a query of several words, match only the start of a word. */
+const SHORT = 3
 const EMPTY = new Int32Array(0)
 /** Kinds of match, best first; a rank is `level * 4 + kind`, except that every typo ranks below the rest. */
 const EXACT = 0
@@ -134,11 +136,14 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
   // Marks of the current query, told apart by a generation number so nothing is cleared between queries.
   let generation = 0
   const rowMark = new Int32Array(n)
+  /** Per query, each name's rank as a base or variant name and as a row name. */
+  const nameRank = new Uint8Array(texts.length)
+  const rowRank = new Uint8Array(texts.length)
   /** Per query word, each name's best kind of match for it (NONE: none). */
   const kindBuffers: Uint8Array[] = []
 
   /** Each name's best kind of match for one query word, through the words of the names. */
-  function kindsFor(word: string, slot: number): Uint8Array {
+  function kindsFor(word: string, slot: number, prefixOnly = false): Uint8Array {
     const kinds = (kindBuffers[slot] ??= new Uint8Array(texts.length))
     kinds.fill(NONE)
     const mark = (w: number, kind: number) => {
@@ -150,6 +155,7 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     const lo = bound(0, words.length, (i) => words[i] < word)
     const hi = bound(lo, words.length, (i) => words[i].startsWith(word))
     for (let w = lo; w < hi; w++) mark(w, WORD_PREFIX)
+    if (prefixOnly) return kinds
     // Words holding it further in: all of them, for up to 3 units; else those holding its rarest 3 units, checked
     let holders: Int32Array | undefined
     if (word.length <= 3) holders = grams.get(piece(word, 0, word.length))
@@ -247,7 +253,7 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
           : options.match === 'starts'
             ? Array.from({ length: hi - lo }, (_, k) => lo + k)
             : textsWhere((text) => text.includes(query))
-      const kind = new Uint8Array(texts.length).fill(NONE)
+      const kind = nameRank.fill(NONE)
       for (const t of names) kind[t] = t === exact ? EXACT : isPrefix(t) ? PREFIX : texts[t].includes(` ${query}`) ? WORD_PREFIX : CONTAINS
       return paged({
         ...page,
@@ -256,12 +262,11 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
       })
     }
 
-    const kinds = qWords.map((w, i) => kindsFor(w, i))
+    // Beside other words, one of one or two letters is the start of a word ("golden f"), not any piece of one.
+    const kinds = qWords.map((w, i) => kindsFor(w, i, qWords.length > 1 && w.length < SHORT))
     if (kinds.length === 1) {
       // One word: a row's rank is the best of its names' ranks, so each rank's rows come from its own names.
       const [k] = kinds
-      const nameRank = new Uint8Array(texts.length)
-      const rowRank = new Uint8Array(texts.length)
       const where: number[][] = Array.from({ length: RANKS }, () => [])
       for (let t = 0; t < texts.length; t++) {
         const kind = t === exact ? EXACT : isPrefix(t) ? PREFIX : k[t]

@@ -239,6 +239,9 @@ describe('GET /api/catalog/changes', () => {
       for (;;) {
         const res = await s.req('GET', `/api/catalog/changes?limit=${limit}${since ? `&since=${encodeURIComponent(since)}` : ''}`)
         expect(res.status).toBe(200)
+        // the newer form of the same paging: next_cursor and the Link to it while more wait
+        expect(res.body.next_cursor).toBe(res.body.more ? res.body.next : null)
+        if (res.body.more) expect(res.headers.get('link')).toContain(`cursor=${encodeURIComponent(res.body.next)}`)
         out.push(...res.body.changes)
         since = res.body.next
         if (!res.body.more) return out
@@ -268,6 +271,12 @@ describe('GET /api/catalog/changes', () => {
     await season('c6s3', c6s3) // back again: updated, no longer removed
     expect((await sync()).map((c) => c.change)).toEqual(Array(7).fill('updated'))
     expectDetail(await s.req('GET', '/api/catalog/changes?since=nonsense'), 422)
+    for (const impossible of ['2027-02-30T10:00:00Z', '2027-04-31T00:00:00Z', '2026-11-25T24:00:00Z', '2026-11-25T10:00Z', '2026-11-25'])
+      expectDetail(await s.req('GET', `/api/catalog/changes?since=${impossible}`), 422)
+    const page = await s.req('GET', '/api/catalog/changes?limit=2')
+    const byCursor = await s.req('GET', `/api/catalog/changes?limit=2&cursor=${encodeURIComponent(page.body.next_cursor)}`)
+    const bySince = await s.req('GET', `/api/catalog/changes?limit=2&since=${encodeURIComponent(page.body.next)}`)
+    expect(byCursor.body).toEqual(bySince.body)
   })
 
   it('answers with an ETag and 304 like the season route', async () => {
