@@ -89,6 +89,9 @@ describe('buildSearch', () => {
     expect(names('forest silver')).toEqual(['c6s3 Silver Fox Default'])
     expect(names('den kit')).toEqual(['c6s3 Kit Default'])
     expect(names('golden badger')).toEqual([])
+    // beside other words, one of one or two letters is the start of a word
+    expect(names('golden f')).toEqual(['c6s3 Fox Golden'])
+    expect(names('golden ox')).toEqual([])
   })
 
   it('forgives one typo in words of five letters or more, ranked after every real match', () => {
