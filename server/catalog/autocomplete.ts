@@ -4,7 +4,7 @@ import type { Executor } from '../db/database.ts'
 import { HttpError, notFound } from '../errors.ts'
 import { cachedBody } from './http.ts'
 import { catalogRows } from './queries.ts'
-import { foldName } from './sync.ts'
+import { foldName } from './fold.ts'
 
 /**
  * Text as autocomplete compares it: folded as catalog search folds names (NFKD, marks removed, lower case), runs of

@@ -1,97 +1,86 @@
-// The catalog a page at a time, for bots: a season in pages, one variant by its id, a search across seasons, and
-// the changes since a bot last synced. Cursors are opaque; a page cursor names the load it was made from, and
-// once that season (or, for a search, any season) has been reloaded it is refused with 409 so no page is mixed.
+// The catalog a page at a time, for bots: a season in pages, one variant by its id, a ranked search across seasons,
+// and the changes since a bot last synced. Cursors and ETags come from the content alone (a row's place in its
+// file, a match's rank and place; a hash of the answer), so a reload of an unchanged file or a restart keeps them;
+// a cursor is bound to its season and filters, and used with others it is 422.
 import { sql } from 'kysely'
 import type { Executor } from '../db/database.ts'
-import { conflict, notFound, unprocessable } from '../errors.ts'
+import { notFound, unprocessable } from '../errors.ts'
+import { decodeCursor, encodeCursor, nextLink, NextCursor, PAGE, PageQuery } from '../http/paging.ts'
+import { noneMatch } from './http.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
+import { searchText } from './fold.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
-import { currentSeq, foldName } from './sync.ts'
+import { buildSearch, isPosition, type SearchIndex } from './search.ts'
+import { currentSeq } from './sync.ts'
 
 const ROW_EXAMPLE = Row.examples[0]
+type Served = typeof Row.static
 
-const encode = (position: unknown[]) => Buffer.from(JSON.stringify(position)).toString('base64url')
-
-/** The position a cursor holds, checked against the shape `isValid` expects; 422 for anything this API did not give. */
-function decode<T extends unknown[]>(cursor: string, field: string, isValid: (p: unknown[]) => p is T): T {
-  let position: unknown
-  try {
-    position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {}
-  if (!Array.isArray(position) || !isValid(position)) throw unprocessable(`${field}: is not a cursor this API gave; start again without it`)
-  return position
+/**
+ * A paged answer as JSON with a strong ETag that is a hash of its bytes (so it moves only when the content does),
+ * 304 to a matching If-None-Match, and the `Link` to the next page.
+ */
+export function pagedJson(request: Request, body: object): Response {
+  const text = JSON.stringify(body)
+  const etag = `"${new Bun.CryptoHasher('sha256').update(text).digest('base64url').slice(0, 32)}"`
+  const next = (body as { next_cursor?: string | null }).next_cursor ?? null
+  const headers = { etag, 'cache-control': 'no-cache', ...nextLink(request, next) }
+  const match = request.headers.get('if-none-match')
+  if (match !== null && noneMatch(match, etag)) return new Response(null, { status: 304, headers })
+  return new Response(text, { headers: { 'content-type': 'application/json', ...headers } })
 }
 
-const isInt = (v: unknown): v is number => Number.isSafeInteger(v)
-const reloaded = () =>
-  conflict('The catalog was reloaded since this listing began; start again without a cursor (or sync with /api/catalog/changes)')
-
-const pageSize = (max: number, fallback: number, what: string) =>
-  t.Optional(
-    t.Integer({ minimum: 1, maximum: max, description: `At most this many ${what} (${fallback} by default when paging)`, examples: [100] }),
-  )
-const Cursor = (description: string) => t.Optional(Line(400, { minLength: 1, description }))
-
-export const SeasonQuery = t.Object({
-  ...SeasonFilters.properties,
-  limit: t.Optional(
-    t.Integer({
-      minimum: 1,
-      maximum: 1000,
-      description: 'Page size, 1-1000; with limit or cursor the answer is one page',
-      examples: [500],
-    }),
-  ),
-  cursor: Cursor('The next_cursor of the previous page'),
-})
+export const SeasonQuery = t.Object({ ...SeasonFilters.properties, ...PageQuery })
 
 export const SeasonPage = t.Object(
   {
     ...SeasonRows.properties,
-    next_cursor: t.Optional(Nullable(t.String({ description: 'When paging: the cursor of the next page, null on the last' }))),
+    next_cursor: t.Optional(NextCursor),
   },
   {
     additionalProperties: false,
     examples: [
       { season: 'c6s3', variants: [ROW_EXAMPLE] },
-      { season: 'c6s3', variants: [ROW_EXAMPLE], next_cursor: 'WyIyMDI2LTExLTIzVDA4OjAwOjAwLjAwMFoiLDUwMF0' },
+      { season: 'c6s3', variants: [ROW_EXAMPLE], next_cursor: 'eyJiIjoiM3ZYbkRRMmtIYSIsInAiOls0OTldfQ' },
     ],
   },
 )
 
-/** A season's rows: all of them as before without limit and cursor, else one page in file order. */
+const seasonBinding = (season: string, q: typeof SeasonQuery.static) => ({
+  season,
+  status: q.status,
+  game_mode: q.game_mode,
+  row_name: q.row_name === undefined ? undefined : searchText(q.row_name),
+})
+
+/** Whether a season answer is one page: with limit or cursor; without both the whole season, as before. */
+export const isPaged = (query: { limit?: number; cursor?: string }) => query.limit !== undefined || query.cursor !== undefined
+
+/** One page of a season's rows in file order, after the row the cursor names (its place in the file). */
 export async function seasonPage(db: Executor, season: string, query: typeof SeasonQuery.static) {
-  if (query.limit === undefined && query.cursor === undefined) return seasonRows(db, season, query)
+  if (!isPaged(query)) return seasonRows(db, season, query)
+  const binding = seasonBinding(season, query)
+  const [after] = query.cursor ? decodeCursor('catalog-season', binding, query.cursor) : [-1]
+  if (!Number.isSafeInteger(after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
   if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
-  const file = await db
-    .selectFrom('catalog_files')
-    .select('loaded_at')
-    .where('season', '=', season)
-    .where('loaded_at', 'is not', null)
-    .executeTakeFirst()
-  const version = file?.loaded_at ?? ''
-  const [madeAt, after] = query.cursor
-    ? decode(query.cursor, 'cursor', (p): p is [string, number] => p.length === 2 && typeof p[0] === 'string' && isInt(p[1]))
-    : [version, 0]
-  if (madeAt !== version) throw reloaded()
-  const limit = query.limit ?? 500
+  const limit = query.limit ?? PAGE.default
   const rows = await db
     .selectFrom('catalog_variants')
-    .select([...ROW_COLUMNS, 'catalog_variants.id as position'])
+    .select([...ROW_COLUMNS, 'ord'])
     .where('season', '=', season)
-    .where('catalog_variants.id', '>', after)
+    .where('ord', '>', after as number)
     .$if(!!query.status, (q) => q.where('status', '=', query.status!))
     .$if(!!query.game_mode, (q) => q.where('game_mode', '=', query.game_mode!))
-    .$if(!!query.row_name, (q) => q.where('row_name', '=', query.row_name!))
-    .orderBy('catalog_variants.id')
+    .$if(binding.row_name !== undefined, (q) => q.where('row_key', '=', binding.row_name!))
+    .orderBy('ord')
     .limit(limit + 1)
     .execute()
   const page = rows.slice(0, limit)
   return {
     season,
-    variants: page.map(({ position, ...r }) => served(r)),
-    next_cursor: rows.length > limit ? encode([version, page.at(-1)!.position]) : null,
+    variants: page.map(({ ord, ...r }) => served(r)),
+    next_cursor: rows.length > limit ? encodeCursor('catalog-season', binding, [page.at(-1)!.ord]) : null,
   }
 }
 
@@ -103,63 +92,99 @@ export async function variantById(db: Executor, id: string) {
   return served(row)
 }
 
+export const MATCH_MODES = ['full', 'starts', 'contains'] as const
+
 export const SearchQuery = t.Object({
   q: t.Optional(
     Line(100, {
-      description: 'Text in the base, row or variant name; case and accents ignored ("nandu" finds "Nandú")',
-      examples: ['nandu'],
+      description:
+        'Words in the base, row or variant name, in any order; case, accents and letters such as ø, ł, æ, ß folded ("lodz" finds "Łódź"); one typo forgiven in words of 5 letters or more; beside other words, a word of 1 or 2 letters matches the start of a word ("golden f")',
+      examples: ['golden fox'],
+    }),
+  ),
+  match: t.Optional(
+    OneOf(MATCH_MODES, {
+      description:
+        'Instead of the ranked search: the base name is `q` (full), starts with it (starts) or holds it (contains), after folding',
+      examples: ['starts'],
     }),
   ),
   season: t.Optional(Line(20, { description: 'Only this season', examples: ['c6s3'] })),
   status: t.Optional(OneOf(STATUSES, { description: 'Only this status', examples: ['released'] })),
   game_mode: t.Optional(OneOf(GAME_MODES, { description: 'Only this effective game mode', examples: ['br'] })),
-  row_name: t.Optional(Line(200, { description: 'Only this row', examples: ['Birds'] })),
-  limit: pageSize(500, 50, 'variants'),
-  cursor: Cursor('The next_cursor of the previous page'),
+  row_name: t.Optional(Line(200, { description: 'Only this row, ignoring case and accents as `q` does', examples: ['birds'] })),
+  ...PageQuery,
 })
 
 export const SearchPage = t.Object(
   {
-    matches: t.Array(Row, { description: 'In season order (c6s3 before c10s1), then file order' }),
-    next_cursor: Nullable(t.String({ description: 'The cursor of the next page; null on the last' })),
+    matches: t.Array(Row, {
+      description:
+        'Best first: a base or variant name that is the query, starts with it, has a word starting with it, holds it (or every word of the query so); then the same for the row name; then names with one typo, then row names with one. Confirmed before unconfirmed within each, then in season and file order. Without `q`: season and file order',
+    }),
+    next_cursor: NextCursor,
   },
   { additionalProperties: false, examples: [{ matches: [ROW_EXAMPLE], next_cursor: null }] },
 )
 
-/** Variants of every season matching the filters, a page at a time in season order. */
-export async function search(db: Executor, query: typeof SearchQuery.static) {
-  const seq = await currentSeq(db)
-  const [madeAt, chapter, seasonNo, id] = query.cursor
-    ? decode(query.cursor, 'cursor', (p): p is [number, number, number, number] => p.length === 4 && p.every(isInt))
-    : [seq, -1, -1, -1]
-  if (madeAt !== seq) throw reloaded()
-  const text = foldName(query.q?.trim() ?? '')
-  const limit = query.limit ?? 50
-  const rows = await db
+type Indexed = SearchIndex<Served>
+/** Per database (one per running service; tests run several in one process), the index at its catalog version. */
+const indexes = new WeakMap<Executor, { version: number; index: Promise<Indexed> }>()
+
+/** Every season's rows as search sees them, indexed once per catalog version. */
+export function searchIndex(db: Executor, version: number): Promise<Indexed> {
+  const held = indexes.get(db)
+  if (held && held.version >= version) return held.index
+  const index = db
     .selectFrom('catalog_variants')
-    .select([...ROW_COLUMNS, 'catalog_variants.id as position', 'chapter', 'season_no'])
-    .where(sql<boolean>`(chapter, season_no, catalog_variants.id) > (${chapter}, ${seasonNo}, ${id})`)
-    .$if(!!text, (q) => q.where(sql<boolean>`instr(search_text, ${text}) > 0`))
-    .$if(!!query.season, (q) => q.where('season', '=', query.season!))
-    .$if(!!query.status, (q) => q.where('status', '=', query.status!))
-    .$if(!!query.game_mode, (q) => q.where('game_mode', '=', query.game_mode!))
-    .$if(!!query.row_name, (q) => q.where('row_name', '=', query.row_name!))
-    .orderBy('chapter')
-    .orderBy('season_no')
-    .orderBy('catalog_variants.id')
-    .limit(limit + 1)
+    .select([...ROW_COLUMNS, 'chapter', 'season_no', 'ord'])
     .execute()
-  const page = rows.slice(0, limit)
-  const last = page.at(-1)
-  return {
-    matches: page.map(({ position, chapter, season_no, ...r }) => served(r)),
-    next_cursor: rows.length > limit && last ? encode([seq, last.chapter, last.season_no, last.position]) : null,
-  }
+    .then((rows) =>
+      buildSearch<Served>(
+        rows.map(({ chapter, season_no, ord, ...r }) => {
+          const row: Served = served(r)
+          return { ...row, chapter, season_no, ord, row }
+        }),
+      ),
+    )
+  index.catch(() => indexes.get(db)?.index === index && indexes.delete(db))
+  indexes.set(db, { version, index })
+  return index
 }
 
+/** One page of matches across seasons, after the match the cursor names (its rank and place). */
+export async function search(db: Executor, version: number, query: typeof SearchQuery.static) {
+  const { limit = PAGE.default, cursor, ...filters } = query
+  const binding = { ...filters, q: searchText(filters.q ?? ''), row_name: filters.row_name && searchText(filters.row_name) }
+  const after = cursor ? decodeCursor('catalog-search', binding, cursor) : null
+  if (after && !isPosition(after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const found = (await searchIndex(db, version)).search(query.q ?? '', {
+    match: query.match,
+    filters,
+    after,
+    limit,
+  })
+  return { matches: found.rows, next_cursor: found.next ? encodeCursor('catalog-search', binding, found.next) : null }
+}
+
+const SINCE_FORMS = 'the `next` of your last sync, or an RFC 3339 date-time such as 2026-11-23T08:00:00Z'
+
 export const ChangesQuery = t.Object({
-  since: Cursor('The `next` of your last sync; without it every variant is listed as updated, from the start'),
-  limit: pageSize(1000, 500, 'changes'),
+  since: t.Optional(
+    Line(512, {
+      minLength: 1,
+      description: `Where to start: ${SINCE_FORMS}. Without it (and without cursor) every variant is listed as updated, from the start`,
+      examples: ['2026-11-23T08:00:00Z'],
+    }),
+  ),
+  limit: PageQuery.limit,
+  cursor: t.Optional(
+    Line(512, {
+      minLength: 1,
+      description: 'The `next_cursor` of the previous page (the same token as `next`)',
+      examples: ['WzMsImM2czMtOFp0VmIxb1BxMFJ3Il0'],
+    }),
+  ),
 })
 
 export const Changes = t.Object(
@@ -176,8 +201,9 @@ export const Changes = t.Object(
       ),
       { description: 'In the order they happened; a variant changed twice appears once, at its latest change' },
     ),
-    next: t.String({ description: 'Send it as `since` next time' }),
-    more: t.Boolean({ description: 'More changes wait: ask again with `since` = next now' }),
+    next: t.String({ description: 'Send it as `since` next time (older form of paging and syncing)' }),
+    more: t.Boolean({ description: 'More changes wait: ask again with `cursor` = next_cursor (older form: `since` = next) now' }),
+    next_cursor: NextCursor,
   },
   {
     additionalProperties: false,
@@ -189,22 +215,58 @@ export const Changes = t.Object(
         ],
         next: 'WzMsImM2czMtOFp0VmIxb1BxMFJ3Il0',
         more: false,
+        next_cursor: null,
       },
     ],
   },
 )
 
-/** Everything that changed after the position `since` names, oldest first: rows updated and tombstones of removals. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
+
+/** Milliseconds of an RFC 3339 date-time, read strictly: an impossible date or time (2027-02-30, 24:00) is null. */
+export function parseRfc3339(value: string): number | null {
+  const m = RFC3339.exec(value)
+  if (!m) return null
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number)
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null
+  if (m[9] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null
+  return Date.parse(value.toUpperCase())
+}
+
+const decodeToken = (field: string, token: string): [number, string] => {
+  let p: unknown
+  try {
+    p = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))
+  } catch {}
+  if (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === 'string') return [p[0], p[1]]
+  throw unprocessable(`${field}: is neither ${SINCE_FORMS}`, 'cursor_invalid', field)
+}
+const encodeToken = (position: [number, string]) => Buffer.from(JSON.stringify(position)).toString('base64url')
+/** After every variant of a load: ids sort below this (SQLite compares text as UTF-8 bytes). */
+const AFTER_EVERY_ID = '\uffff'
+
+/**
+ * Everything that changed after a position (a token) or a moment (RFC 3339), oldest first: rows updated and
+ * tombstones of removals.
+ */
 export async function changesSince(db: Executor, query: typeof ChangesQuery.static) {
-  const [seq, afterId] = query.since
-    ? decode(query.since, 'since', (p): p is [number, string] => p.length === 2 && isInt(p[0]) && typeof p[1] === 'string')
-    : [0, '']
-  const limit = query.limit ?? 500
+  const from = query.cursor ?? query.since
+  let [seq, afterId]: [number, string] = [0, '']
+  let at: string | null = null
+  if (query.cursor !== undefined) [seq, afterId] = decodeToken('cursor', query.cursor)
+  else if (query.since !== undefined && /^\d{4}-/.test(query.since)) {
+    const ms = parseRfc3339(query.since)
+    if (ms === null) throw unprocessable('since: is not a real RFC 3339 date-time', 'validation_failed', 'since')
+    at = new Date(ms).toISOString()
+  } else if (query.since !== undefined) [seq, afterId] = decodeToken('since', query.since)
+  const limit = query.limit ?? PAGE.default
   const after = sql<boolean>`(changed_seq, variant_id) > (${seq}, ${afterId})`
   const updated = await db
     .selectFrom('catalog_variants')
     .select([...ROW_COLUMNS, 'changed_seq as seq'])
     .where(after)
+    .$if(at !== null, (q) => q.where('changed_at', '>', at!))
     .orderBy('changed_seq')
     .orderBy('variant_id')
     .limit(limit + 1)
@@ -213,6 +275,7 @@ export async function changesSince(db: Executor, query: typeof ChangesQuery.stat
     .selectFrom('catalog_removed')
     .select(['variant_id as id', 'season', 'removed_seq as seq'])
     .where(sql<boolean>`(removed_seq, variant_id) > (${seq}, ${afterId})`)
+    .$if(at !== null, (q) => q.where('removed_at', '>', at!))
     .orderBy('removed_seq')
     .orderBy('variant_id')
     .limit(limit + 1)
@@ -223,9 +286,12 @@ export async function changesSince(db: Executor, query: typeof ChangesQuery.stat
   ].sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const page = merged.slice(0, limit)
   const last = page.at(-1)
-  return {
-    changes: page.map(({ seq, ...c }) => c),
-    next: last ? encode([last.seq, last.id]) : (query.since ?? encode([0, ''])),
-    more: merged.length > limit,
-  }
+  // Nothing (more) since a moment: the next sync starts after the latest load
+  const next = last
+    ? encodeToken([last.seq, last.id])
+    : at !== null
+      ? encodeToken([await currentSeq(db), AFTER_EVERY_ID])
+      : (from ?? encodeToken([0, '']))
+  const more = merged.length > limit
+  return { changes: page.map(({ seq, ...c }) => c), next, more, next_cursor: more ? next : null }
 }

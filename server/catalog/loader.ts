@@ -77,7 +77,7 @@ export class CatalogLoader {
     const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
     if (!existsSync(full)) {
       await write(this.db, async (trx) => {
-        if (season) await removeSeason(trx, season)
+        if (season) await removeSeason(trx, season, nowIso())
         await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
         const served = season ? `; season ${season} is no longer served` : ''
         await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
@@ -91,7 +91,7 @@ export class CatalogLoader {
       const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
       if (file) {
         const rows = flatten(file)
-        await replaceSeason(trx, file.season, rows)
+        await replaceSeason(trx, file.season, rows, now)
         const warnings = problems.length ? ` with ${problems.length} warnings` : ''
         await record(trx, 'system', 'catalog.load', `Loaded ${oneLine(name)}: ${rows.length} variants${warnings}`)
       } else {

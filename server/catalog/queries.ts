@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
+import { searchText } from './fold.ts'
 import type { CatalogRow } from './validate.ts'
 
 const ROW_EXAMPLE = {
@@ -21,6 +22,8 @@ const ROW_EXAMPLE = {
   game_mode: 'br',
   cross_mode_trading: true,
   notes: null,
+  added_at: '2026-09-01T08:00:00.000Z',
+  changed_at: '2026-09-14T17:30:00.000Z',
 }
 
 export const Row = t.Object(
@@ -38,6 +41,14 @@ export const Row = t.Object(
     game_mode: OneOf(GAME_MODES, { description: "The effective game mode: the sprite's, else the season's" }),
     cross_mode_trading: t.Boolean(),
     notes: Nullable(t.String({ description: "The variant's notes, else its sprite's" })),
+    added_at: t.String({
+      format: 'date-time',
+      description: 'When the catalog first saw this variant (a variant removed and added again may get a new one)',
+    }),
+    changed_at: t.String({
+      format: 'date-time',
+      description: 'When what this row shows last changed; a reload of an unchanged or only reformatted file keeps it',
+    }),
   },
   { $id: 'CatalogRow', additionalProperties: false, examples: [ROW_EXAMPLE] },
 )
@@ -70,7 +81,7 @@ export const Seasons = t.Object(
 export const SeasonFilters = t.Object({
   status: t.Optional(OneOf(STATUSES, { description: 'Only rows with this status', examples: ['released'] })),
   game_mode: t.Optional(OneOf(GAME_MODES, { description: 'Only rows with this effective game mode', examples: ['br'] })),
-  row_name: t.Optional(Line(200, { description: 'Only this row', examples: ['Birds'] })),
+  row_name: t.Optional(Line(200, { description: 'Only this row, ignoring case and accents', examples: ['Birds'] })),
 })
 
 export const SeasonRows = t.Object(
@@ -131,7 +142,7 @@ export const ROW_FIELDS = [
 ] as const
 
 /** The columns of a row as the bot reads it. */
-export const ROW_COLUMNS = ['variant_id as id', ...ROW_FIELDS] as const
+export const ROW_COLUMNS = ['variant_id as id', ...ROW_FIELDS, 'added_at', 'changed_at'] as const
 
 /** A stored row as the bot reads it (SQLite keeps booleans as 0 and 1). */
 export const served = <R extends { confirmed: number; cross_mode_trading: number }>(r: R) => ({
@@ -140,15 +151,19 @@ export const served = <R extends { confirmed: number; cross_mode_trading: number
   cross_mode_trading: r.cross_mode_trading === 1,
 })
 
-export async function catalogRows(db: Executor, season: string, f: typeof SeasonFilters.static): Promise<(CatalogRow & { id: string })[]> {
+export async function catalogRows(
+  db: Executor,
+  season: string,
+  f: typeof SeasonFilters.static,
+): Promise<(CatalogRow & { id: string; added_at: string; changed_at: string })[]> {
   const rows = await db
     .selectFrom('catalog_variants')
     .select(ROW_COLUMNS)
     .where('season', '=', season)
     .$if(!!f.status, (q) => q.where('status', '=', f.status!))
     .$if(!!f.game_mode, (q) => q.where('game_mode', '=', f.game_mode!))
-    .$if(!!f.row_name, (q) => q.where('row_name', '=', f.row_name!))
-    .orderBy('catalog_variants.id')
+    .$if(f.row_name !== undefined, (q) => q.where('row_key', '=', searchText(f.row_name!)))
+    .orderBy('ord')
     .execute()
   return rows.map(served)
 }

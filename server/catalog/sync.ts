@@ -1,11 +1,10 @@
-// Writing a season's rows so that bots can sync: stable variant ids, the load that last changed each variant,
-// and tombstones for removed ones. Every load that changes anything takes the next number of one counter.
+// Writing a season's rows so that bots can sync: stable variant ids, the load (and time) that first added and last
+// changed each variant, and tombstones for removed ones. Every load that changes anything takes the next number of one counter.
 import type { Executor } from '../db/database.ts'
+import { nowIso } from '../schemas.ts'
+import { foldName, searchText } from './fold.ts'
 import { ROW_FIELDS, served } from './queries.ts'
 import type { CatalogRow } from './validate.ts'
-
-/** Lower case, accents and other marks removed (Unicode NFKD): "Nandú" and "nandu" compare equal. */
-export const foldName = (name: string) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 
 /** A variant's id: its season and a hash of its base name and variant, so it stays while they do. */
 export function variantId(season: string, baseName: string, variant: string): string {
@@ -32,28 +31,34 @@ async function nextSeq(trx: Executor): Promise<number> {
   return seq
 }
 
-/** Replaces a season's rows in file order; unchanged variants keep their `changed_seq`, removed ones leave a tombstone. */
-export async function replaceSeason(trx: Executor, season: string, rows: CatalogRow[]): Promise<void> {
+/**
+ * Replaces a season's rows in file order; unchanged variants keep their `changed_seq`, `added_at` and `changed_at`
+ * (so an untouched or reformatted file changes nothing a bot sees), removed ones leave a tombstone.
+ */
+export async function replaceSeason(trx: Executor, season: string, rows: CatalogRow[], now = nowIso()): Promise<void> {
   const seq = await nextSeq(trx)
   const before = new Map(
     (await trx.selectFrom('catalog_variants').selectAll().where('season', '=', season).execute()).map((r) => [
       r.variant_id,
-      {
-        seq: r.changed_seq,
-        content: content(served(r)),
-      },
+      { seq: r.changed_seq, added_at: r.added_at, changed_at: r.changed_at, content: content(served(r)) },
     ]),
   )
   const [chapter, season_no] = seasonNumbers(season)
-  const values = rows.map((r) => {
+  const values = rows.map((r, ord) => {
     const variant_id = variantId(season, r.base_name, r.variant)
     const old = before.get(variant_id)
+    const same = old && old.content === content(r)
     return {
       ...r,
       confirmed: r.confirmed ? 1 : 0,
       cross_mode_trading: r.cross_mode_trading ? 1 : 0,
       variant_id,
-      changed_seq: old && old.content === content(r) ? old.seq : seq,
+      changed_seq: same ? old.seq : seq,
+      // rows from before times were kept have none: they are seen now
+      added_at: old?.added_at || now,
+      changed_at: same && old.changed_at ? old.changed_at : now,
+      ord,
+      row_key: searchText(r.row_name),
       chapter,
       season_no,
       search_text: foldName(`${r.base_name} ${r.row_name} ${r.variant}`),
@@ -71,6 +76,7 @@ export async function replaceSeason(trx: Executor, season: string, rows: Catalog
     season,
     [...before.keys()].filter((id) => !kept.has(id)),
     seq,
+    now,
   )
   for (let i = 0; i < values.length; i += 500)
     await trx
@@ -84,24 +90,24 @@ export async function replaceSeason(trx: Executor, season: string, rows: Catalog
 }
 
 /** Removes a season (its file went away): every variant leaves a tombstone. */
-export async function removeSeason(trx: Executor, season: string): Promise<void> {
+export async function removeSeason(trx: Executor, season: string, now = nowIso()): Promise<void> {
   const ids = (await trx.selectFrom('catalog_variants').select('variant_id').where('season', '=', season).execute()).map(
     (r) => r.variant_id,
   )
   if (!ids.length) return
   const seq = await nextSeq(trx)
   await trx.deleteFrom('catalog_variants').where('season', '=', season).execute()
-  await tombstone(trx, season, ids, seq)
+  await tombstone(trx, season, ids, seq, now)
 }
 
-async function tombstone(trx: Executor, season: string, ids: string[], seq: number) {
+async function tombstone(trx: Executor, season: string, ids: string[], seq: number, now: string) {
   for (const variant_id of ids)
     if (variant_id)
       // rows from before ids existed have none; they were never offered to a syncing bot
       await trx
         .insertInto('catalog_removed')
-        .values({ variant_id, season, removed_seq: seq })
-        .onConflict((oc) => oc.column('variant_id').doUpdateSet({ season, removed_seq: seq }))
+        .values({ variant_id, season, removed_seq: seq, removed_at: now })
+        .onConflict((oc) => oc.column('variant_id').doUpdateSet({ season, removed_seq: seq, removed_at: now }))
         .execute()
 }
 

@@ -23,7 +23,18 @@ export interface ProblemCounts {
 /** A variant as the file gives it, flattened (the columns kept for syncing and search come with the load). */
 export type CatalogRow = Omit<
   CatalogVariant,
-  'id' | 'confirmed' | 'cross_mode_trading' | 'variant_id' | 'changed_seq' | 'chapter' | 'season_no' | 'search_text'
+  | 'id'
+  | 'confirmed'
+  | 'cross_mode_trading'
+  | 'variant_id'
+  | 'changed_seq'
+  | 'chapter'
+  | 'season_no'
+  | 'search_text'
+  | 'added_at'
+  | 'changed_at'
+  | 'ord'
+  | 'row_key'
 > & {
   confirmed: boolean
   cross_mode_trading: boolean

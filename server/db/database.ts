@@ -224,6 +224,13 @@ export interface CatalogVariantTable {
   season_no: number
   /** Base, row and variant names, lower case without accents, for search. */
   search_text: string
+  /** When the catalog first saw this variant, and when its content last changed (RFC 3339). */
+  added_at: string
+  changed_at: string
+  /** Its place in its season file, from 0: a page cursor's position. */
+  ord: number
+  /** row_name folded as search folds it, for the row_name filter. */
+  row_key: string
 }
 export type CatalogVariant = Selectable<CatalogVariantTable>
 
@@ -232,6 +239,7 @@ export interface CatalogRemovedTable {
   variant_id: string
   season: string
   removed_seq: number
+  removed_at: string
 }
 
 /** One row: the number of the latest catalog load; every load that changes anything takes the next. */

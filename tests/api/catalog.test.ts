@@ -48,6 +48,8 @@ describe('GET /api/catalog/:season', () => {
       game_mode: 'racing',
       cross_mode_trading: false,
       notes: null,
+      added_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      changed_at: beetle.added_at,
     })
     expect(res.body.variants.find((v: any) => v.base_name === 'Moss Turtle').game_mode).toBe('br')
     expect(res.body.variants.find((v: any) => v.variant === 'Snowy').notes).toBe('Datamined; release date not announced.')

@@ -90,3 +90,24 @@ export function autocompleteQueries(file: ReturnType<typeof namedSeason>, count:
   }
   return queries
 }
+
+/**
+ * `count` search queries: the autocomplete ones (prefixes, pieces, other cases and accents, misses), and as many
+ * again of two words of a name in the other order and of a word with one typo (a letter dropped or two swapped).
+ */
+export function searchQueries(file: ReturnType<typeof namedSeason>, count: number): string[] {
+  const next = random(11)
+  const names = file.sprites.map((s) => s.base_name)
+  const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]
+  const queries = autocompleteQueries(file, Math.ceil(count / 2))
+  while (queries.length < count) {
+    const words = pick(names).split(' ')
+    if (next() < 0.5) queries.push(`${words[words.length - 1]} ${words[0]}`)
+    else {
+      const word = words.reduce((a, b) => (b.length > a.length ? b : a))
+      const at = 1 + Math.floor(next() * (word.length - 2))
+      queries.push(next() < 0.5 ? word.slice(0, at) + word.slice(at + 1) : word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2))
+    }
+  }
+  return queries
+}

@@ -1,5 +1,6 @@
 // Catalog benchmark: check + flatten of a generated 50,000-variant season, the bot's season route against a bare
-// Bun.serve (304 and 200), and autocomplete over 100,000 variants through its index and through the route.
+// Bun.serve (304 and 200), autocomplete over 100,000 variants through its index and through the route, and search
+// over the same 100,000 variants through its index (and through the route, over every season the service holds).
 import { heapStats } from 'bun:jsc'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,7 +12,9 @@ import { flatten, validateSeason } from '../../server/catalog/validate.ts'
 import { Logger } from '../../server/ops/log.ts'
 import { BufferedOutput } from '../../server/ops/output.ts'
 import { startServer } from '../helpers.ts'
-import { autocompleteQueries, generatedSeason, namedSeason } from './catalog-data.ts'
+import { searchIndex } from '../../server/catalog/browse.ts'
+import { buildSearch } from '../../server/catalog/search.ts'
+import { autocompleteQueries, generatedSeason, namedSeason, searchQueries } from './catalog-data.ts'
 import { compare, cpuUsedUs, ensureWrk, median, shareOf } from './wrk.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -114,6 +117,33 @@ export async function catalogBench() {
     route.push(performance.now() - start)
     if (res.status !== 200) throw new Error(`autocomplete answered ${res.status} for ${JSON.stringify(q)}`)
   }
+
+  // Search: the index of the same 100,000 variants, then 1,000 varied queries (prefixes, pieces, misses, two words
+  // in the other order, typos), a page of 50 each; the route answers over every season the service holds.
+  const searchRows = (await catalogRows(s.db, 'c9s8', {})).map((row, ord) => ({ ...row, chapter: 9, season_no: 8, ord, row }))
+  start = performance.now()
+  const searcher = buildSearch(searchRows)
+  const searchBuildMs = performance.now() - start
+  const asked = searchQueries(named, 1000)
+  for (const q of asked) searcher.search(q, { limit: 50 })
+  const searchPasses = Array.from({ length: 3 }, () => {
+    Bun.gc(true)
+    return asked.map((q) => {
+      const at = performance.now()
+      searcher.search(q, { limit: 50 })
+      return performance.now() - at
+    })
+  })
+  const searchDirect = searchPasses.sort((a, b) => percentile(a, 99) - percentile(b, 99))[1]
+  await searchIndex(s.db, s.catalog!.version)
+  const searchRoute: number[] = []
+  for (const q of asked) {
+    start = performance.now()
+    const res = await fetch(`${s.url}/api/catalog/search?q=${encodeURIComponent(q)}`)
+    await res.arrayBuffer()
+    searchRoute.push(performance.now() - start)
+    if (res.status !== 200) throw new Error(`search answered ${res.status} for ${JSON.stringify(q)}`)
+  }
   const serviceRssMb = memory().rss
 
   bare.stop(true)
@@ -152,6 +182,29 @@ export async function catalogBench() {
       target: '',
       ratio: `a bare Bun.serve 304 round trip: ${spread(floor)}`,
     },
-    { measure: 'resident memory of the bench process after autocomplete', value: `${serviceRssMb.toFixed(0)} MB`, target: '', ratio: '' },
+    {
+      measure: `search index of ${searcher.size.toLocaleString('en-US')} variants: build time`,
+      value: `${searchBuildMs.toFixed(0)} ms`,
+      target: '',
+      ratio: '',
+    },
+    {
+      measure: 'search per call from the index (1,000 varied queries with two-word and typo ones, a page of 50; median of 3 passes)',
+      value: spread(searchDirect),
+      target: 'p99 < 2 ms',
+      ratio: '',
+    },
+    {
+      measure: 'GET /api/catalog/search per call over all 150,000 variants of the service (identity), sequential',
+      value: spread(searchRoute),
+      target: '',
+      ratio: `a bare Bun.serve 304 round trip: ${spread(floor)}`,
+    },
+    {
+      measure: 'resident memory of the bench process after autocomplete and search',
+      value: `${serviceRssMb.toFixed(0)} MB`,
+      target: '',
+      ratio: '',
+    },
   ]
 }

@@ -1,6 +1,7 @@
 // npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; a route
 // compared with a bare server, over BENCH_ROUNDS rounds; not part of the test line). `npm run bench -- service` or
-// `-- catalog` runs one part; BENCH_SCALES=1,10 limits the sizes.
+// `-- catalog` runs one part (the catalog part then replaces only its own rows in BENCHMARKS.md); BENCH_SCALES=1,10
+// limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
@@ -11,7 +12,8 @@ import { ROUNDS } from './wrk.ts'
 const only = process.argv[2]
 const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
 const service = only === 'catalog' ? { rows: [], growth: [] } : await serviceBench(scales)
-const rows = [...service.rows, ...(only === 'service' ? [] : await catalogBench())]
+const catalogRows = only === 'service' ? [] : await catalogBench()
+const rows = [...service.rows, ...catalogRows]
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${process.platform}`
 const sizes = scales.map((s) => `${s}×`)
 const growthTable = [
@@ -19,11 +21,10 @@ const growthTable = [
   `|---|${sizes.map(() => '---|').join('')}---|`,
   ...service.growth.map((g) => `| ${g.measure} | ${sizes.map((s) => g.values[s] ?? '').join(' | ')} | ${g.target} |`),
 ].join('\n')
-const table = [
-  '| measure | value | target | ratio to a bare Bun.serve in the same run |',
-  '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.target} | ${r.ratio} |`),
-].join('\n')
+const line = (r: (typeof rows)[number]) => `| ${r.measure} | ${r.value} | ${r.target} | ${r.ratio} |`
+const table = ['| measure | value | target | ratio to a bare Bun.serve in the same run |', '|---|---|---|---|', ...rows.map(line)].join(
+  '\n',
+)
 const sizeWords = scales
   .map((s) => {
     const n = sizeOf(s)
@@ -54,5 +55,18 @@ ${table}
 `
   await Bun.write(path.join(import.meta.dir, '..', '..', 'BENCHMARKS.md'), doc)
   console.log('\nWrote BENCHMARKS.md')
+}
+if (only === 'catalog') {
+  // The catalog's rows are the last of their table, from its first measure on.
+  const file = path.join(import.meta.dir, '..', '..', 'BENCHMARKS.md')
+  const lines = (await Bun.file(file).text()).split('\n')
+  const first = lines.findIndex((l) => l.startsWith(`| ${catalogRows[0].measure.split(',')[0]}`))
+  if (first >= 0) {
+    let end = first
+    while (lines[end]?.startsWith('|')) end++
+    lines.splice(first, end - first, ...catalogRows.map(line))
+    await Bun.write(file, lines.join('\n'))
+    console.log(`\nReplaced the catalog rows of BENCHMARKS.md (measured ${new Date().toISOString().slice(0, 10)}, ${machine})`)
+  }
 }
 process.exit(0)

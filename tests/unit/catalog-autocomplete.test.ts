@@ -44,6 +44,11 @@ describe('fold', () => {
     expect(fold('  Ember\u00a0  Fox ')).toBe('ember fox')
     expect(fold('ﬁre')).toBe('fire')
   })
+
+  it('folds the letters Unicode does not decompose as search does, so "lodz" completes "Łódź"', () => {
+    expect(fold('Łódź ØRE Straße')).toBe('lodz ore strasse')
+    expect(names([row('Łódź Pigeon', 'Default', true), row('Lodge', 'Default', true)], 'lodz')).toEqual(['Łódź Pigeon/Default'])
+  })
 })
 
 describe('autocomplete index', () => {

@@ -1,22 +1,14 @@
-// GET /api/catalog/search: variants of every season by name and filters, a page at a time.
-import { SearchPage, search, SearchQuery } from '#server/catalog/browse.ts'
-import { cachedJson } from '#server/catalog/http.ts'
+// GET /api/catalog/search: variants of every season by name and filters, ranked, a page at a time.
+import { pagedJson, SearchPage, search, SearchQuery } from '#server/catalog/browse.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('public', 'Search every season', {
   description:
-    '`q` matches base, row and variant names ignoring case and accents; `season`, `status`, `game_mode` and `row_name` narrow it. Pages in season order (`limit`, `next_cursor`); a cursor from before a reload answers 409. Strong ETag; compressed.',
+    '`q` matches words of the base, row and variant names in any order, ignoring case and accents (ø, ł, æ, œ, ß, đ, þ folded too), forgiving one typo in words of 5 letters or more; ranked best first (see `matches`). `match=full|starts|contains` asks instead for base names equal to, starting with or holding `q`. `season`, `status`, `game_mode` and `row_name` narrow it. Pages with `limit` and `cursor` (`next_cursor`, `Link: rel="next"`); a cursor stays good while the content it pages through is unchanged, and used with other filters answers 422 `cursor_mismatch`. Strong ETag from the content.',
   query: SearchQuery,
   responses: ok(SearchPage, 'One page of matches', {
     304: 'Not modified since the ETag in If-None-Match',
-    409: 'The catalog was reloaded since the cursor was given',
-    422: 'A bad filter, limit or cursor',
+    422: 'A bad filter, limit or cursor (cursor_invalid, cursor_mismatch)',
   }),
-  handler: ({ db, query, request, catalog }) =>
-    cachedJson(
-      request,
-      JSON.stringify(['search', query]),
-      () => catalog?.version ?? 0,
-      () => search(db, query),
-    ),
+  handler: async ({ db, query, request, catalog }) => pagedJson(request, await search(db, catalog?.version ?? 0, query)),
 })
