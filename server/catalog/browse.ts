@@ -11,7 +11,7 @@ import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { searchText } from './fold.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
-import { buildSearch, isPosition, type SearchIndex } from './search.ts'
+import { buildSearch, type SearchIndex, SearchPosition } from './search.ts'
 import { currentSeq } from './sync.ts'
 
 const ROW_EXAMPLE = Row.examples[0]
@@ -54,6 +54,9 @@ const seasonBinding = (season: string, q: typeof SeasonQuery.static) => ({
   row_name: q.row_name === undefined ? undefined : searchText(q.row_name),
 })
 
+/** A season cursor: the place in its file of the last row given. */
+const PlaceInFile = t.Tuple([t.Integer({ minimum: 0 })])
+
 /** Whether a season answer is one page: with limit or cursor; without both the whole season, as before. */
 export const isPaged = (query: { limit?: number; cursor?: string }) => query.limit !== undefined || query.cursor !== undefined
 
@@ -61,8 +64,7 @@ export const isPaged = (query: { limit?: number; cursor?: string }) => query.lim
 export async function seasonPage(db: Executor, season: string, query: typeof SeasonQuery.static) {
   if (!isPaged(query)) return seasonRows(db, season, query)
   const binding = seasonBinding(season, query)
-  const [after] = query.cursor ? decodeCursor('catalog-season', binding, query.cursor) : [-1]
-  if (!Number.isSafeInteger(after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const [after] = query.cursor ? decodeCursor('catalog-season', binding, query.cursor, PlaceInFile) : [-1]
   if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
   const limit = query.limit ?? PAGE.default
   const rows = await db
@@ -156,8 +158,7 @@ export function searchIndex(db: Executor, version: number): Promise<Indexed> {
 export async function search(db: Executor, version: number, query: typeof SearchQuery.static) {
   const { limit = PAGE.default, cursor, ...filters } = query
   const binding = { ...filters, q: searchText(filters.q ?? ''), row_name: filters.row_name && searchText(filters.row_name) }
-  const after = cursor ? decodeCursor('catalog-search', binding, cursor) : null
-  if (after && !isPosition(after)) throw unprocessable('cursor: is not a cursor this list gave', 'cursor_invalid', 'cursor')
+  const after = cursor ? decodeCursor('catalog-search', binding, cursor, SearchPosition) : null
   const found = (await searchIndex(db, version)).search(query.q ?? '', {
     match: query.match,
     filters,

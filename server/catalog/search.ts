@@ -2,6 +2,7 @@
 // by looking up the words of the names (never every row) and ranks the matches the same way on every load of the
 // same content, so a page's cursor is a content position that survives reloads and restarts.
 import { TYPO_MIN, searchText, withinOneEdit } from './fold.ts'
+import { Type as t } from '@sinclair/typebox'
 
 /** What search needs of a row; `row` is answered as it is. */
 export interface SearchRow<R> {
@@ -32,6 +33,13 @@ export interface SearchFilters {
  * confirmed before unconfirmed: a base or variant name that is the query, starts with it, has a word starting
  * with it, holds it; the same four for the row name; a typo in a name, then in the row name.
  */
+/** A search cursor: the last match's rank, chapter, season number and place in its file. */
+export const SearchPosition = t.Tuple([
+  t.Integer({ minimum: 0 }),
+  t.Integer({ minimum: 0 }),
+  t.Integer({ minimum: 0 }),
+  t.Integer({ minimum: 0 }),
+])
 export type Position = [rank: number, chapter: number, season_no: number, ord: number]
 
 const NONE = 255
@@ -393,5 +401,3 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
 }
 
 export type SearchIndex<R> = ReturnType<typeof buildSearch<R>>
-
-export const isPosition = (p: unknown[]): p is Position => p.length === 4 && p.every((x) => Number.isSafeInteger(x) && (x as number) >= 0)

@@ -3,6 +3,7 @@ import { Changes, changesSince, ChangesQuery, pagedJson } from '#server/catalog/
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('public', 'Changes since a sync', {
+  operationId: 'listCatalogChanges',
   description:
     'Without `since`: every variant as updated. With `since` = the `next` of your last answer, or an RFC 3339 date-time: the variants added or changed since (with their rows) and the ones removed (tombstones), oldest first. Pages with `limit` and `cursor` (`next_cursor`, null on the last page, and `Link: rel="next"`); the older form, still answered: while `more` is true, ask again with `since` = `next`. Strong ETag from the content.',
   query: ChangesQuery,

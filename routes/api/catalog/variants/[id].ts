@@ -5,6 +5,7 @@ import { Row } from '#server/catalog/queries.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('public', 'Get a variant by id', {
+  operationId: 'getVariant',
   description: 'A variant id stays the same while its season, base_name and variant do. Strong ETag; compressed.',
   params: VariantParams,
   responses: ok(Row, 'The variant', { 304: 'Not modified since the ETag in If-None-Match', 404: 'No such variant (now)' }),
