@@ -194,6 +194,13 @@ export const SETTINGS = {
     18,
     "The hour (0–23, in the site's time zone) at which the weekly digest goes; 18 is 6 PM.",
   ),
+  'catalog.per_minute': integer(
+    'Catalog requests per minute per address',
+    1,
+    10_000_000,
+    600,
+    'How many requests one address may send to the public catalog (/api/catalog) in a minute; beyond that it is answered 429 with Retry-After until the minute is over. The largest value is as good as no limit (benchmarks use it).',
+  ),
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS

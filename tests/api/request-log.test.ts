@@ -80,13 +80,13 @@ describe('the request log (text)', () => {
   })
   afterAll(() => s.stop())
 
-  it('writes one line per answer: time, method, path, status, milliseconds and how the caller authenticated', async () => {
+  it('writes one line per answer: time, method, path, status, milliseconds, request id and how the caller authenticated', async () => {
     await s.send('GET', '/api/admin/whoami')
     await s.send('GET', '/api/admin/whoami', { authorization: `Bearer ${owner.key}` })
     await s.send('GET', '/api/admin/whoami', { cookie: owner.cookie })
     await s.send('GET', '/api/admin/whoami', { 'x-admin-token': ADMIN_TOKEN })
-    await s.send('DELETE', '/healthz')
-    const line = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (GET|DELETE) (\S+) (\d{3}) (\d+(\.\d+)?)ms via=(\w+)$/
+    await s.send('DELETE', '/healthz', { 'x-request-id': 'client-chosen.id_1' })
+    const line = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (GET|DELETE) (\S+) (\d{3}) (\d+(\.\d+)?)ms request_id=[\w.-]+ via=(\w+)$/
     expect(
       s.lines.map((l) =>
         line
@@ -101,6 +101,7 @@ describe('the request log (text)', () => {
       ['GET', '/api/admin/whoami', '200', 'break_glass'],
       ['DELETE', '/healthz', '405', 'none'],
     ])
+    expect(s.lines.at(-1)).toContain(' request_id=client-chosen.id_1 ')
   })
 
   it('logs refusals made before any route (an unreadable Host) as well', async () => {
@@ -109,7 +110,7 @@ describe('the request log (text)', () => {
     expect(res.status).toBe(400)
     await Bun.sleep(20)
     expect(s.lines).toHaveLength(1)
-    expect(s.lines[0]).toMatch(/ GET \S+ 400 [\d.]+ms via=none$/)
+    expect(s.lines[0]).toMatch(/ GET \S+ 400 [\d.]+ms request_id=[\w-]{36} via=none$/)
   })
 
   it('never writes a query value, a token in the path, a cookie, a key, a password or a body; query names only', async () => {
@@ -129,19 +130,19 @@ describe('the request log (text)', () => {
     for (const secret of [...secrets, ...spelled, owner.cookie.split('=')[1], owner.key, PASSWORD, 'smith'])
       expect(log).not.toContain(secret)
     expect(s.lines).toHaveLength(8)
-    expect(s.lines[0]).toMatch(/ GET \/api\/catalog\/c6s3 \d{3} [\d.]+ms via=none query=limit,cursor,token$/)
+    expect(s.lines[0]).toMatch(/ GET \/api\/catalog\/c6s3 \d{3} [\d.]+ms request_id=[\w-]{36} via=none query=limit,cursor,token$/)
     expect(s.lines[1]).toMatch(/ POST \/api\/invite\/\{token\} 4\d\d /)
     expect(s.lines[2]).toMatch(/ GET \/reset\/\{token\} /)
     expect(s.lines[3]).toMatch(/ GET \/setup\/\{token\}\/ /)
-    expect(s.lines[4]).toMatch(/ GET \/api\/admin\/leads 200 [\d.]+ms via=key query=q$/)
+    expect(s.lines[4]).toMatch(/ GET \/api\/admin\/leads 200 [\d.]+ms request_id=[\w-]{36} via=key query=q$/)
   })
 })
 
 describe('the request log (JSON lines)', () => {
-  it('writes one JSON object per answer with at, kind, method, path, status, ms, via and the query names', async () => {
+  it('writes one JSON object per answer with at, kind, method, path, status, ms, request_id, via and the query names', async () => {
     const s = await startLogged('json')
     try {
-      await s.send('GET', '/api/admin/whoami?key=site_notAKey', { 'x-admin-token': ADMIN_TOKEN })
+      await s.send('GET', '/api/admin/whoami?key=site_notAKey', { 'x-admin-token': ADMIN_TOKEN, 'x-request-id': 'json-line.1' })
       await s.send('GET', '/invite/abcdefTOKEN')
       expect(s.lines.map((l) => JSON.parse(l))).toEqual([
         {
@@ -151,11 +152,18 @@ describe('the request log (JSON lines)', () => {
           path: '/api/admin/whoami',
           status: 200,
           ms: expect.any(Number),
+          request_id: 'json-line.1',
           via: 'break_glass',
           query: ['key'],
         },
         // No site build in this app: the page answers 503 (being built).
-        expect.objectContaining({ kind: 'request', path: '/invite/{token}', status: 503, via: 'none' }),
+        expect.objectContaining({
+          kind: 'request',
+          path: '/invite/{token}',
+          status: 503,
+          request_id: expect.stringMatching(/^[\w-]{36}$/),
+          via: 'none',
+        }),
       ])
       expect(Math.abs(Date.parse(JSON.parse(s.lines[0]).at) - Date.now())).toBeLessThan(5000)
     } finally {
@@ -182,12 +190,12 @@ describe('background events', () => {
       wrote()
     })
     log.request('GET', 'http://x/a', 200, performance.now(), 'none')
-    log.request('POST', 'http://x/b?q=1', 201, performance.now(), 'key')
+    log.request('POST', 'http://x/b?q=1', 201, performance.now(), 'key', 'req-7')
     expect(lines).toEqual([])
     log.event('site.build', { ok: true })
     expect(lines).toHaveLength(3)
     expect(lines[0]).toMatch(/ GET \/a 200 /)
-    expect(lines[1]).toMatch(/ POST \/b 201 [\d.]+ms via=key query=q$/)
+    expect(lines[1]).toMatch(/ POST \/b 201 [\d.]+ms request_id=req-7 via=key query=q$/)
     expect(lines[2]).toMatch(/ site\.build ok=true$/)
 
     // Left alone, a request's line comes by itself, stamped with when it was answered rather than when written.
@@ -218,7 +226,7 @@ describe('the running service', () => {
       const mark = s.output().length
       await (await fetch(`${s.url}/api/admin/whoami?token=${ADMIN_TOKEN}`)).arrayBuffer()
       const logged = await s.waitFor(/whoami.*\n/, 5000, mark)
-      expect(logged).toMatch(/^\S+Z GET \/api\/admin\/whoami 401 [\d.]+ms via=none query=token\n/)
+      expect(logged).toMatch(/^\S+Z GET \/api\/admin\/whoami 401 [\d.]+ms request_id=[\w-]{36} via=none query=token\n/)
       expect(s.output()).not.toContain(ADMIN_TOKEN)
       expect(s.output()).toMatch(/^\S+Z site\.build ok=true reason="first start" duration_ms=\d+ Site built in \d+ ms\n/m)
       expect(s.output()).toMatch(/^\S+Z service\.start port=\d+ Listening on /m)
