@@ -354,7 +354,11 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
   const versioning = (route: LoadedRoute): Versioned =>
     !versioned.has(route.path) || route.method === 'POST' ? null : route.method === 'GET' ? 'read' : 'write'
   for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route, versioning(route))
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as Json).tags as string[])))
+  // Only the shared parameters and headers some operation refers to (a document of GETs has no Idempotency-Key).
+  const text = JSON.stringify(paths)
+  const used = <T>(kind: string, all: Record<string, T>) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => text.includes(`"#/components/${kind}/${name}"`)))
+  const tagged = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op as Json).tags as string[])))
   return {
     openapi: '3.1.0',
     info: {
@@ -367,12 +371,12 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
         "every credential that may call it; a key holds its scopes ∩ its owner's capabilities.",
     },
     servers: [{ url: baseUrl, description: 'This service' }],
-    tags: TAGS.filter((t) => used.has(t.name)).map(({ name, description }) => ({ name, description })),
+    tags: TAGS.filter((t) => tagged.has(t.name)).map(({ name, description }) => ({ name, description })),
     paths,
     components: {
       schemas: writer.schemas,
-      parameters: PARAMETERS,
-      headers: HEADERS,
+      parameters: used('parameters', PARAMETERS),
+      headers: used('headers', HEADERS),
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'site_session', description: 'A browser session, set by POST /login.' },
         bearer: {
