@@ -129,8 +129,8 @@ interface RouteOptions<P, Q, B, R> {
   publishes?: boolean
   /** Largest accepted body in bytes (default 1 MiB). */
   maxBody?: number
-  /** How the API docs name the operation, when the method and path do not say it well. */
-  operationId?: string
+  /** How the API docs and generated clients name the operation: a verb and what it acts on (`claimLead`). */
+  operationId: string
   /** The route needs a person behind the credential: the break-glass token is refused. */
   person?: boolean
   /** The route needs a signed-in person (a session): keys and the break-glass token are refused. */

@@ -121,17 +121,6 @@ const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}
 /** How an operation takes part in versions: a GET that answers ETags, or a write that takes If-Match. */
 type Versioned = 'read' | 'write' | null
 
-/** `GET /api/admin/keys/{id}` → `getAdminKeysById`; `/login` → `postLogin`. */
-function operationId(method: string, docPath: string): string {
-  const words = docPath
-    .split('/')
-    .filter((s) => s && s !== 'api')
-    .map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s))
-    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
-    .filter(Boolean)
-  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('')
-}
-
 function security(def: RouteDef) {
   if (def.auth === 'public') return []
   const scopes = def.auth === 'any' ? [] : [def.auth]
@@ -308,7 +297,7 @@ class Writer {
       ...(def.query?.properties?.cursor ? ['Link'] : []),
     ]
     return {
-      operationId: def.operationId ?? operationId(route.method, route.docPath),
+      operationId: def.operationId,
       summary: def.summary,
       description: [
         def.description,

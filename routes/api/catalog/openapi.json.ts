@@ -4,6 +4,7 @@ import { CatalogDocument, catalogDocument } from '#server/catalog/openapi.ts'
 import { defineRoute, loadRoutes, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('public', "The catalog's OpenAPI document", {
+  operationId: 'getCatalogOpenApi',
   description:
     'The public catalog operations and their schemas as an OpenAPI 3.1 document, with the request id, CORS and rate-limit fields every catalog answer carries. Strong ETag; compressed.',
   responses: ok(CatalogDocument, 'The document', { 304: 'Not modified since the ETag in If-None-Match' }),
