@@ -70,6 +70,12 @@ export async function changeFamilyHousehold(db: Db, caller: Caller, id: number, 
       )
     else unchanged(trx)
   })
+  return familyHousehold(db, caller, id)
+}
+
+/** One household of the caller's, as their family page shows it; 404 for any other. */
+export async function familyHousehold(db: Db, caller: Caller, id: number) {
+  if (!(await ownHouseholdIds(db, caller)).includes(id)) throw notFound('No such household of yours')
   const [household] = await householdsView(db, [id], (await programYear(db)).year)
   return familyView(household)
 }

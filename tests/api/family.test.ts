@@ -51,6 +51,19 @@ describe('PATCH /api/admin/family/households/:id', () => {
       "Robin Hale's household, by the family: phone, second parent and emergency contact; Jamie goes by Jay, photos OK",
     )
 
+    // A GET of the same path answers the same shape, with the ETag a careful PATCH sends back; another family's is 404.
+    const read = await s.req('GET', path(f.household), { cookie: f.cookie })
+    expect(read.body).toEqual(res.body)
+    expect(read.headers.get('etag')).toBe(res.headers.get('etag'))
+    const other = await familyAccount(s, { unit: 'troop', email: 'other.home@example.org', parent_name: 'Other Family' })
+    expect((await s.req('GET', path(f.household), { cookie: other.cookie })).status).toBe(404)
+    const stale = await s.req('PATCH', path(f.household), {
+      cookie: f.cookie,
+      json: { phone: '555-000-0000' },
+      headers: { 'if-match': '"old"' },
+    })
+    expect([stale.status, stale.body.code]).toEqual([412, 'precondition_failed'])
+
     // Null takes the emergency contact away; the same values again change nothing and log nothing.
     const cleared = await s.req('PATCH', path(f.household), { cookie: f.cookie, json: { emergency_contact: null } })
     expect(cleared.body).toMatchObject({ emergency_name: null, emergency_phone: null, phone: '555-333-4444' })

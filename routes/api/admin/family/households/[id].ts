@@ -1,9 +1,18 @@
-// PATCH /api/admin/family/households/:id: a linked parent keeps their own household's contacts and their scouts'
+// GET/PATCH /api/admin/family/households/:id: a linked parent reads and keeps their own household's contacts and their scouts'
 // preferred names and photo consent.
-import { changeFamilyHousehold } from '#server/roster/family-details.ts'
+import { changeFamilyHousehold, familyHousehold } from '#server/roster/family-details.ts'
 import { FamilyHouseholdChange, FamilyHouseholdView } from '#server/roster/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
+
+export const GET = defineRoute('account:self', 'Read your household', {
+  operationId: 'getFamilyHousehold',
+  description: 'One household your account is linked to, as the family page shows it (and as the PATCH answers it).',
+  person: true,
+  params: IdParams,
+  responses: ok(FamilyHouseholdView, 'The household as your family sees it', { 404: 'Not a household your account is linked to' }),
+  handler: ({ db, caller, params }) => familyHousehold(db, caller, params.id),
+})
 
 export const PATCH = defineRoute('account:self', "Change your household's details", {
   operationId: 'updateFamilyHousehold',
