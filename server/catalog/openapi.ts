@@ -1,6 +1,6 @@
 // The catalog's own OpenAPI document (GET /api/catalog/openapi.json), for bot authors, who have no credential to
 // read the full one: the public catalog operations only, built by the same writer from the same route registry, with
-// what the front door adds to every catalog answer (request id, CORS, the rate limit and its 429).
+// what the front door adds to every catalog answer (request id, CORS, the rate limit).
 import { Type as t } from '@sinclair/typebox'
 import { isCatalogPath } from '../http/front-door.ts'
 import { openApiDocument } from '../http/openapi.ts'
@@ -30,16 +30,6 @@ const HEADERS: Json = {
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
 const ON_EVERY_ANSWER = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin']
 
-const TOO_MANY = {
-  description: 'More requests from this address this minute than catalog.per_minute allows: wait as Retry-After says (code rate_limited)',
-  content: {
-    'application/json': {
-      schema: { $ref: '#/components/schemas/Error' },
-      example: { detail: 'More than 600 catalog requests this minute from this address; wait as Retry-After says', code: 'rate_limited' },
-    },
-  },
-}
-
 /** The public catalog operations of `registry` as one OpenAPI 3.1 document. */
 export function catalogDocument(registry: LoadedRoute[], baseUrl: string): Json {
   const document = openApiDocument(
@@ -48,7 +38,6 @@ export function catalogDocument(registry: LoadedRoute[], baseUrl: string): Json 
   ) as Json
   for (const operations of Object.values(document.paths as Json))
     for (const operation of Object.values(operations as Json)) {
-      operation.responses['429'] = { ...TOO_MANY, headers: { 'Retry-After': ref('Retry-After') } }
       for (const response of Object.values(operation.responses as Json))
         for (const name of ON_EVERY_ANSWER) (response.headers ??= {})[name] = ref(name)
     }

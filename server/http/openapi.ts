@@ -6,6 +6,7 @@ import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
 import { versionedPaths } from './versions.ts'
+import { isCatalogPath } from './front-door.ts'
 
 type Json = Record<string, unknown>
 
@@ -132,7 +133,7 @@ function security(def: RouteDef) {
 }
 
 /** The refusals a route gives by its kind: an unreadable request, no credential, not allowed, input that does not fit. */
-function standardAnswers(def: RouteDef, method: string): Record<number, string> {
+function standardAnswers(def: RouteDef, method: string, path: string): Record<number, string> {
   const answers: Record<number, string> = {
     400: `The request URL or its Host header cannot be read${def.body ? `, or the body is not JSON${def.forms ? ' or a form' : ''} or nests deeper than ${MAX_DEPTH} levels` : ''}`,
   }
@@ -141,6 +142,8 @@ function standardAnswers(def: RouteDef, method: string): Record<number, string> 
     answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, belongs to a session whose second factor is overdue, or the request is a cross-site browser write`
     answers[429] = 'Too many wrong break-glass tokens from this address: wait as Retry-After says'
   } else if (method !== 'get') answers[403] = 'A cross-site browser write (foreign Origin or Sec-Fetch-Site: cross-site)'
+  if (isCatalogPath(path))
+    answers[429] = 'More catalog requests from this address this minute than catalog.per_minute allows: wait as Retry-After says'
   if (def.body) {
     answers[413] = `The body is larger than ${def.maxBody ?? DEFAULT_BODY_LIMIT} bytes`
     answers[415] = `The body is not JSON${def.forms ? ' or a form' : ''}`
@@ -285,7 +288,7 @@ class Writer {
   operation(route: LoadedRoute, versioned: Versioned = null): Json {
     const { def } = route
     const method = route.method.toLowerCase()
-    const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method), ...def.responses }
+    const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method, route.docPath), ...def.responses }
     if (versioned === 'read') answers[304] = 'The resource is still the version named by If-None-Match'
     if (versioned === 'write') answers[412] = 'The resource changed since the ETag sent as If-Match: read it again'
     const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
