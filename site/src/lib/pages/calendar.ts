@@ -7,20 +7,7 @@ import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/c
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import {
-  answered,
-  api,
-  ownUnit,
-  type ApiResult,
-  byId,
-  h,
-  onSubmit,
-  report,
-  signedInFor,
-  SITE_ZONE,
-  tell,
-  when,
-} from '../admin.ts'
+import { answered, api, ownUnit, type ApiResult, byId, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
 const me = await signedInFor('calendar:write')
