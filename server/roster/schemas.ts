@@ -280,7 +280,7 @@ export const ProgramYear = t.Object(
   { additionalProperties: false, examples: [{ year: 2026, label: '2026–27' }] },
 )
 
-export const RosterQuery = t.Object({
+const rosterFilters = {
   unit: t.Optional(Line(50, { description: 'Narrow to one unit: its slug or id', examples: ['pack'] })),
   q: t.Optional(
     Line(100, {
@@ -296,9 +296,12 @@ export const RosterQuery = t.Object({
       description: 'missing: scouts whose health form is missing or expiring (not current today, or running out within 30 days)',
     }),
   ),
-  // Without limit or cursor the roster answers every household, as the roster page needs; with either, one page.
-  ...PageQuery,
-})
+}
+
+/** The roster's filters, as the CSV export takes them. */
+export const RosterFilterQuery = t.Object(rosterFilters)
+/** The filters and, for one page, limit and cursor: without either the roster answers every household, as the roster page needs. */
+export const RosterQuery = t.Object({ ...rosterFilters, ...PageQuery })
 
 const OpenInvite = t.Object(
   {

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { loadRoutes, type LoadedRoute } from '#server/routes.ts'
 import { isAdminPath } from '#server/http/front-door.ts'
 import { METHODS } from '#server/routes.ts'
+import { copyFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { ROLES, startServer, type TestServer, type TestResponse } from '../helpers.ts'
+import { addHousehold } from '../households.ts'
 
 let s: TestServer
 let owner: { cookie: string }
@@ -13,11 +17,18 @@ let member: { cookie: string }
 let memberCapabilities: Set<string>
 let routes: LoadedRoute[]
 beforeAll(async () => {
-  s = await startServer()
+  // A catalog of one season, and a little of every list, so each paged list has more than one page.
+  const catalogDir = mkdtempSync(path.join(tmpdir(), 'walk-catalog-'))
+  copyFileSync(path.join(import.meta.dir, '..', 'fixtures', 'catalog', 'pass', 'flatten', 'c2s1.json'), path.join(catalogDir, 'c2s1.json'))
+  s = await startServer({}, { catalogDir })
   owner = await s.as(ROLES.owner)
   member = await s.as(ROLES.member)
   memberCapabilities = new Set((await s.req('GET', '/api/admin/whoami', { cookie: member.cookie })).body.capabilities)
   routes = await loadRoutes()
+  for (const n of [1, 2]) {
+    await s.req('POST', '/api/join', { json: { parent_name: `Walk Parent ${n}`, email: `walk${n}@example.org`, unit: 'pack' } })
+    await addHousehold(s.db, { unit: 'pack', email: `walk.home${n}@example.org` })
+  }
 })
 afterAll(() => s.stop())
 
@@ -72,6 +83,38 @@ describe('the contract, route by route', () => {
       const res = await ask('GET', samplePath(route), { cookie: owner.cookie })
       expect([route.docPath, res.status, res.body.code]).toEqual([route.docPath, 404, 'not_found'])
     }
+  })
+
+  it('pages every list the same way: next_cursor, a Link to the next page with it, and 422 for a cursor it never gave', async () => {
+    const paged = routes.filter((r) => r.method === 'GET' && r.def.query?.properties?.cursor)
+    expect(paged.map((r) => r.docPath).sort()).toEqual([
+      '/api/admin/history',
+      '/api/admin/leads',
+      '/api/admin/messages',
+      '/api/admin/roster',
+      '/api/catalog/changes',
+      '/api/catalog/search',
+      '/api/catalog/{season}',
+    ])
+    let linked = 0
+    for (const route of paged) {
+      const where = route.docPath.replace('{season}', 'c2s1')
+      const first = await ask('GET', `${where}?limit=1`, { cookie: owner.cookie })
+      expect([route.docPath, first.status]).toEqual([route.docPath, 200])
+      expect(first.body).toHaveProperty('next_cursor')
+      const next = first.body.next_cursor
+      if (next) {
+        linked++
+        const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')
+        const url = new URL(link![1], s.url)
+        expect([url.pathname, url.searchParams.get('limit'), url.searchParams.get('cursor')]).toEqual([where, '1', next])
+        const second = await ask('GET', `${where}?limit=1&cursor=${encodeURIComponent(next)}`, { cookie: owner.cookie })
+        expect([route.docPath, second.status]).toEqual([route.docPath, 200])
+      } else expect(first.headers.get('link')).toBeNull()
+      const bad = await ask('GET', `${where}?cursor=not-a-cursor`, { cookie: owner.cookie })
+      expect([route.docPath, bad.status, bad.body.code]).toEqual([route.docPath, 422, 'cursor_invalid'])
+    }
+    expect(linked).toBeGreaterThanOrEqual(6)
   })
 
   it('gives every answer an X-Request-Id', () => {
