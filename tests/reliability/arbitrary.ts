@@ -19,6 +19,8 @@ export function fitting(schema: Schema): fc.Arbitrary<unknown> {
         return fc
           .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
           .map((d) => d.toISOString().slice(0, 10))
+      if (schema.format === 'date-time')
+        return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString())
       const length = { minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }
       // Free text carries the control-character rule as a pattern: any short string without them fits.
       if (schema.pattern?.startsWith('^[^\\u0000')) return fc.string(length).filter((s) => new RegExp(schema.pattern).test(s))
