@@ -1,6 +1,9 @@
 // The API contract, checked on every answer the tests receive (as Schemathesis does): the status must be one
 // the OpenAPI document declares for the operation, and a JSON body must fit the schema declared for it. The
 // document is the one /api/docs/json serves, built from the same route registry.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 import { EMAIL_PATTERN, instantOf, isCalendarDate } from '../server/formats.ts'
 import { openApiDocument } from '../server/http/openapi.ts'
@@ -79,3 +82,21 @@ export class Contract {
 let shared: Promise<Contract> | null = null
 /** One contract per test process: the registry and the document are the same for every test server. */
 export const contract = () => (shared ??= Contract.load())
+
+/** `redocly lint` with the recommended rules on `document`: each problem as `severity ruleId: message`, and its exit code. */
+export function redoclyLint(document: unknown): { problems: string[]; exitCode: number } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'))
+  try {
+    const file = path.join(dir, 'openapi.json')
+    writeFileSync(file, JSON.stringify(document))
+    const lint = Bun.spawnSync([path.join(import.meta.dir, '..', 'node_modules', '.bin', 'redocly'), 'lint', file, '--format=json'], {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    })
+    const out = lint.stdout.toString()
+    const report = JSON.parse(out.slice(out.indexOf('{')))
+    return { problems: report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message}`), exitCode: lint.exitCode }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

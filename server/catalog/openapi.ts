@@ -10,12 +10,8 @@ type Json = Record<string, any>
 
 const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example })
 
-/** The fields every catalog answer carries, named once under components. */
+/** The fields every catalog answer carries besides the request id (which the admin document's writer declares). */
 const HEADERS: Json = {
-  'X-Request-Id': header(
-    'The id of this request in the service log: the X-Request-Id sent (1 to 128 of A-Z a-z 0-9 . _ -), else a new one',
-    '3f0c9a52-7b1e-4c8e-9d2a-5e6f7a8b9c0d',
-  ),
   RateLimit: header(
     'The quota left in the current window (`r`) and the seconds until it is restored (`t`), IETF draft-ietf-httpapi-ratelimit-headers',
     '"default";r=599;t=42',
@@ -25,10 +21,9 @@ const HEADERS: Json = {
     '"default";q=600;w=60',
   ),
   'Access-Control-Allow-Origin': header('Any web page may read the catalog', '*'),
-  'Retry-After': { description: 'Seconds until the next window', schema: { type: 'integer', minimum: 1 } },
 }
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
-const ON_EVERY_ANSWER = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin']
+const ON_EVERY_ANSWER = ['RateLimit', 'RateLimit-Policy', 'Access-Control-Allow-Origin']
 
 /** The public catalog operations of `registry` as one OpenAPI 3.1 document. */
 export function catalogDocument(registry: LoadedRoute[], baseUrl: string): Json {
@@ -54,8 +49,7 @@ export function catalogDocument(registry: LoadedRoute[], baseUrl: string): Json 
         '(catalog.per_minute, 600 a minute unless the site changes it) the answer is 429 with Retry-After. Every refusal is ' +
         '`{"detail", "code"}`. Answers carry a strong ETag: send If-None-Match to get 304.',
     },
-    // Headers the admin document declares already keep its words.
-    components: { ...components, headers: { ...HEADERS, ...components.headers } },
+    components: { ...components, headers: { ...components.headers, ...HEADERS } },
   }
 }
 

@@ -14,7 +14,8 @@ import { bodyParser } from './body.ts'
 import { notServed } from './error-response.ts'
 import { validator, withTextRules } from './validate.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
-import { etagOf, ifMatches, ifNoneMatches, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
+import { etagOf, ifMatches, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
+import { noneMatch } from '../catalog/http.ts'
 
 const NUMBER = /^-?\d{1,16}(\.\d{1,16})?$/
 
@@ -151,7 +152,7 @@ function runner(def: RouteDef, shared: Services, admin: boolean, idempotency: Id
     const text = JSON.stringify(value)
     const etag = etagOf(text)
     const known = c.request.headers.get('if-none-match')
-    if (known && ifNoneMatches(known, etag)) return new Response(null, { status: 304, headers: { etag } })
+    if (known && noneMatch(known, etag)) return new Response(null, { status: 304, headers: { etag } })
     c.set.headers.etag = etag
     return late(c, value)
   }

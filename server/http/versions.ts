@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto'
 import { HttpError } from '../errors.ts'
 import { isAdminPath } from './front-door.ts'
 import type { Answer, LoadedRoute } from '../routes.ts'
-import { noneMatch } from '../catalog/http.ts'
 
 /** The strong ETag of a JSON answer. */
 export const etagOf = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`
@@ -38,8 +37,6 @@ export function ifMatches(value: string, etag: string | null): boolean {
   if (value.trim() === '*') return true
   return value.split(',').some((tag) => tag.trim() === etag)
 }
-
-export const ifNoneMatches = noneMatch
 
 export const preconditionFailed = () =>
   new HttpError(412, 'The resource changed since you read it (If-Match no longer matches): read it again and redo your change')

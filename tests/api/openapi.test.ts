@@ -1,10 +1,7 @@
 // The OpenAPI document served at /api/docs/json: valid for Redocly's recommended rules with no error, every
 // operation named, tagged, secured and answered, with examples that fit their schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { contract } from '../contract.ts'
+import { contract, redoclyLint } from '../contract.ts'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
 
 let s: TestServer
@@ -23,31 +20,15 @@ const operations = () =>
 
 describe('GET /api/docs/json', () => {
   it('passes `redocly lint` with the recommended rules: no error, no warning but the two pairs of fixed paths', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'))
-    try {
-      const file = path.join(dir, 'openapi.json')
-      writeFileSync(file, JSON.stringify(doc))
-      const lint = Bun.spawnSync(
-        [path.join(import.meta.dir, '..', '..', 'node_modules', '.bin', 'redocly'), 'lint', file, '--format=json'],
-        {
-          cwd: dir,
-          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        },
-      )
-      const out = lint.stdout.toString()
-      const report = JSON.parse(out.slice(out.indexOf('{')))
-      // Every rule passes but one warning, twice: two pairs of paths the specification fixes read alike to a linter
-      // (`/people/invite/{id}` and `/people/{id}/disable`; `/catalog/variants/{id}` and `/catalog/{season}/autocomplete`),
-      // and the router sends the literal segment first, as the tests of each show.
-      const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message}`)
-      expect(problems).toEqual([
-        'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/admin/people/{id}/disable` and `/api/admin/people/invite/{id}`.',
-        'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/catalog/{season}/autocomplete` and `/api/catalog/variants/{id}`.',
-      ])
-      expect(lint.exitCode).toBe(0)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const { problems, exitCode } = redoclyLint(doc)
+    // Every rule passes but one warning, twice: two pairs of paths the specification fixes read alike to a linter
+    // (`/people/invite/{id}` and `/people/{id}/disable`; `/catalog/variants/{id}` and `/catalog/{season}/autocomplete`),
+    // and the router sends the literal segment first, as the tests of each show.
+    expect(problems).toEqual([
+      'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/admin/people/{id}/disable` and `/api/admin/people/invite/{id}`.',
+      'warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/catalog/{season}/autocomplete` and `/api/catalog/variants/{id}`.',
+    ])
+    expect(exitCode).toBe(0)
   }, 60_000)
 
   it('names, tags, secures and describes every operation, with clean unique operationIds', () => {
