@@ -1,7 +1,8 @@
 // Announcements: how one is shown, creating one within the character and live caps, and revoking one.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { ANNOUNCEMENT_UNITS, type Executor } from '../db/database.ts'
+import { ANNOUNCEMENT_UNITS } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'

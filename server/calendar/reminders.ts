@@ -5,7 +5,8 @@
 // before the start is not "reminded" of the answer it just gave. Without mail, leaders see the same list as a to-do.
 import type { Db } from '../db/client.ts'
 import { type Selectable, sql } from 'kysely'
-import type { Executor, ReminderKind, RsvpEventTable } from '../db/database.ts'
+import type { ReminderKind, RsvpEventTable } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { compose } from '../mail/compose.ts'
 import type { MailSender } from '../mail/sender.ts'

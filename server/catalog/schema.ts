@@ -1,6 +1,6 @@
 // The season catalog file format, written once in TypeBox; catalog/season.schema.json is generated from it.
 import { Type as t } from '@sinclair/typebox'
-import { CATALOG_STATUSES, GAME_MODES } from '../db/database.ts'
+import { CATALOG_STATUSES, GAME_MODES } from './tables.ts'
 import '../formats.ts' // `format: date` means a real calendar date
 
 export const SCHEMA_ID = 'https://scouting-units.example/catalog/season.schema.json'

@@ -1,5 +1,5 @@
 // Validates one season file: the JSON Schema rules, then the rules a schema cannot express; and flattens it.
-import type { CatalogVariant } from '../db/database.ts'
+import type { CatalogVariant } from './tables.ts'
 import type { Static } from '@sinclair/typebox'
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler'
 import path from 'node:path'

@@ -2,7 +2,8 @@
 // copies that failed, and replaying them.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, type Lead, MIRROR_STATUSES } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { type Lead, MIRROR_STATUSES } from './tables.ts'
 import { record } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
 import type { Outbound } from '../http/outbound.ts'

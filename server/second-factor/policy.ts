@@ -1,6 +1,7 @@
 // Who must have a second factor (setting security.second_factor: optional, admins, or leaders too), since when,
 // and what that means for a session: 14 days to add one with a banner on every admin page, then only the account
 // page until they do.
+import type { GlobalRole, UnitRole } from '../auth/capabilities.ts'
 import type { Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -12,8 +13,8 @@ export const GRACE_DAYS = 14
 const DAY = 86_400_000
 
 interface Roles {
-  global_role: 'owner' | 'admin' | null
-  units: { role: 'member' | 'leader' }[]
+  global_role: GlobalRole | null
+  units: { role: UnitRole }[]
 }
 
 /** Whether the policy asks this person for a second factor. */

@@ -3,7 +3,8 @@
 // the publisher.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, POST_STATUSES, type PostStatus, type SocialPost } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { POST_STATUSES, type PostStatus, type SocialPost } from './tables.ts'
 import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
