@@ -184,7 +184,7 @@ function repeatFrom(body: typeof EventBody.static, repeat: Repeat) {
 }
 
 export async function shownWindow(db: Executor, now = Date.now()) {
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   const from = zonedToUtc(utcToZoned(now, timeZone).date, '00:00', timeZone)
   return { timeZone, from, to: from + WINDOW_DAYS * 86_400_000 }
 }
@@ -220,7 +220,7 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
   const snapshot = await calendar.snapshot()
   const { objects } = snapshot
   const now = nowIso()
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('calendar_objects').execute()
     for (const o of objects)
