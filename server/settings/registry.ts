@@ -268,11 +268,11 @@ export function onSettingChange(schedule: Schedule, listener: (db: Db) => void):
 /** The services a change's after-commit effects reach. */
 type SettingServices = Pick<Services, 'db' | 'outbound' | 'publicDataChanged' | 'site'>
 
-/** Sets off one effect of a committed change. */
-async function setOff(effect: AfterChange, services: SettingServices): Promise<void> {
-  if (effect === 'public pages') return services.publicDataChanged()
-  if (effect === 'site refresh') return services.site?.startPeriodic(await getSetting(services.db, 'site.rebuild_minutes'))
-  for (const { schedule, listener } of listeners) if (schedule === effect) listener(services.db)
+/** The work each effect names, in the order a setting lists them. */
+function workOf(effect: AfterChange, services: SettingServices): (() => unknown)[] {
+  if (effect === 'public pages') return [() => services.publicDataChanged()]
+  if (effect === 'site refresh') return [async () => services.site?.startPeriodic(await getSetting(services.db, 'site.rebuild_minutes'))]
+  return [...listeners].filter((l) => l.schedule === effect).map((l) => () => l.listener(services.db))
 }
 
 /** The values read within the last REREAD_MS, or undefined. */
@@ -292,11 +292,11 @@ async function storedValues(db: Executor): Promise<Map<string, unknown>> {
   return values
 }
 
-/** A setting's value when the settings were read within the last 10 s (by `getSetting`), else undefined. */
 /** The value in force among `values` (a value is checked against its schema when it is written). */
 const valueIn = <K extends SettingKey>(values: Map<string, unknown>, key: K) =>
   (values.has(key) ? values.get(key) : SETTINGS[key].default) as SettingValueOf<K>
 
+/** A setting's value when the settings were read within the last 10 s (by `getSetting`), else undefined. */
 export function loadedSetting<K extends SettingKey>(db: Executor, key: K): SettingValueOf<K> | undefined {
   const values = freshValues(db)
   return values && valueIn(values, key)
@@ -409,9 +409,9 @@ export async function changeSetting(services: SettingServices, caller: Caller, k
   })
   cache.delete(db)
   // The change is committed: an effect's failure must not turn it into an error answer.
-  for (const effect of def.after ?? [])
+  for (const work of (def.after ?? []).flatMap((effect) => workOf(effect, services)))
     try {
-      await setOff(effect, services)
+      await work()
     } catch (error) {
       console.error(`After changing ${key}: ${error instanceof Error ? error.message : error}`)
     }
