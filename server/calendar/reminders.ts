@@ -131,7 +131,7 @@ function letterOf(kind: ReminderKind, e: Event, closes: string | null, answer: s
 export async function sendReminders(db: Db, now: number, baseUrl: string): Promise<{ queued: number; next: number }> {
   let queued = 0
   let next = Infinity
-  const [site, timeZone]: [string, string] = [await getSetting(db, 'site.name'), await getSetting(db, 'site.timezone')]
+  const [site, timeZone] = [await getSetting(db, 'site.name'), await getSetting(db, 'site.timezone')]
   for (const e of await eventsAhead(db, now))
     for (const [kind, due] of dueTimes(e)) {
       if (due > now) {

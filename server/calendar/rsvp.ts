@@ -12,7 +12,7 @@ import { siteTime } from '../settings/registry.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
-import { clockWords, dayWords, dollars, plural } from '../words.ts'
+import { dollars, eventWords, plural, replyWords } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import {
   money,
@@ -427,12 +427,6 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
   })
   return { household_id: householdId, household: reply.household, ...money(reply.owed_cents ?? 0, payment.paid_cents), ...payment }
 }
-
-const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
-const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: number }) =>
-  r.answer === 'no' ? ANSWER_WORDS.no : `${ANSWER_WORDS[r.answer]}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
-const eventWords = (e: { title: string; date: string; time: string | null }) =>
-  `“${e.title}”, ${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ''}`
 
 /** The replies as CSV for a leader, one line per household, with the headcount lines at the end. */
 export async function repliesCsv(db: Executor, caller: Caller, uid: string) {

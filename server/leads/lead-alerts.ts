@@ -33,7 +33,7 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
   )
   const due = leaders.filter((l) => !alerted.has(l.email))
   if (!due.length) return 0
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const about = lead.unit === 'unsure' ? 'is not sure which unit suits them' : `asked about the ${lead.unit}`
   const letter = await compose(trx, {
     subject: `A new family sent the join form`,

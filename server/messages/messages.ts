@@ -221,7 +221,7 @@ interface Sending {
 
 /** One mail per address, replies going to the leader; a non-urgent one carries its one-click unsubscribe (RFC 8058). */
 async function queueMessageMails(trx: Executor, messageId: number, recipients: Recipient[], m: Sending) {
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const tokens = await unsubscribeTokens(
     trx,
     recipients.map((r) => r.email),

@@ -19,7 +19,7 @@ import { findUnit } from '../units/units.ts'
 
 /** The program year now, by the calendar year it starts in (setting roster.year_start_month, site time zone). */
 export async function programYear(db: Executor, now = new Date()): Promise<{ year: number; label: string }> {
-  const startMonth: number = await getSetting(db, 'roster.year_start_month')
+  const startMonth = await getSetting(db, 'roster.year_start_month')
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: await getSetting(db, 'site.timezone'),
     year: 'numeric',
