@@ -1,15 +1,22 @@
 // npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; a route
 // compared with a bare server, over BENCH_ROUNDS rounds; not part of the test line). `npm run bench -- service` or
-// `-- catalog` runs one part (the catalog part then replaces only its own rows in BENCHMARKS.md); BENCH_SCALES=1,10
+// `-- catalog` runs one part (`-- targets` prints issue 33's targets) (the catalog part then replaces only its own rows in BENCHMARKS.md); BENCH_SCALES=1,10
 // limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
 import { sizeOf } from './dataset.ts'
 import { serviceBench } from './service.ts'
+import { targetsBench } from './targets.ts'
 import { ROUNDS } from './wrk.ts'
 
 const only = process.argv[2]
+if (only === 'targets') {
+  // Issue 33's targets alone, printed for BENCHMARKS.md's "Targets" table (written by hand beside the previous figures).
+  const rows = await targetsBench()
+  console.log(rows.map((r) => `| ${r.measure} | ${r.value} | ${r.target} |`).join('\n'))
+  process.exit(0)
+}
 const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
 const service = only === 'catalog' ? { rows: [], growth: [] } : await serviceBench(scales)
 const catalogRows = only === 'service' ? [] : await catalogBench()
