@@ -8,7 +8,7 @@ import { conflict, notFound, unprocessable } from '../errors.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
 import { Instant, Lines, Nullable, nowIso, OneOf, parseTimestamp, t, Timestamp } from '../schemas.ts'
 import { UNIT_WORDS } from '../words.ts'
-import { announcementsWithState, STATES } from './state.ts'
+import { announcementsWithState, announcementWithState, liveAnnouncements, STATES } from './state.ts'
 
 const EXAMPLE = {
   id: 12,
@@ -83,7 +83,7 @@ export const LiveCapFull = t.Object(
 
 /** One announcement with its state, as the list shows it; 404 when there is none. */
 export async function announcementById(db: Executor, id: number) {
-  const found = (await announcementsWithState(db)).find((a) => a.id === id)
+  const found = await announcementWithState(db, id)
   if (!found) throw notFound('No such announcement')
   return found
 }
@@ -108,7 +108,7 @@ export async function createAnnouncement(db: Db, caller: Caller, input: typeof N
   if (ends <= now) throw unprocessable('ends_at: must be in the future')
   const id = await write(db, async (trx) => {
     if (starts <= now) {
-      const live = (await announcementsWithState(trx, now)).filter((a) => a.state === 'live')
+      const live = await liveAnnouncements(trx, now)
       const cap = await getSetting(trx, 'announcements.live_cap')
       if (live.length >= cap)
         throw conflict(`The live cap of ${cap} announcements is reached; revoke one or schedule this later`, 'live_cap_reached', { live })

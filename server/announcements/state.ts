@@ -5,33 +5,66 @@ import { getSetting } from '../settings/registry.ts'
 
 export const STATES = ['live', 'scheduled', 'expired', 'revoked', 'over_cap'] as const
 export type AnnouncementState = (typeof STATES)[number]
+export type AnnouncementWithState = Announcement & { state: AnnouncementState }
+
+/** The state of one announcement at `now`, given whether it is among the earliest-starting open ones that fill the cap. */
+function stateOf(a: Announcement, now: number, live: (a: Announcement) => boolean): AnnouncementState {
+  if (a.revoked_at) return 'revoked'
+  if (Date.parse(a.ends_at) <= now) return 'expired'
+  if (Date.parse(a.starts_at) > now) return 'scheduled'
+  return live(a) ? 'live' : 'over_cap'
+}
 
 /**
  * Every announcement with its state at `now`. Among those whose window is open, the earliest-starting
  * ones fill the live cap; the rest are over_cap (and not shown publicly).
  */
-export function withStates(rows: Announcement[], liveCap: number, now = Date.now()): (Announcement & { state: AnnouncementState })[] {
+export function withStates(rows: Announcement[], liveCap: number, now = Date.now()): AnnouncementWithState[] {
   const open = rows
     .filter((a) => !a.revoked_at && Date.parse(a.ends_at) > now && Date.parse(a.starts_at) <= now)
     .sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id - b.id)
   const live = new Set(open.slice(0, liveCap).map((a) => a.id))
-  return rows.map((a) => ({
-    ...a,
-    state: a.revoked_at
-      ? 'revoked'
-      : Date.parse(a.ends_at) <= now
-        ? 'expired'
-        : Date.parse(a.starts_at) > now
-          ? 'scheduled'
-          : live.has(a.id)
-            ? 'live'
-            : 'over_cap',
-  }))
+  return rows.map((a) => ({ ...a, state: stateOf(a, now, (x) => live.has(x.id)) }))
 }
 
+/** Every announcement with its state, newest first: for the list and the site, which show them all. */
 export async function announcementsWithState(db: Executor, now = Date.now()) {
   const rows = await db.selectFrom('announcements').selectAll().orderBy('id', 'desc').execute()
   return withStates(rows, await getSetting(db, 'announcements.live_cap'), now)
+}
+
+/**
+ * The open announcements (not revoked, started, not ended) in the order that fills the live cap, at most `limit`:
+ * a read bounded by the cap, not by the table (timestamps are stored as ISO text in UTC, so text order is time order).
+ */
+function openAnnouncements(db: Executor, now: number, limit: number) {
+  const iso = new Date(now).toISOString()
+  return db
+    .selectFrom('announcements')
+    .selectAll()
+    .where('revoked_at', 'is', null)
+    .where('ends_at', '>', iso)
+    .where('starts_at', '<=', iso)
+    .orderBy('starts_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+}
+
+/** The announcements live at `now`, newest first, as the full list would show them. */
+export async function liveAnnouncements(db: Executor, now = Date.now()): Promise<AnnouncementWithState[]> {
+  const live = await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))
+  return live.sort((a, b) => b.id - a.id).map((a) => ({ ...a, state: 'live' as const }))
+}
+
+/** One announcement with its state at `now`, reading the row and, when its window is open, the cap's fill; or undefined. */
+export async function announcementWithState(db: Executor, id: number, now = Date.now()): Promise<AnnouncementWithState | undefined> {
+  const row = await db.selectFrom('announcements').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) return undefined
+  const live = new Set<number>()
+  if (!row.revoked_at && Date.parse(row.ends_at) > now && Date.parse(row.starts_at) <= now)
+    for (const a of await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))) live.add(a.id)
+  return { ...row, state: stateOf(row, now, (a) => live.has(a.id)) }
 }
 
 /** The next moment a state changes (a start or an end still ahead), so the site can rebuild then. */

@@ -1,6 +1,6 @@
 // The counts a leader needs at a glance on the dashboard, and the areas they use (their cards' order).
 import { sql } from 'kysely'
-import { announcementsWithState } from '../announcements/state.ts'
+import { liveAnnouncements } from '../announcements/state.ts'
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
 import { t } from '../schemas.ts'
@@ -50,6 +50,6 @@ export async function summary(db: Executor, caller: Caller) {
     .select(sql<number>`count(*)`.as('n'))
     .where('status', '!=', 'ok')
     .executeTakeFirstOrThrow()
-  const live = (await announcementsWithState(db)).filter((a) => a.state === 'live').length
+  const live = (await liveAnnouncements(db)).length
   return { leads, failed_mirror_copies: mirrors.n, live_announcements: live, your_use: await areasUsed(db, caller) }
 }

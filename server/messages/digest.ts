@@ -2,7 +2,7 @@
 // event asks) and the live announcements for its units, mailed to its subscribed addresses at mail.digest_day and
 // mail.digest_hour. A household with nothing coming gets nothing; a day's digest is queued once (digest_runs).
 import type { Caller } from '../auth/credential.ts'
-import { announcementsWithState } from '../announcements/state.ts'
+import { liveAnnouncements } from '../announcements/state.ts'
 import { occurrencesIn } from '../calendar/event.ts'
 import { addDays, utcToZoned, zonedToUtc } from '../calendar/zone.ts'
 import type { Db } from '../db/client.ts'
@@ -121,7 +121,7 @@ interface HouseholdDigest {
 /** What each household would get at `now`: those with a subscribed address and something coming. */
 export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number> | null = null): Promise<HouseholdDigest[]> {
   const timeZone = await getSetting(db, 'site.timezone')
-  const [units, scouts, objects, asking, announcements] = await Promise.all([
+  const [units, scouts, objects, asking, live] = await Promise.all([
     db.selectFrom('units').select(['id', 'slug']).execute(),
     db
       .selectFrom('scouts')
@@ -131,11 +131,10 @@ export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number
       .execute(),
     db.selectFrom('calendar_objects').select('ics').execute(),
     db.selectFrom('rsvp_events').select('uid').where('asking', '=', 1).where('gone_at', 'is', null).execute(),
-    announcementsWithState(db, now),
+    liveAnnouncements(db, now),
   ])
   const replies = new Set(asking.map((a) => a.uid))
   const events = occurrencesIn(objects, now, now + DAYS_AHEAD * 86_400_000, timeZone)
-  const live = announcements.filter((a) => a.state === 'live')
   const unitsOf = new Map<number, Set<string>>()
   for (const s of scouts) {
     if (onlyUnits && !onlyUnits.has(s.unit_id)) continue

@@ -1,5 +1,6 @@
-// Regenerates the Astro site after public-data writes: debounced, one build at a time, in a child
-// process, into a fresh directory that is swapped in atomically; a failed build keeps the last good site.
+// Regenerates the Astro site after public-data writes: debounced until a burst of writes goes quiet, one build at a
+// time, in a child process at low priority, into a fresh directory that is swapped in atomically; a failed build keeps
+// the last good site.
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
@@ -47,8 +48,14 @@ function inAstroTurn<T>(work: () => Promise<T>): Promise<T> {
 const complete = (dir: string) => existsSync(path.join(dir, '404.html'))
 
 export class SiteBuilder {
-  /** The debounced build asked for by `request`, not started yet. */
-  private pending: { timer: Timer; outcome: Promise<BuildOutcome>; covered: (by: Promise<BuildOutcome>) => void } | null = null
+  /** The debounced build asked for by `request`, not started yet; it starts at `startsAt` at the latest. */
+  private pending: {
+    timer: Timer
+    startsAt: number
+    fire: () => void
+    outcome: Promise<BuildOutcome>
+    covered: (by: Promise<BuildOutcome>) => void
+  } | null = null
   private running: Promise<BuildOutcome> | null = null
   /** The build's process while one runs, so stopping can end it. */
   private child: Bun.Subprocess | null = null
@@ -60,6 +67,7 @@ export class SiteBuilder {
 
   private readonly dir: string
   private debounceMs: number
+  private maxWaitMs: number
   private command: string[]
   private nextChange: () => Promise<number | null>
   private prepare: () => Promise<void>
@@ -68,7 +76,10 @@ export class SiteBuilder {
     private db: Db,
     private env: Readonly<Env>,
     options: {
+      /** How long the writes must go quiet before a build starts… */
       debounceMs?: number
+      /** …but no longer than this after the first of them, so a steady stream of writes still reaches the pages. */
+      maxWaitMs?: number
       /** The build command; tests swap in a failing one. */
       command?: string[]
       /** When the built pages go stale by themselves (an announcement starting or ending), to rebuild then. */
@@ -79,7 +90,10 @@ export class SiteBuilder {
   ) {
     this.dir = env.siteBuildsDir
     this.debounceMs = options.debounceMs ?? 300
-    this.command = options.command ?? [process.execPath, '--bun', ASTRO, 'build', '--silent']
+    this.maxWaitMs = options.maxWaitMs ?? 3000
+    // The build is background work: at a lower priority it takes only the CPU the answers leave.
+    const nice = Bun.which('nice')
+    this.command = [...(nice ? [nice, '-n', '10'] : []), ...(options.command ?? [process.execPath, '--bun', ASTRO, 'build', '--silent'])]
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
     mkdirSync(this.dir, { recursive: true })
@@ -117,16 +131,24 @@ export class SiteBuilder {
     return this.running !== null || this.pending !== null
   }
 
-  /** Asks for a rebuild soon; many requests within the debounce window make one build. */
+  /**
+   * Asks for a rebuild soon: a burst of requests, each within the debounce of the one before, makes one build, which
+   * starts once they go quiet or `maxWaitMs` after the first.
+   */
   request(reason = 'data changed'): void {
-    if (this.pending || this.stopped) return
+    if (this.stopped) return
+    if (this.pending) {
+      clearTimeout(this.pending.timer)
+      this.pending.timer = setTimeout(this.pending.fire, Math.min(this.debounceMs, this.pending.startsAt - Date.now()))
+      return
+    }
     let resolve!: (outcome: Promise<BuildOutcome>) => void
     const outcome = new Promise<BuildOutcome>((r) => (resolve = r))
-    const timer = setTimeout(() => {
+    const fire = () => {
       this.pending = null
       resolve(this.build(reason))
-    }, this.debounceMs)
-    this.pending = { timer, outcome, covered: resolve }
+    }
+    this.pending = { timer: setTimeout(fire, this.debounceMs), startsAt: Date.now() + this.maxWaitMs, fire, outcome, covered: resolve }
   }
 
   /** Resolves once no build is asked for or under way: every write made before the call is then on the pages. */

@@ -15,16 +15,18 @@ import { compare, cpuUsedUs, ensureWrk, median, percent, shareOf, wrk, type WrkR
 
 const ROOT = path.join(import.meta.dir, '..', '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef'
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef'
 const TRUST_PROXY = '127.0.0.1/32'
 
-const rss = (pid: number) => {
+export const rss = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
 }
 
-async function startService(dir: string, vars: Record<string, string> = {}) {
+/** Starts the service on `dir`'s database; with `settle`, waits for its first build and catch-up backup. */
+export async function startService(dir: string, vars: Record<string, string> = {}, settle = true) {
+  const spawnedAt = performance.now()
   const proc = Bun.spawn([process.execPath, path.join(ROOT, 'server/main.ts')], {
     cwd: dir,
     env: {
@@ -51,15 +53,16 @@ async function startService(dir: string, vars: Record<string, string> = {}) {
     while (!(await reader.read()).done);
   })()
   const url = `http://127.0.0.1:${/port (\d+)/.exec(text)![1]}`
+  if (!settle) return { proc, url, spawnedAt }
   // Ready once the first site build is done, and the catch-up backup a new database gets soon after start: it
   // holds the database while it tidies and copies it (300 MB at 100×), which a unit's service does at night.
   while (!((await (await fetch(`${url}/api/admin/site`, { headers: { 'x-admin-token': ADMIN_TOKEN } })).json()) as any).last)
     await Bun.sleep(100)
   while (!((await (await fetch(`${url}/healthz`)).json()) as any).checks.backup.last_at) await Bun.sleep(200)
-  return { proc, url }
+  return { proc, url, spawnedAt }
 }
 
-async function signIn(url: string, email: string) {
+export async function signIn(url: string, email: string) {
   const res = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -126,6 +129,7 @@ const pick = (runs: WrkResult[]): WrkResult => ({
   p50ms: median(runs.map((r) => r.p50ms)),
   p99ms: median(runs.map((r) => r.p99ms)),
   non2xx: Math.max(...runs.map((r) => r.non2xx)),
+  timeouts: Math.max(...runs.map((r) => r.timeouts)),
 })
 
 /** Milliseconds one request takes, the median and the slowest of `n`. */

@@ -8,6 +8,8 @@ export interface WrkResult {
   p50ms: number
   p99ms: number
   non2xx: number
+  /** Requests wrk gave up on after its 2 s timeout: not in the percentiles, so a p99 is only honest when this is 0. */
+  timeouts: number
 }
 
 export function ensureWrk() {
@@ -45,6 +47,7 @@ export async function wrk(url: string, options: WrkOptions = {}): Promise<WrkRes
     p50ms: pct('50'),
     p99ms: pct('99'),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    timeouts: Number(/timeout (\d+)/.exec(out)?.[1] ?? 0),
   }
 }
 
