@@ -1,8 +1,8 @@
-// Browser helpers for the admin pages: typed API calls with the session cookie (the types come from the route
-// definitions themselves), the sign-in redirect, safe DOM building and status messages.
-import type { GET as Whoami } from '#routes/api/admin/whoami.ts'
+// Browser helpers for the admin pages: typed API calls with the session cookie (method, path, body and answer
+// checked against the route table), the sign-in redirect, safe DOM building and status messages.
 import { type Capability, CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
-import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import type { AnswerOf, BodyOf, Method } from '#server/routes.ts'
+import type { RouteTable } from './route-table.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
 import { instantWords } from '#server/words.ts'
@@ -18,11 +18,50 @@ export interface Refusal {
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal }
 
+/** The route definition behind a method and documented path: `Route<'GET /api/admin/leads/{id}'>`. */
+export type Route<K extends keyof RouteTable> = RouteTable[K]
+
+type DocPath = keyof RouteTable extends `${Method} ${infer P}` ? P : never
+/** The paths that reach a documented path, a query string allowed: `/leads/{id}` → `/leads/${string}` (and `?…`). */
+type Reaching<D extends string> = D extends `${infer Before}{${string}}${infer After}` ? `${Before}${string}${Reaching<After>}` : D
+type Reaches<P extends string, D extends string> = P extends Reaching<D> | `${Reaching<D>}?${string}` ? true : false
+/** The documented paths other than `D` that `P` reaches and that narrow `D` (`/leads/{id}/claim` narrows `/leads/{id}`). */
+type NarrowerReached<P extends string, D extends DocPath, O extends DocPath = Exclude<DocPath, D>> = O extends unknown
+  ? Reaches<P, O> extends true
+    ? Reaching<O> extends Reaching<D>
+      ? O
+      : never
+    : never
+  : never
+/** The documented path `P` stands for: of those it reaches (`/leads/5/claim` reaches `/leads/{id}` too), the narrowest. */
+type Narrowest<P extends string, D extends DocPath = DocPath> = D extends unknown
+  ? Reaches<P, D> extends true
+    ? [NarrowerReached<P, D>] extends [never]
+      ? D
+      : never
+    : never
+  : never
+/** The documented path of each path in `P`. */
+type PathAt<P extends string> = P extends unknown ? Narrowest<P> : never
+/** The methods the route table has at a path; never for a path no route has. */
+export type MethodAt<P extends string> = keyof RouteTable extends infer K
+  ? K extends `${infer M extends Method} ${PathAt<P>}`
+    ? M
+    : never
+  : never
+/** The route a call of `method` on `path` reaches. */
+export type RouteAt<M extends Method, P extends string> = RouteTable[`${M} ${PathAt<P>}` & keyof RouteTable]
+
 /**
- * Calls the admin API as the signed-in person. `D` is the route (`typeof GET` of its file), which types the
- * body sent and the answer: `api<typeof ListKeys>('GET', '/api/admin/keys')`. A 401 goes to the sign-in page.
+ * Calls the API as the signed-in person. The method and path pick the route from the route table, which types the
+ * body sent and the answer: `api('GET', '/api/admin/keys')`; a path no route has, or a method its route lacks, does
+ * not compile. A 401 goes to the sign-in page.
  */
-export async function api<D>(method: string, path: string, body?: BodyOf<D>): Promise<ApiResult<AnswerOf<D>>> {
+export async function api<P extends `/${string}`, M extends MethodAt<P>>(
+  method: M,
+  path: P,
+  ...[body]: BodyOf<RouteAt<M, P>> extends undefined ? [] : [body: BodyOf<RouteAt<M, P>>]
+): Promise<ApiResult<AnswerOf<RouteAt<M, P>>>> {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -121,10 +160,10 @@ export function onSubmit<T>(
 /** A form field's text, trimmed. */
 export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim()
 
-let signedIn: Promise<AnswerOf<typeof Whoami>> | undefined
+let signedIn: Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> | undefined
 /** Who is signed in, and what they may do (asked once per page). */
-export function whoami(): Promise<AnswerOf<typeof Whoami>> {
-  signedIn ??= api<typeof Whoami>('GET', '/api/admin/whoami').then((res) => {
+export function whoami(): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
+  signedIn ??= api('GET', '/api/admin/whoami').then((res) => {
     if (!res.ok) throw new Error(res.body.detail)
     return res.body
   })
@@ -135,7 +174,7 @@ export function whoami(): Promise<AnswerOf<typeof Whoami>> {
  * The signed-in person, when they may use this page (`needs`) and their second factor is not overdue. Otherwise the page says so plainly instead of
  * showing controls that would be refused, and the page's script goes no further.
  */
-export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof Whoami>> {
+export async function signedInFor(needs?: Capability): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
   const me = await whoami()
   // Past the day the unit set for adding a second factor, only the account page opens (the banner says why).
   if (me.second_factor?.locked && location.pathname !== '/admin/account/') {
@@ -151,11 +190,11 @@ export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof W
 }
 
 /** Whether the signed-in credential holds a capability named in the markup (`data-needs`). */
-export const holds = (me: AnswerOf<typeof Whoami>, capability: string | undefined) =>
+export const holds = (me: AnswerOf<Route<'GET /api/admin/whoami'>>, capability: string | undefined) =>
   (me.capabilities as readonly string[]).includes(capability ?? '')
 
 /** The unit a leader writes for by default: the one they lead; both for a leader of both, an admin or an owner. */
-export function ownUnit(me: AnswerOf<typeof Whoami>): 'pack' | 'troop' | 'both' {
+export function ownUnit(me: AnswerOf<Route<'GET /api/admin/whoami'>>): 'pack' | 'troop' | 'both' {
   const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
   return led.length === 1 && !me.person?.global_role ? (led[0] as 'pack' | 'troop') : 'both'
 }

@@ -224,8 +224,8 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
         ? { slots: coming ? slots.map((s) => ({ name: s.name, count: Number(s.input.value || 0) })).filter((s) => s.count > 0) : [] }
         : {}),
     }
-    const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps`
-    const res = await api<typeof Answer>('PUT', path, body)
+    const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps` as const
+    const res = await api('PUT', path, body)
     if (!res.ok) say(status, detailOf(res), 'error')
     else {
       reply = res.body
@@ -243,7 +243,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     }
     if (signup) {
       // The places and slots as they stand now: after this reply, or after the others' that got it refused.
-      const fresh = await api<typeof Replies>('GET', path)
+      const fresh = await api('GET', path)
       if (fresh.ok) {
         drawFacts(fresh.body)
         drawSlots(fresh.body.slots)

@@ -2,17 +2,10 @@
 // adding and removing passkeys, and recovery codes shown once.
 import { startRegistration } from '@simplewebauthn/browser'
 import { renderSVG } from 'uqr'
-import type { GET as Overview } from '#routes/api/admin/account/second-factor.ts'
-import type { DELETE as RemovePasskey } from '#routes/api/admin/account/passkeys/[id].ts'
-import type { POST as AddPasskey } from '#routes/api/admin/account/passkeys/index.ts'
-import type { POST as PasskeyOptions } from '#routes/api/admin/account/passkeys/options.ts'
-import type { POST as NewCodes } from '#routes/api/admin/account/recovery-codes.ts'
-import type { POST as ConfirmApp } from '#routes/api/admin/account/totp/confirm.ts'
-import type { DELETE as RemoveApp, POST as StartApp } from '#routes/api/admin/account/totp/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, say, SITE_ZONE, tell, text, when } from '../admin.ts'
+import { answered, api, byId, h, onSubmit, say, SITE_ZONE, tell, text, when, type Route } from '../admin.ts'
 
-type Factors = AnswerOf<typeof Overview>
+type Factors = AnswerOf<Route<'GET /api/admin/account/second-factor'>>
 let removing: Factors['passkeys'][number] | null = null
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: SITE_ZONE })
@@ -28,7 +21,7 @@ function statusLine(f: Factors): string {
 }
 
 export async function loadFactors() {
-  const f = answered(await api<typeof Overview>('GET', '/api/admin/account/second-factor'))
+  const f = answered(await api('GET', '/api/admin/account/second-factor'))
   if (!f) return
   byId('factor-status').textContent = statusLine(f)
   if (f.enrolled) byId('second-factor-banner').hidden = true
@@ -72,7 +65,7 @@ function showCodes(codes: string[]) {
 }
 
 byId('app-start').addEventListener('click', async () => {
-  const started = answered(await api<typeof StartApp>('POST', '/api/admin/account/totp'))
+  const started = answered(await api('POST', '/api/admin/account/totp'))
   if (!started) return
   // The QR code is made here from the otpauth URL: squares only, no markup from the server.
   byId('app-qr').innerHTML = renderSVG(started.otpauth_url, { border: 2 })
@@ -85,7 +78,7 @@ byId('app-start').addEventListener('click', async () => {
 
 onSubmit(
   byId<HTMLFormElement>('app-confirm'),
-  (data) => api<typeof ConfirmApp>('POST', '/api/admin/account/totp/confirm', { code: text(data, 'code').replace(/\s/g, '') }),
+  (data) => api('POST', '/api/admin/account/totp/confirm', { code: text(data, 'code').replace(/\s/g, '') }),
   async ({ recovery_codes }) => {
     byId('app-setup').hidden = true
     tell('The authenticator app is on: you will be asked for a code from it when you sign in.')
@@ -96,7 +89,7 @@ onSubmit(
 
 onSubmit(
   byId<HTMLFormElement>('app-remove-form'),
-  (data) => api<typeof RemoveApp>('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
+  (data) => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
   async () => {
     tell('The authenticator app is removed.')
     await loadFactors()
@@ -106,7 +99,7 @@ onSubmit(
 onSubmit(
   byId<HTMLFormElement>('passkey-add'),
   async (data) => {
-    const options = await api<typeof PasskeyOptions>('POST', '/api/admin/account/passkeys/options')
+    const options = await api('POST', '/api/admin/account/passkeys/options')
     if (!options.ok) return options
     let response
     try {
@@ -115,9 +108,9 @@ onSubmit(
       const why = (error as Error).name === 'NotAllowedError' ? 'it was cancelled or timed out' : (error as Error).message
       return { ok: false as const, status: 400, body: { detail: `No passkey was made: ${why}.` } }
     }
-    return api<typeof AddPasskey>('POST', '/api/admin/account/passkeys', {
+    return api('POST', '/api/admin/account/passkeys', {
       name: text(data, 'name'),
-      response: response as BodyOf<typeof AddPasskey>['response'],
+      response: response as BodyOf<Route<'POST /api/admin/account/passkeys'>>['response'],
     })
   },
   async ({ passkey, recovery_codes }) => {
@@ -138,7 +131,7 @@ removeDialog.querySelector('[data-close]')!.addEventListener('click', () => remo
 
 onSubmit(
   byId<HTMLFormElement>('passkey-remove'),
-  (data) => api<typeof RemovePasskey>('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
+  (data) => api('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
   async () => {
     removeDialog.close()
     tell(`Removed the passkey “${removing!.name}”.`)
@@ -148,7 +141,7 @@ onSubmit(
 
 onSubmit(
   byId<HTMLFormElement>('codes-make'),
-  (data) => api<typeof NewCodes>('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
+  (data) => api('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
   async ({ recovery_codes }) => {
     tell('New recovery codes made: the old ones no longer work.')
     showCodes(recovery_codes)

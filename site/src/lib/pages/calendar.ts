@@ -2,7 +2,6 @@
 // repeats, replies asked with their sign-up settings), others read-only. Events asking for replies show their
 // headcounts and the replies with places, slots, permission slips and payments. While the CalDAV store does not answer,
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
-import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
@@ -199,12 +198,12 @@ async function skipDay(e: CalendarEvent) {
   if (!confirm(`Skip “${e.title}” on ${dayWords(e.date)}? The other days stay.`)) return
   const { uid, mine, recurring, first_date, replies, ...rest } = e
   const body = { ...rest, date: first_date ?? e.date, skip_dates: [...(e.skip_dates ?? []), e.date] }
-  reportChange(await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
+  reportChange(await api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
   await load()
 }
 
 async function load() {
-  const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
+  const body = answered(await api('GET', '/api/admin/calendar'))
   if (!body) return
   const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
@@ -277,7 +276,7 @@ function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<Cal
 
 async function remove(e: CalendarEvent) {
   if (!confirm(`Delete “${e.title}”? It disappears from every subscribed calendar.`)) return
-  reportChange(await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
+  reportChange(await api('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
   await load()
 }
 
@@ -305,9 +304,7 @@ onSubmit(
   form,
   () => {
     const uid = field('uid').value
-    return uid
-      ? api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields())
-      : api<typeof CreateEvent>('POST', '/api/admin/calendar', fields())
+    return uid ? api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields()) : api('POST', '/api/admin/calendar', fields())
   },
   async (saved) => {
     tell(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)

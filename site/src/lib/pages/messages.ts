@@ -1,22 +1,16 @@
 // Messages: the compose form (an audience picker built from the roster's dens and the calendar's events, a live count
 // of who it reaches, a confirm step naming it) and the messages sent, each opening onto its deliveries.
-import type { GET as ListEvents } from '#routes/api/admin/calendar/index.ts'
-import type { GET as ReadMessage } from '#routes/api/admin/messages/[id].ts'
-import type { GET as ReadDigest } from '#routes/api/admin/messages/digest.ts'
-import type { GET as ListMessages, POST as SendMessage } from '#routes/api/admin/messages/index.ts'
-import type { POST as PreviewMessage } from '#routes/api/admin/messages/preview.ts'
-import type { GET as ReadRoster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { api, byId, detailOf, h, say, signedInFor, tell, when } from '../admin.ts'
+import { api, byId, detailOf, h, say, signedInFor, tell, when, type Route } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
-type Audience = BodyOf<typeof SendMessage>['audience']
+type Audience = BodyOf<Route<'POST /api/admin/messages'>>['audience']
 type Unit = NonNullable<Audience['units']>[number]
 type Reply = NonNullable<NonNullable<Audience['event']>['replies']>[number]
-type Preview = AnswerOf<typeof PreviewMessage>
-type Message = AnswerOf<typeof ListMessages>['messages'][number]
-type Delivery = AnswerOf<typeof ReadMessage>['deliveries'][number]
+type Preview = AnswerOf<Route<'POST /api/admin/messages/preview'>>
+type Message = AnswerOf<Route<'GET /api/admin/messages'>>['messages'][number]
+type Delivery = AnswerOf<Route<'GET /api/admin/messages/{id}'>>['deliveries'][number]
 
 const PAGE = 50
 
@@ -48,8 +42,8 @@ async function compose(form: HTMLFormElement) {
   const urgent = form.elements.namedItem('urgent') as HTMLInputElement
 
   // The calendar is read from its store, which may be slow: the units and dens show without waiting for it.
-  const calendar = api<typeof ListEvents>('GET', '/api/admin/calendar')
-  const roster = await api<typeof ReadRoster>('GET', '/api/admin/roster')
+  const calendar = api('GET', '/api/admin/calendar')
+  const roster = await api('GET', '/api/admin/roster')
   const unitRows = roster.ok
     ? roster.body.units.filter((u) => reaches(u.slug))
     : [...led].map((slug, i) => ({ id: i, slug, name: slug === 'pack' ? 'Pack' : 'Troop' }))
@@ -111,8 +105,7 @@ async function compose(form: HTMLFormElement) {
     return chosen
   }
   const nobody = (a: Audience) => !Object.keys(a).length
-  const preview = (a: Audience) =>
-    api<typeof PreviewMessage>('POST', '/api/admin/messages/preview', { audience: a, urgent: urgent.checked })
+  const preview = (a: Audience) => api('POST', '/api/admin/messages/preview', { audience: a, urgent: urgent.checked })
 
   // The live count: asked a moment after the last change; an answer to an older question is dropped.
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -141,7 +134,7 @@ async function compose(form: HTMLFormElement) {
   // Send: a fresh count names exactly who it goes to, then the confirm dialog sends it.
   const dialog = byId<HTMLDialogElement>('confirm-dialog')
   const confirmSend = byId<HTMLButtonElement>('confirm-send')
-  let pending: BodyOf<typeof SendMessage> | null = null
+  let pending: BodyOf<Route<'POST /api/admin/messages'>> | null = null
   dialog.querySelector('[data-close]')!.addEventListener('click', () => dialog.close())
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
@@ -166,7 +159,7 @@ async function compose(form: HTMLFormElement) {
     e.preventDefault()
     if (!pending) return
     confirmSend.disabled = true
-    const res = await api<typeof SendMessage>('POST', '/api/admin/messages', pending)
+    const res = await api('POST', '/api/admin/messages', pending)
     confirmSend.disabled = false
     if (!res.ok) {
       dialog.close()
@@ -182,7 +175,7 @@ async function compose(form: HTMLFormElement) {
     await list.refresh(res.body.id)
   })
 
-  const digest = await api<typeof ReadDigest>('GET', '/api/admin/messages/digest')
+  const digest = await api('GET', '/api/admin/messages/digest')
   if (digest.ok) {
     const { next_at, mails, households } = digest.body
     byId('digest').textContent = next_at
@@ -255,7 +248,7 @@ const list = new (class SentList {
   }
 
   async deliveries(id: number, card: Card) {
-    const res = await api<typeof ReadMessage>('GET', `/api/admin/messages/${id}`)
+    const res = await api('GET', `/api/admin/messages/${id}`)
     if (!res.ok) return card.deliveries.replaceChildren(h('li', { class: 'error' }, detailOf(res)))
     card.counts.textContent = this.countsWords(res.body)
     card.deliveries.replaceChildren(
@@ -296,7 +289,7 @@ const list = new (class SentList {
   /** Reads the newest page again; `open` (a message just sent, or ?id=) is opened and brought into view. */
   async refresh(open?: number) {
     clearTimeout(this.timer)
-    const res = await api<typeof ListMessages>('GET', `/api/admin/messages?limit=${PAGE}`)
+    const res = await api('GET', `/api/admin/messages?limit=${PAGE}`)
     if (!res.ok) return tell(detailOf(res), 'error')
     this.show(res.body.messages)
     if (this.oldest === null) {
@@ -317,7 +310,7 @@ const list = new (class SentList {
     let card = this.cards.get(id)
     if (!card) {
       // An older message than the first page (a link to ?id=N): shown in its place among them.
-      const res = await api<typeof ReadMessage>('GET', `/api/admin/messages/${id}`)
+      const res = await api('GET', `/api/admin/messages/${id}`)
       if (!res.ok) return tell(detailOf(res), 'error')
       this.show([res.body])
       card = this.cards.get(id)!
@@ -329,7 +322,7 @@ const list = new (class SentList {
 
   async older() {
     if (this.oldest === null) return
-    const res = await api<typeof ListMessages>('GET', `/api/admin/messages?limit=${PAGE}&before_id=${this.oldest}`)
+    const res = await api('GET', `/api/admin/messages?limit=${PAGE}&before_id=${this.oldest}`)
     if (!res.ok) return tell(detailOf(res), 'error')
     this.show(res.body.messages)
     this.oldest = res.body.messages.at(-1)?.id ?? this.oldest

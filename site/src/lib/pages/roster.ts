@@ -2,16 +2,6 @@
 // short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
 // checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
 // included), one invites a parent; CSV export of what is shown.
-import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
-import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
-import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
-import type { GET as GetHousehold, PATCH as ChangeHousehold } from '#routes/api/admin/roster/households/[id]/index.ts'
-import type { PUT as LinkAccounts } from '#routes/api/admin/roster/households/[id]/people.ts'
-import type { POST as AddScout } from '#routes/api/admin/roster/households/[id]/scouts.ts'
-import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
-import type { GET as ListRoster } from '#routes/api/admin/roster/index.ts'
-import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/index.ts'
-import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
 import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
@@ -19,6 +9,7 @@ import {
   answered,
   api,
   type ApiResult,
+  type Route,
   byId,
   formParams,
   h,
@@ -32,9 +23,9 @@ import {
   when,
 } from '../admin.ts'
 
-type Roster = AnswerOf<typeof ListRoster>
+type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
-type Household = AnswerOf<typeof GetHousehold>
+type Household = AnswerOf<Route<'GET /api/admin/roster/households/{id}'>>
 type Scout = Household['scouts'][number]
 type OpenInvite = Listed['invites'][number]
 
@@ -174,7 +165,7 @@ async function load() {
   const query = chosen()
   const mine = ++loads
   byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${query.size ? `?${query}` : ''}`
-  const body = answered(await api<typeof ListRoster>('GET', `/api/admin/roster${query.size ? `?${query}` : ''}`))
+  const body = answered(await api('GET', query.size ? `/api/admin/roster?${query}` : '/api/admin/roster'))
   if (!body || mine !== loads) return
   roster = body
   denChoices(body)
@@ -276,7 +267,7 @@ function householdCard(hh: Listed): HTMLElement {
 
 /** Opens a household's dialog, with all its scouts (the list may show only those that match the filters). */
 async function openHousehold(id: number) {
-  const household = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${id}`))
+  const household = answered(await api('GET', `/api/admin/roster/households/${id}`))
   if (!household) return
   const listed = roster?.households.find((l) => l.id === id)
   editing = { household, invites: listed?.invites ?? [], links: new Map() }
@@ -352,7 +343,7 @@ function scoutItem(hh: Household, sc: Scout) {
 function duesBox(scout: Scout) {
   const box = h('input', { type: 'checkbox', checked: scout.checks.dues.done }) as HTMLInputElement
   box.addEventListener('change', async () => {
-    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
+    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
     if (res.ok) {
       scout.checks.dues.done = box.checked
       said(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)
@@ -377,7 +368,7 @@ function healthFormDate(scout: Scout) {
   const date = h('input', { type: 'date', value: form.form_date ?? '', max: isoToday() }) as HTMLInputElement
   date.addEventListener('change', async () => {
     const body = date.value ? { done: true, form_date: date.value } : { done: false }
-    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
+    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
     if (!res.ok) {
       said(res.body.detail, 'error')
       date.value = form.form_date ?? ''
@@ -435,12 +426,12 @@ async function renderAccounts() {
       )
     }),
   )
-  accounts ??= (answered(await api<typeof ListPeople>('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
+  accounts ??= (answered(await api('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
   byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
 }
 
 async function revoke(invite: OpenInvite) {
-  const res = await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${invite.id}`)
+  const res = await api('DELETE', `/api/admin/people/invite/${invite.id}`)
   if (!res.ok) return said(res.body.detail, 'error')
   editing!.invites = editing!.invites.filter((i) => i.id !== invite.id)
   said(`Revoked the invite of ${invite.email}.`)
@@ -475,13 +466,13 @@ onSubmit(
       emergency_phone: orNull(data, 'emergency_phone'),
       notes: orNull(data, 'notes'),
     }
-    if (!editing) return api<typeof AddHousehold>('POST', '/api/admin/roster/households', fields)
+    if (!editing) return api('POST', '/api/admin/roster/households', fields)
     const ids = canLink ? linkedIds(data) : null
     if (ids && !Array.isArray(ids)) return ids
-    const saved = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${editing.household.id}`, fields)
+    const saved = await api('PATCH', `/api/admin/roster/households/${editing.household.id}`, fields)
     const before = editing.household.people.map((p) => p.id).sort()
     if (!saved.ok || !ids || JSON.stringify([...ids].sort()) === JSON.stringify(before)) return saved
-    return api<typeof LinkAccounts>('PUT', `/api/admin/roster/households/${editing.household.id}/people`, { person_ids: ids })
+    return api('PUT', `/api/admin/roster/households/${editing.household.id}/people`, { person_ids: ids })
   },
   async (household) => {
     if (addingHousehold) {
@@ -501,7 +492,7 @@ byId('set-active').addEventListener('click', async () => {
   if (!hh) return
   const active = !hh.active
   if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
-  const res = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
+  const res = await api('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
   if (!res.ok) return said(res.body.detail, 'error')
   householdDialog.close()
   tell(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
@@ -562,14 +553,14 @@ onSubmit(
     }
     const { household, scout } = scoutOf!
     return scout
-      ? api<typeof ChangeScout>('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
-      : api<typeof AddScout>('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
+      ? api('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
+      : api('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
   },
   async (saved) => {
     scoutDialog.close()
     const words = `${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`
     if (editing && householdDialog.open) {
-      const fresh = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${editing.household.id}`))
+      const fresh = answered(await api('GET', `/api/admin/roster/households/${editing.household.id}`))
       if (fresh) editing.household = fresh
       renderScouts()
     }
@@ -602,7 +593,7 @@ function parentUnits(hh: Household) {
 onSubmit(
   inviteForm,
   (data) =>
-    api<typeof Invite>('POST', '/api/admin/people/invite', {
+    api('POST', '/api/admin/people/invite', {
       email: text(data, 'email'),
       units: parentUnits(editing!.household),
       household_id: editing!.household.id,
