@@ -1,8 +1,9 @@
 // Browser helpers for the admin pages: typed API calls with the session cookie (method, path, body and answer
 // checked against the route table), the sign-in redirect, safe DOM building and status messages.
-import { type Capability, CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
+import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
 import type { AnswerOf, BodyOf, Method } from '#server/routes.ts'
 import type { RouteTable } from './route-table.ts'
+import { type AdminHref, needsOf } from './admin-pages.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
 import { instantWords } from '#server/words.ts'
@@ -94,31 +95,36 @@ export function h(tag: string, attrs: Record<string, string | boolean | ((e: Eve
   return el
 }
 
-/** Shows a message in a status element (role=status or alert) and moves focus to errors. */
-export function say(target: HTMLElement, text: string, kind: 'error' | 'notice' = 'notice') {
-  target.textContent = text
-  target.className = kind
-  target.hidden = !text
-  if (kind === 'error' && text) target.focus()
-}
-
 /** The element with this id; the pages own their markup, so a missing one is a bug. */
 export const byId = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E
 
-/** Says something in the page's status line. */
-export const tell = (text: string, kind: 'error' | 'notice' = 'notice') => say(byId('status'), text, kind)
+// A status element is the page's status line (#status, role=status) or a form's problem line (role=alert): an
+// error moves focus to it so a screen reader reads it at once; an empty text hides it.
+function show(where: HTMLElement, text: string, kind: 'error' | 'notice') {
+  where.textContent = text
+  where.className = kind
+  where.hidden = !text
+  if (kind === 'error' && text) where.focus()
+}
 
-/** Says how a call ended in the page's status line: `done` on success, the refusal's detail otherwise. */
-export function report<T>(res: ApiResult<T>, done: string | ((body: T) => string)): res is { ok: true; status: number; body: T } {
-  if (res.ok) tell(typeof done === 'string' ? done : done(res.body))
-  else tell(detailOf(res), 'error')
+/** Shows a notice in a status element, the page's status line unless told; an empty text hides it. */
+export const showStatus = (text: string, where: HTMLElement = byId('status')) => show(where, text, 'notice')
+
+/** Shows a problem, in words or as a call's refusal, in a status element (the page's status line unless told). */
+export const showError = (problem: string | { status: number; body: Refusal }, where: HTMLElement = byId('status')) =>
+  show(where, typeof problem === 'string' ? problem : detailOf(problem), 'error')
+
+/** Shows how a call ended in the page's status line: `done` on success, the refusal otherwise. Whether it succeeded. */
+export function showOutcome<T>(res: ApiResult<T>, done: string | ((body: T) => string)): res is { ok: true; status: number; body: T } {
+  if (res.ok) showStatus(typeof done === 'string' ? done : done(res.body))
+  else showError(res)
   return res.ok
 }
 
-/** The body of a successful answer; a refusal is told in the status line and gives undefined. */
-export function answered<T>(res: ApiResult<T>): T | undefined {
+/** The body of a successful answer; a refusal is shown in the page's status line instead, giving undefined. */
+export function bodyOrShowError<T>(res: ApiResult<T>): T | undefined {
   if (res.ok) return res.body
-  tell(detailOf(res), 'error')
+  showError(res)
 }
 
 interface SubmitOptions<T> {
@@ -147,7 +153,7 @@ export function onSubmit<T>(
     const res = await send(new FormData(form))
     if (!res.ok) {
       const shown = refused ? refused(res) : typeof res.body?.detail === 'string' ? res.body : detailOf(res)
-      if (showRefusal(form, shown, (text) => say(problem, text, 'error'), fieldName) && problem !== byId('status')) problem.hidden = true
+      if (showRefusal(form, shown, (text) => showError(text, problem), fieldName) && problem !== byId('status')) problem.hidden = true
       return
     }
     clearFieldErrors(form)
@@ -171,10 +177,12 @@ export function whoami(): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
 }
 
 /**
- * The signed-in person, when they may use this page (`needs`) and their second factor is not overdue. Otherwise the page says so plainly instead of
- * showing controls that would be refused, and the page's script goes no further.
+ * The signed-in person, when they may use this admin page (what it needs is in lib/admin-pages.ts) and their second
+ * factor is not overdue. Otherwise the page says so plainly instead of showing controls that would be refused, and the
+ * page's script goes no further.
  */
-export async function signedInFor(needs?: Capability): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
+export async function signedInFor(page: AdminHref): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
+  const needs = needsOf(page)
   const me = await whoami()
   // Past the day the unit set for adding a second factor, only the account page opens (the banner says why).
   if (me.second_factor?.locked && location.pathname !== '/admin/account/') {

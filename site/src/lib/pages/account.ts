@@ -3,7 +3,7 @@
 import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
 import { loadFactors } from './account-factors.ts'
 
-await signedInFor()
+await signedInFor('/admin/account/')
 
 async function load() {
   const body = answered(await api('GET', '/api/admin/account/sessions'))

@@ -24,7 +24,7 @@ function weekAhead() {
   return `${date}T${time}`
 }
 
-const me = await signedInFor('announcements:write')
+const me = await signedInFor('/admin/announcements/')
 const form = byId<HTMLFormElement>('create')
 const message = form.elements.namedItem('message') as HTMLTextAreaElement
 const count = byId('message-count')

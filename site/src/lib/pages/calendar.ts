@@ -9,7 +9,7 @@ import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
 import { answered, api, ownUnit, type ApiResult, byId, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
-const me = await signedInFor('calendar:write')
+const me = await signedInFor('/admin/calendar/')
 
 type EventList = AnswerOf<typeof ListEvents>
 type CalendarEvent = EventList['events'][number]

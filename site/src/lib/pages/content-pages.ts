@@ -6,7 +6,7 @@ import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, 
 
 type Page = AnswerOf<Route<'GET /api/admin/pages'>>['pages'][number]
 
-await signedInFor('pages:write')
+await signedInFor('/admin/pages/')
 const form = byId<HTMLFormElement>('page-form')
 const field = <E extends HTMLElement = HTMLInputElement>(name: string) => form.elements.namedItem(name) as unknown as E
 /** The page being edited; null while writing a new one. */

@@ -10,7 +10,7 @@ type Step = AnswerOf<Route<'GET /api/admin/setup'>>['steps'][number]
 /** Cards shown for the most-used areas; the rest are links. */
 const CARDS = 6
 
-const me = await signedInFor()
+const me = await signedInFor('/admin/')
 // A family account's pages start at its family page, not here.
 if (startPage(me.capabilities) === '/family/') location.replace('/family/')
 

@@ -10,7 +10,7 @@ const ACTORS: Record<string, string> = {
   break_glass: 'the admin token',
 }
 
-await signedInFor('history:read')
+await signedInFor('/admin/history/')
 const form = byId<HTMLFormElement>('filter')
 const more = byId('more')
 const rows = byId('entries')

@@ -6,7 +6,7 @@ import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when
 type Key = AnswerOf<Route<'GET /api/admin/keys'>>['keys'][number]
 const STATES: Record<Key['state'], string> = { active: 'active', revoked: 'revoked', expired: 'expired' }
 
-await signedInFor('apikeys:own')
+await signedInFor('/admin/keys/')
 
 /** A permission in words, with the scope name a script writer needs beside it. */
 const permission = (scope: Key['scopes'][number]) => [CAPABILITY_WORDS[scope], ' ', h('code', { class: 'scope' }, scope)]

@@ -6,7 +6,7 @@ import { answered, api, byId, formParams, h, holds, report, signedInFor, when, t
 
 type Lead = AnswerOf<Route<'GET /api/admin/leads'>>['leads'][number]
 
-const me = await signedInFor('leads:read')
+const me = await signedInFor('/admin/leads/')
 const form = byId<HTMLFormElement>('search')
 const list = byId('leads')
 const more = byId('more')

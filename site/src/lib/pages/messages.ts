@@ -14,7 +14,7 @@ type Delivery = AnswerOf<Route<'GET /api/admin/messages/{id}'>>['deliveries'][nu
 
 const PAGE = 50
 
-const me = await signedInFor('messages:send')
+const me = await signedInFor('/admin/messages/')
 // A leader writes to the units they lead; admins and owners to every unit (the server holds the same rule).
 const led = new Set(me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug))
 const reaches = (slug: string) => !!me.person?.global_role || led.has(slug)

@@ -15,7 +15,7 @@ const FIELDS = [
   ['notes', 'Notes for families', { maxlength: '500' }],
 ] as const
 
-await signedInFor('nearby:write')
+await signedInFor('/admin/nearby/')
 
 /** A form's fields, trimmed; blank ones become null (cleared) or, with `omitBlank`, are left out. */
 function fieldsOf(data: FormData, omitBlank = false): Record<string, string | null> {

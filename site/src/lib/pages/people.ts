@@ -8,7 +8,7 @@ type Person = Listing['people'][number]
 type OpenInvite = Listing['invites'][number]
 type UnitGrants = NonNullable<BodyOf<Route<'POST /api/admin/people/invite'>>['units']>
 
-const me = await signedInFor('people:invite_leader')
+const me = await signedInFor('/admin/people/')
 const canManage = me.capabilities.includes('people:manage')
 const canReset = me.capabilities.includes('people:invite_admin')
 let grantable: Listing['grantable'] = { global_roles: [], units: [] }

@@ -3,7 +3,7 @@ import type { AnswerOf } from '#server/routes.ts'
 import { UNIT_WORDS } from '#server/words.ts'
 import { answered, api, byId, detailOf, h, onSubmit, say, signedInFor, tell, type Route } from '../admin.ts'
 
-await signedInFor('socialposts:read')
+await signedInFor('/admin/posts/')
 
 type Post = AnswerOf<Route<'GET /api/admin/socialposts'>>['posts'][number]
 

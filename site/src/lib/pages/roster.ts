@@ -32,7 +32,7 @@ type OpenInvite = Listed['invites'][number]
 /** A health form running out within this many days shows as expiring (the roster's health=missing filter agrees). */
 const WARNING_DAYS = 30
 
-const me = await signedInFor('roster:write')
+const me = await signedInFor('/admin/roster/')
 const canLink = holds(me, 'people:invite_leader')
 const filters = byId<HTMLFormElement>('filters')
 const search = byId<HTMLInputElement>('q')

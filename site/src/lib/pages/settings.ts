@@ -5,7 +5,7 @@ import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when, type
 
 type Setting = AnswerOf<Route<'GET /api/admin/settings'>>['settings'][number]
 
-await signedInFor('settings:write')
+await signedInFor('/admin/settings/')
 
 const shown = (s: Setting, value: unknown) =>
   value === null

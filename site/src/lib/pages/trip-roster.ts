@@ -5,7 +5,7 @@ import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, dollars, plural, scoutName } from '#server/words.ts'
 import { api, byId, detailOf, h, signedInFor, type Route } from '../admin.ts'
 
-await signedInFor('calendar:write')
+await signedInFor('/admin/calendar/')
 
 type TripRoster = AnswerOf<Route<'GET /api/admin/calendar/{uid}/roster'>>
 type Household = TripRoster['households'][number]

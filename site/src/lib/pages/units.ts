@@ -2,7 +2,7 @@
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { answered, api, byId, h, onSubmit, signedInFor, tell, type Route } from '../admin.ts'
 
-await signedInFor('unit:write_own')
+await signedInFor('/admin/units/')
 
 type Unit = AnswerOf<Route<'GET /api/admin/units'>>['units'][number]
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
