@@ -3,7 +3,7 @@
 // CSV downloads.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dollars, instantWords, plural, scoutName } from '#server/words.ts'
-import { api, detailOf, h, holds, onSubmit, say, type signedInFor, type Route } from './admin.ts'
+import { api, detailOf, h, holds, onSubmit, type signedInFor, type Route, showStatus } from './admin.ts'
 import { replyWords } from './rsvp-form.ts'
 
 type ReplyList = AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>
@@ -125,7 +125,7 @@ export async function showReplies(e: { uid: string }, box: HTMLElement, status: 
   const names = await scoutNames(list, who)
   const paid = async (said: string) => {
     await showReplies(e, box, status, who)
-    say(status, said)
+    showStatus(said, status)
     status.focus() // the form that had it was just redrawn
   }
   const { places } = list

@@ -5,7 +5,7 @@ import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, scoutName } from '#server/words.ts'
-import { api, detailOf, h, say, SITE_ZONE } from './admin.ts'
+import { api, h, SITE_ZONE, showStatus, showError } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
 type Household = Pick<AnswerOf<typeof Family>['households'][number], 'id' | 'parent_name' | 'scouts'>
@@ -196,17 +196,17 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     h('button', { type: 'submit' }, reply ? 'Change reply' : 'Send reply'),
     status,
   ) as HTMLFormElement
-  if (signup && reply) say(status, `Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim())
+  if (signup && reply) showStatus(`Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim(), status)
 
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
     const answer = (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value as
       Reply['answer'] | undefined
-    if (!answer) return say(status, 'Choose coming, maybe or not coming.', 'error')
+    if (!answer) return showError('Choose coming, maybe or not coming.', status)
     const signed = slip ? field('signed_name').value.trim() : ''
     if (slip && answer === 'yes' && !signed && !reply?.permission?.current) {
-      say(status, 'A yes needs the permission slip signed: type your name under it.', 'error')
+      showError('A yes needs the permission slip signed: type your name under it.', status)
       return field('signed_name').focus()
     }
     const ticked = [...form.querySelectorAll<HTMLInputElement>('input[name="scout"]:checked')].map((i) => Number(i.value))
@@ -226,14 +226,14 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     }
     const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps` as const
     const res = await api('PUT', path, body)
-    if (!res.ok) say(status, detailOf(res), 'error')
+    if (!res.ok) showError(res, status)
     else {
       reply = res.body
-      say(
-        status,
+      showStatus(
         signup
           ? `Thank you: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim()
           : `Thank you: ${replyWords(reply)}. You can change it until the event starts.`,
+        status,
       )
       if (slip) {
         field('signed_name').value = ''

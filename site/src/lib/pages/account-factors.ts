@@ -3,7 +3,7 @@
 import { startRegistration } from '@simplewebauthn/browser'
 import { renderSVG } from 'uqr'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, say, SITE_ZONE, tell, text, when, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, SITE_ZONE, text, when, type Route, showStatus, bodyOrShowError } from '../admin.ts'
 
 type Factors = AnswerOf<Route<'GET /api/admin/account/second-factor'>>
 let removing: Factors['passkeys'][number] | null = null
@@ -21,7 +21,7 @@ function statusLine(f: Factors): string {
 }
 
 export async function loadFactors() {
-  const f = answered(await api('GET', '/api/admin/account/second-factor'))
+  const f = bodyOrShowError(await api('GET', '/api/admin/account/second-factor'))
   if (!f) return
   byId('factor-status').textContent = statusLine(f)
   if (f.enrolled) byId('second-factor-banner').hidden = true
@@ -58,14 +58,14 @@ function showCodes(codes: string[]) {
   byId<HTMLAnchorElement>('codes-download').href = `data:text/plain;charset=utf-8,${encodeURIComponent(file)}`
   byId('codes-copy').onclick = async () => {
     await navigator.clipboard?.writeText(codes.join('\n'))
-    tell('Recovery codes copied.')
+    showStatus('Recovery codes copied.')
   }
   byId('codes-new').hidden = false
   byId('codes-new').scrollIntoView()
 }
 
 byId('app-start').addEventListener('click', async () => {
-  const started = answered(await api('POST', '/api/admin/account/totp'))
+  const started = bodyOrShowError(await api('POST', '/api/admin/account/totp'))
   if (!started) return
   // The QR code is made here from the otpauth URL: squares only, no markup from the server.
   byId('app-qr').innerHTML = renderSVG(started.otpauth_url, { border: 2 })
@@ -81,7 +81,7 @@ onSubmit(
   (data) => api('POST', '/api/admin/account/totp/confirm', { code: text(data, 'code').replace(/\s/g, '') }),
   async ({ recovery_codes }) => {
     byId('app-setup').hidden = true
-    tell('The authenticator app is on: you will be asked for a code from it when you sign in.')
+    showStatus('The authenticator app is on: you will be asked for a code from it when you sign in.')
     showCodes(recovery_codes)
     await loadFactors()
   },
@@ -91,7 +91,7 @@ onSubmit(
   byId<HTMLFormElement>('app-remove-form'),
   (data) => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
   async () => {
-    tell('The authenticator app is removed.')
+    showStatus('The authenticator app is removed.')
     await loadFactors()
   },
 )
@@ -114,7 +114,7 @@ onSubmit(
     })
   },
   async ({ passkey, recovery_codes }) => {
-    tell(`Added the passkey “${passkey.name}”.`)
+    showStatus(`Added the passkey “${passkey.name}”.`)
     showCodes(recovery_codes)
     await loadFactors()
   },
@@ -124,7 +124,7 @@ const removeDialog = byId<HTMLDialogElement>('passkey-remove-dialog')
 function askToRemove(p: Factors['passkeys'][number]) {
   removing = p
   byId('passkey-remove-title').textContent = `Remove the passkey “${p.name}”`
-  say(byId('passkey-remove-error'), '')
+  showStatus('', byId('passkey-remove-error'))
   removeDialog.showModal()
 }
 removeDialog.querySelector('[data-close]')!.addEventListener('click', () => removeDialog.close())
@@ -134,7 +134,7 @@ onSubmit(
   (data) => api('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
   async () => {
     removeDialog.close()
-    tell(`Removed the passkey “${removing!.name}”.`)
+    showStatus(`Removed the passkey “${removing!.name}”.`)
     await loadFactors()
   },
 )
@@ -143,7 +143,7 @@ onSubmit(
   byId<HTMLFormElement>('codes-make'),
   (data) => api('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
   async ({ recovery_codes }) => {
-    tell('New recovery codes made: the old ones no longer work.')
+    showStatus('New recovery codes made: the old ones no longer work.')
     showCodes(recovery_codes)
     await loadFactors()
   },

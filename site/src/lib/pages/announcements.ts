@@ -3,7 +3,21 @@
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, ownUnit, byId, detailOf, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when, type Route } from '../admin.ts'
+import {
+  api,
+  ownUnit,
+  byId,
+  detailOf,
+  h,
+  onSubmit,
+  signedInFor,
+  SITE_ZONE,
+  when,
+  type Route,
+  showStatus,
+  showOutcome,
+  bodyOrShowError,
+} from '../admin.ts'
 
 type Announcement = AnswerOf<Route<'GET /api/admin/announcements'>>['announcements'][number]
 
@@ -45,7 +59,7 @@ message.addEventListener('input', countChars)
 countChars()
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/announcements'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/announcements'))
   if (!body) return
   maxChars = body.max_chars
   countChars()
@@ -74,7 +88,7 @@ async function load() {
 
 async function revoke(a: Announcement) {
   if (!confirm('Take this announcement down now?')) return
-  report(await api('DELETE', `/api/admin/announcements/${a.id}`), 'Taken down; the site updates in a few seconds.')
+  showOutcome(await api('DELETE', `/api/admin/announcements/${a.id}`), 'Taken down; the site updates in a few seconds.')
   await load()
 }
 
@@ -91,7 +105,7 @@ onSubmit(
     unitChoice.value = defaultUnit
     endsAt.value = weekAhead()
     countChars()
-    tell(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
+    showStatus(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
     await load()
   },
   {

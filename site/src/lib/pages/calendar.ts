@@ -6,7 +6,21 @@ import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/c
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, ownUnit, type ApiResult, byId, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
+import {
+  api,
+  ownUnit,
+  type ApiResult,
+  byId,
+  h,
+  onSubmit,
+  signedInFor,
+  SITE_ZONE,
+  when,
+  showStatus,
+  showError,
+  showOutcome,
+  bodyOrShowError,
+} from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
 const me = await signedInFor('/admin/calendar/')
@@ -161,8 +175,8 @@ const NOT_TAKEN = 'Nothing was changed: the calendar server did not take it. The
 
 /** Says how a change ended, the store's refusals in plain words. */
 function reportChange<T>(res: ApiResult<T>, done: string) {
-  if (res.status === 502) tell(NOT_TAKEN, 'error')
-  else report(res, done)
+  if (res.status === 502) showError(NOT_TAKEN)
+  else showOutcome(res, done)
 }
 
 /** When the copy was read: "today at 7:20 PM", or the date and time, in the site's time zone. */
@@ -203,7 +217,7 @@ async function skipDay(e: CalendarEvent) {
 }
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/calendar'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/calendar'))
   if (!body) return
   const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
@@ -307,7 +321,7 @@ onSubmit(
     return uid ? api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields()) : api('POST', '/api/admin/calendar', fields())
   },
   async (saved) => {
-    tell(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
+    showStatus(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
     edit(null)
     await load()
   },
@@ -316,7 +330,7 @@ onSubmit(
     // A store that stopped answering since the page loaded: say so plainly and show the banner (the form then hides).
     refused: (res) => {
       if (res.status !== 502) return res.body
-      tell(NOT_TAKEN, 'error')
+      showError(NOT_TAKEN)
       void load()
       return ''
     },

@@ -2,7 +2,7 @@
 // the title until it is typed), and a preview the server renders exactly as the site build does.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, type Route, showStatus, showError, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Page = AnswerOf<Route<'GET /api/admin/pages'>>['pages'][number]
 
@@ -60,7 +60,7 @@ byId('cancel-edit').addEventListener('click', close)
 
 byId('preview-button').addEventListener('click', async () => {
   const res = await api('POST', '/api/admin/pages/preview', { body: field<HTMLTextAreaElement>('body').value })
-  if (!res.ok) return tell(detailOf(res), 'error')
+  if (!res.ok) return showError(res)
   const article = byId('preview-page')
   article.replaceChildren(h('h2', { class: 'preview-title' }, field('title').value))
   // The server's answer is sanitised already: the same HTML the public page will hold.
@@ -84,25 +84,25 @@ onSubmit(
   },
   async (page) => {
     close()
-    tell(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
+    showStatus(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
     await load()
   },
 )
 
 async function setPublished(page: Page, published: boolean) {
   const res = await api('PATCH', `/api/admin/pages/${page.slug}`, { published })
-  report(res, published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`)
+  showOutcome(res, published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`)
   await load()
 }
 
 async function remove(page: Page) {
   if (!confirm(`Delete “${page.title}”? It leaves the public site.`)) return
-  report(await api('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`)
+  showOutcome(await api('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`)
   await load()
 }
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/pages'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/pages'))
   if (!body) return
   const list = byId('pages')
   list.replaceChildren(

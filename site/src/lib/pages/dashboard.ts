@@ -4,7 +4,7 @@
 import { startPage } from '#server/auth/capabilities.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { listWords, plural } from '#server/words.ts'
-import { api, byId, h, holds, report, signedInFor, type Route } from '../admin.ts'
+import { api, byId, h, holds, signedInFor, type Route, showOutcome } from '../admin.ts'
 
 type Step = AnswerOf<Route<'GET /api/admin/setup'>>['steps'][number]
 /** Cards shown for the most-used areas; the rest are links. */
@@ -36,7 +36,7 @@ function showSetup(steps: Step[]) {
               'aria-label': `Dismiss “${s.title}”`,
               onclick: async () => {
                 const res = await api('POST', `/api/admin/setup/${s.step}/dismiss`)
-                if (report(res, `Dismissed “${s.title}”.`)) showSetup(steps.map((x) => (x.step === s.step ? res.body.step : x)))
+                if (showOutcome(res, `Dismissed “${s.title}”.`)) showSetup(steps.map((x) => (x.step === s.step ? res.body.step : x)))
               },
             },
             'Dismiss',

@@ -3,7 +3,7 @@
 // your scouts' units; below, whether each of your addresses gets the leaders' messages and the weekly digest.
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, denWords, goesBy } from '#server/words.ts'
-import { api, byId, detailOf, h, onSubmit, say, text, type Route } from '../admin.ts'
+import { api, byId, detailOf, h, onSubmit, text, type Route, showStatus, showError } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'
 
 type FamilyAnswer = AnswerOf<Route<'GET /api/admin/family'>>
@@ -147,7 +147,7 @@ function householdCard(hh: Household) {
     },
     (saved) => {
       card.querySelector('[data-details]')!.replaceWith(householdDetails(saved))
-      say(status, 'Saved: leaders see your new details now.')
+      showStatus('Saved: leaders see your new details now.', status)
     },
     {
       problem, // the card is not in the page yet, so onSubmit could not find it by id
@@ -215,15 +215,15 @@ if (mail) {
     box.disabled = false
     if (!res.ok) {
       box.checked = !box.checked
-      return say(status, detailOf(res), 'error')
+      return showError(res, status)
     }
     // The answer says how it stands now; the box keeps its place (and focus) rather than being drawn again.
     box.checked = res.body.addresses.find((a) => a.email === email)?.subscribed ?? box.checked
-    say(
-      status,
+    showStatus(
       box.checked
         ? `${email} gets the leaders' messages and the weekly digest again.`
         : `No more messages or digests to ${email}, except urgent ones.`,
+      status,
     )
   }
   const addresses = await api('GET', '/api/admin/family/mail')

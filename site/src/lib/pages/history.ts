@@ -1,7 +1,7 @@
 // History: the action log, newest first, filtered by area and by who, paged, downloadable as CSV.
 import { kindWords } from '#server/history/kinds.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, signedInFor, when, type Route } from '../admin.ts'
+import { api, byId, formParams, h, signedInFor, when, type Route, bodyOrShowError } from '../admin.ts'
 
 const ACTORS: Record<string, string> = {
   anonymous: 'a visitor',
@@ -24,7 +24,7 @@ async function page(reset: boolean) {
     params.set('before', next.before)
     params.set('before_id', String(next.before_id))
   }
-  const body = answered(await api('GET', `/api/admin/history?${params}`))
+  const body = bodyOrShowError(await api('GET', `/api/admin/history?${params}`))
   if (!body) return
   if (reset) rows.replaceChildren()
   for (const e of body.entries)

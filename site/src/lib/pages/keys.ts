@@ -1,7 +1,7 @@
 // The API keys page: your keys with their state, minting one with scope checkboxes (secret shown once), revoking.
 import type { AnswerOf } from '#server/routes.ts'
 import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Key = AnswerOf<Route<'GET /api/admin/keys'>>['keys'][number]
 const STATES: Record<Key['state'], string> = { active: 'active', revoked: 'revoked', expired: 'expired' }
@@ -12,7 +12,7 @@ await signedInFor('/admin/keys/')
 const permission = (scope: Key['scopes'][number]) => [CAPABILITY_WORDS[scope], ' ', h('code', { class: 'scope' }, scope)]
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/keys'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/keys'))
   if (!body) return
   byId('scopes').replaceChildren(
     h('legend', {}, 'Permissions'),
@@ -42,7 +42,7 @@ async function load() {
 
 async function revoke(k: Key) {
   if (!confirm(`Revoke the key "${k.label}"? Scripts using it stop working at once.`)) return
-  report(await api('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
+  showOutcome(await api('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
   await load()
 }
 
@@ -57,7 +57,7 @@ onSubmit(
           expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
         }),
   async (minted) => {
-    tell(`Created "${minted.label}".`)
+    showStatus(`Created "${minted.label}".`)
     byId('secret-value').textContent = minted.key
     byId('secret').hidden = false
     byId<HTMLDetailsElement>('mint-open').open = false
@@ -68,6 +68,6 @@ onSubmit(
 
 byId('copy').addEventListener('click', async () => {
   await navigator.clipboard?.writeText(byId('secret-value').textContent ?? '')
-  tell('Key copied to the clipboard.')
+  showStatus('Key copied to the clipboard.')
 })
 await load()

@@ -2,7 +2,7 @@
 // scout it names; asked which unit first when the family was not sure); copies to the spreadsheet that failed, with a
 // retry button (or a plain word when no spreadsheet is set up).
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, holds, report, signedInFor, when, type Route } from '../admin.ts'
+import { api, byId, formParams, h, holds, signedInFor, when, type Route, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Lead = AnswerOf<Route<'GET /api/admin/leads'>>['leads'][number]
 
@@ -60,7 +60,7 @@ function card(lead: Lead): HTMLElement {
 
 async function act(lead: Lead, verb: 'claim' | 'release') {
   const res = await api('POST', `/api/admin/leads/${lead.id}/${verb}`)
-  report(res, `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.`)
+  showOutcome(res, `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.`)
   await load(true)
 }
 
@@ -94,7 +94,7 @@ async function addToRoster(lead: Lead, button: HTMLElement, unit?: 'pack' | 'tro
     return
   }
   const res = await api('POST', '/api/admin/roster/households', { lead_id: lead.id, ...(unit ? { unit } : {}) })
-  report(res, (household) => {
+  showOutcome(res, (household) => {
     const scout = household.scouts[0]
     return scout
       ? `Added ${lead.parent_name}'s household to the roster, with ${scout.first_name} in the ${scout.unit_slug}.`
@@ -107,7 +107,7 @@ async function load(reset: boolean) {
   if (!reset && !next) return
   const params = formParams(form)
   if (!reset) params.set('before_id', String(next))
-  const body = answered(await api('GET', `/api/admin/leads?${params}`))
+  const body = bodyOrShowError(await api('GET', `/api/admin/leads?${params}`))
   if (!body) return
   if (reset) list.replaceChildren()
   for (const lead of body.leads) list.append(card(lead))
@@ -117,7 +117,7 @@ async function load(reset: boolean) {
 }
 
 async function failed() {
-  const body = answered(await api('GET', '/api/admin/mirrors/failed'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/mirrors/failed'))
   if (!body) return
   const ul = byId('failed')
   ul.replaceChildren(
@@ -144,7 +144,7 @@ async function failed() {
 
 retry.addEventListener('click', async () => {
   const res = await api('POST', '/api/admin/mirrors/retry', { target: 'spreadsheet' })
-  report(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
+  showOutcome(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
   await failed()
 })
 form.addEventListener('submit', (event) => {

@@ -2,7 +2,7 @@
 // of who it reaches, a confirm step naming it) and the messages sent, each opening onto its deliveries.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { api, byId, detailOf, h, say, signedInFor, tell, when, type Route } from '../admin.ts'
+import { api, byId, detailOf, h, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
 type Audience = BodyOf<Route<'POST /api/admin/messages'>>['audience']
@@ -120,7 +120,7 @@ async function compose(form: HTMLFormElement) {
     timer = setTimeout(async () => {
       const res = await preview(a)
       if (question !== asked) return
-      if (!res.ok) return say(count, detailOf(res), 'error')
+      if (!res.ok) return showError(res, count)
       count.textContent = `${countWords(res.body)}: ${res.body.audience_words}.`
       count.className = 'notice'
       byId('count-emails').replaceChildren(...res.body.emails.map((email) => h('li', {}, email)))
@@ -142,11 +142,11 @@ async function compose(form: HTMLFormElement) {
     problem.hidden = true
     const data = new FormData(form)
     const a = audience()
-    if (nobody(a)) return say(problem, 'Choose who gets it: a unit, a den or patrol, leaders or an event.', 'error')
+    if (nobody(a)) return showError('Choose who gets it: a unit, a den or patrol, leaders or an event.', problem)
     const res = await preview(a)
-    if (!res.ok) return say(problem, detailOf(res), 'error')
+    if (!res.ok) return showError(res, problem)
     if (!res.body.recipients)
-      return say(problem, `Nobody would get it (${countWords(res.body)}). Choose more families, or send it as urgent.`, 'error')
+      return showError(`Nobody would get it (${countWords(res.body)}). Choose more families, or send it as urgent.`, problem)
     pending = { subject: String(data.get('subject')).trim(), body: String(data.get('body')), audience: a, urgent: urgent.checked }
     byId('confirm-text').textContent =
       `“${pending.subject}” goes to ${countWords(res.body)}: ${res.body.audience_words}.` +
@@ -163,7 +163,7 @@ async function compose(form: HTMLFormElement) {
     confirmSend.disabled = false
     if (!res.ok) {
       dialog.close()
-      showRefusal(form, typeof res.body?.detail === 'string' ? res.body : detailOf(res), (text) => say(problem, text, 'error'))
+      showRefusal(form, typeof res.body?.detail === 'string' ? res.body : detailOf(res), (text) => showError(text, problem))
       return
     }
     dialog.close()
@@ -171,7 +171,7 @@ async function compose(form: HTMLFormElement) {
     form.reset()
     showReplies()
     recount()
-    tell(`Sent “${res.body.subject}” to ${plural(res.body.recipients, 'address', 'addresses')}. Its deliveries are below.`)
+    showStatus(`Sent “${res.body.subject}” to ${plural(res.body.recipients, 'address', 'addresses')}. Its deliveries are below.`)
     await list.refresh(res.body.id)
   })
 
@@ -290,7 +290,7 @@ const list = new (class SentList {
   async refresh(open?: number) {
     clearTimeout(this.timer)
     const res = await api('GET', `/api/admin/messages?limit=${PAGE}`)
-    if (!res.ok) return tell(detailOf(res), 'error')
+    if (!res.ok) return showError(res)
     this.show(res.body.messages)
     if (this.oldest === null) {
       this.oldest = res.body.messages.at(-1)?.id ?? null
@@ -311,7 +311,7 @@ const list = new (class SentList {
     if (!card) {
       // An older message than the first page (a link to ?id=N): shown in its place among them.
       const res = await api('GET', `/api/admin/messages/${id}`)
-      if (!res.ok) return tell(detailOf(res), 'error')
+      if (!res.ok) return showError(res)
       this.show([res.body])
       card = this.cards.get(id)!
     }
@@ -323,7 +323,7 @@ const list = new (class SentList {
   async older() {
     if (this.oldest === null) return
     const res = await api('GET', `/api/admin/messages?limit=${PAGE}&before_id=${this.oldest}`)
-    if (!res.ok) return tell(detailOf(res), 'error')
+    if (!res.ok) return showError(res)
     this.show(res.body.messages)
     this.oldest = res.body.messages.at(-1)?.id ?? this.oldest
     this.more.hidden = res.body.messages.length < PAGE

@@ -2,7 +2,7 @@
 import { EMAIL_INPUT_PATTERN } from '#server/formats.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, UNIT_TYPE_WORDS } from '#server/words.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Nearby = AnswerOf<Route<'GET /api/admin/nearby'>>['nearby'][number]
 const FIELDS = [
@@ -47,7 +47,7 @@ function card(n: Nearby): HTMLFormElement {
     form,
     (data) => api('PATCH', `/api/admin/nearby/${n.id}`, fieldsOf(data) as BodyOf<Route<'PATCH /api/admin/nearby/{id}'>>),
     async () => {
-      tell(`Saved ${n.name}.`)
+      showStatus(`Saved ${n.name}.`)
       await load()
     },
     { problem, reset: false },
@@ -56,7 +56,7 @@ function card(n: Nearby): HTMLFormElement {
 }
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/nearby'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/nearby'))
   if (!body) return
   const list = byId('nearby')
   list.replaceChildren(...body.nearby.map((n) => h('li', {}, card(n))))
@@ -64,13 +64,13 @@ async function load() {
 }
 
 async function reactivate(n: Nearby) {
-  report(await api('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 }), `${n.name} is listed again.`)
+  showOutcome(await api('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 }), `${n.name} is listed again.`)
   await load()
 }
 
 async function deactivate(n: Nearby) {
   if (!confirm(`Take ${n.name} off the public directory?`)) return
-  report(await api('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is off the directory.`)
+  showOutcome(await api('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is off the directory.`)
   await load()
 }
 
@@ -78,7 +78,7 @@ onSubmit(
   byId<HTMLFormElement>('add'),
   (data) => api('POST', '/api/admin/nearby', fieldsOf(data, true) as BodyOf<Route<'POST /api/admin/nearby'>>),
   async (added) => {
-    tell(`Added ${added.name}.`)
+    showStatus(`Added ${added.name}.`)
     await load()
   },
 )

@@ -1,7 +1,7 @@
 // People: invite (the link is shown once), disable/enable, reset links, and a roles editor limited to what you may grant.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { plural } from '#server/words.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Listing = AnswerOf<Route<'GET /api/admin/people'>>
 type Person = Listing['people'][number]
@@ -31,7 +31,7 @@ function showLink(box: HTMLElement, label: string, url: string) {
 
 async function copy(url: string) {
   await navigator.clipboard?.writeText(url)
-  tell('Link copied.')
+  showStatus('Link copied.')
 }
 
 function unitChoices(container: HTMLElement, current: Person['units'] = []) {
@@ -57,7 +57,7 @@ const unitsFrom = (editor: HTMLFormElement): UnitGrants =>
   })
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/people'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/people'))
   if (!body) return
   grantable = body.grantable
   const globalRole = byId<HTMLSelectElement>('invite-global')
@@ -98,7 +98,7 @@ function rolesEditor(p: Person): HTMLFormElement {
         units: unitsFrom(editor),
       }),
     async () => {
-      tell(`Saved the roles of ${p.email}.`)
+      showStatus(`Saved the roles of ${p.email}.`)
       await load()
     },
     { problem: byId('status'), reset: false },
@@ -155,7 +155,7 @@ function card(p: Person): HTMLElement {
 async function toggle(p: Person) {
   if (!p.disabled && !confirm(`Disable ${p.email}? Their sessions end and their keys stop at once.`)) return
   const res = await api('POST', `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`)
-  report(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
+  showOutcome(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
   await load()
 }
 
@@ -166,12 +166,12 @@ async function removeFactors(p: Person) {
     )
   )
     return
-  report(await api('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
+  showOutcome(await api('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
   await load()
 }
 
 async function reset(p: Person, send_email: boolean, box: HTMLElement) {
-  const link = answered(await api('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
+  const link = bodyOrShowError(await api('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
   if (link)
     showLink(
       box,
@@ -181,7 +181,7 @@ async function reset(p: Person, send_email: boolean, box: HTMLElement) {
 }
 
 async function revokeInvite(i: OpenInvite) {
-  report(await api('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
+  showOutcome(await api('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
   await load()
 }
 

@@ -6,7 +6,6 @@ import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
 import {
-  answered,
   api,
   type ApiResult,
   type Route,
@@ -15,12 +14,13 @@ import {
   h,
   holds,
   onSubmit,
-  say,
   signedInFor,
   SITE_ZONE,
-  tell,
   text,
   when,
+  showStatus,
+  showError,
+  bodyOrShowError,
 } from '../admin.ts'
 
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
@@ -58,11 +58,8 @@ const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(n
 const orNull = (data: FormData, name: string) => text(data, name) || null
 const isoToday = () => new Date().toLocaleDateString('en-CA', { timeZone: SITE_ZONE })
 
-/** Says something where the person is looking: the open household dialog, or the page. */
-function said(words: string, kind: 'error' | 'notice' = 'notice') {
-  if (householdDialog.open) say(byId('household-said'), words, kind)
-  else tell(words, kind)
-}
+/** Where the person is looking: the open household dialog's status line, or the page's. */
+const statusHere = () => (householdDialog.open ? byId('household-said') : byId('status'))
 
 // ——— Filters, kept in the address ———
 
@@ -165,7 +162,7 @@ async function load() {
   const query = chosen()
   const mine = ++loads
   byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${query.size ? `?${query}` : ''}`
-  const body = answered(await api('GET', query.size ? `/api/admin/roster?${query}` : '/api/admin/roster'))
+  const body = bodyOrShowError(await api('GET', query.size ? `/api/admin/roster?${query}` : '/api/admin/roster'))
   if (!body || mine !== loads) return
   roster = body
   denChoices(body)
@@ -267,7 +264,7 @@ function householdCard(hh: Listed): HTMLElement {
 
 /** Opens a household's dialog, with all its scouts (the list may show only those that match the filters). */
 async function openHousehold(id: number) {
-  const household = answered(await api('GET', `/api/admin/roster/households/${id}`))
+  const household = bodyOrShowError(await api('GET', `/api/admin/roster/households/${id}`))
   if (!household) return
   const listed = roster?.households.find((l) => l.id === id)
   editing = { household, invites: listed?.invites ?? [], links: new Map() }
@@ -346,9 +343,9 @@ function duesBox(scout: Scout) {
     const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
     if (res.ok) {
       scout.checks.dues.done = box.checked
-      said(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)
+      showStatus(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`, statusHere())
     } else {
-      said(res.body.detail, 'error')
+      showError(res.body.detail, statusHere())
       box.checked = !box.checked
     }
   })
@@ -370,11 +367,14 @@ function healthFormDate(scout: Scout) {
     const body = date.value ? { done: true, form_date: date.value } : { done: false }
     const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
     if (!res.ok) {
-      said(res.body.detail, 'error')
+      showError(res.body.detail, statusHere())
       date.value = form.form_date ?? ''
       return
     }
-    said(`Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`)
+    showStatus(
+      `Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`,
+      statusHere(),
+    )
     Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
     words.textContent = healthFormWords(form)
   })
@@ -417,7 +417,7 @@ async function renderAccounts() {
               class: 'secondary',
               onclick: async () => {
                 await navigator.clipboard?.writeText(link)
-                said('Link copied.')
+                showStatus('Link copied.', statusHere())
               },
             },
             'Copy link',
@@ -426,15 +426,15 @@ async function renderAccounts() {
       )
     }),
   )
-  accounts ??= (answered(await api('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
+  accounts ??= (bodyOrShowError(await api('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
   byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
 }
 
 async function revoke(invite: OpenInvite) {
   const res = await api('DELETE', `/api/admin/people/invite/${invite.id}`)
-  if (!res.ok) return said(res.body.detail, 'error')
+  if (!res.ok) return showError(res.body.detail, statusHere())
   editing!.invites = editing!.invites.filter((i) => i.id !== invite.id)
-  said(`Revoked the invite of ${invite.email}.`)
+  showStatus(`Revoked the invite of ${invite.email}.`, statusHere())
   await renderAccounts()
 }
 
@@ -479,11 +479,11 @@ onSubmit(
       // Straight on to its scouts: the dialog stays open on the new household.
       await load()
       await openHousehold(household.id)
-      said(`Added ${household.parent_name}'s household: now add their scouts.`)
+      showStatus(`Added ${household.parent_name}'s household: now add their scouts.`, statusHere())
       return
     }
     householdDialog.close()
-    tell(`Saved ${household.parent_name}'s household.`)
+    showStatus(`Saved ${household.parent_name}'s household.`)
   },
 )
 
@@ -493,9 +493,9 @@ byId('set-active').addEventListener('click', async () => {
   const active = !hh.active
   if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
   const res = await api('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
-  if (!res.ok) return said(res.body.detail, 'error')
+  if (!res.ok) return showError(res.body.detail, statusHere())
   householdDialog.close()
-  tell(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
+  showStatus(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
 })
 
 householdDialog.addEventListener('close', () => {
@@ -560,11 +560,11 @@ onSubmit(
     scoutDialog.close()
     const words = `${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`
     if (editing && householdDialog.open) {
-      const fresh = answered(await api('GET', `/api/admin/roster/households/${editing.household.id}`))
+      const fresh = bodyOrShowError(await api('GET', `/api/admin/roster/households/${editing.household.id}`))
       if (fresh) editing.household = fresh
       renderScouts()
     }
-    said(words)
+    showStatus(words, statusHere())
   },
 )
 
@@ -614,8 +614,9 @@ onSubmit(
     ]
     editing.links.set(invited.id, invited.url)
     await renderAccounts()
-    said(
+    showStatus(
       `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
+      statusHere(),
     )
   },
 )

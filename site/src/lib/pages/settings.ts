@@ -1,7 +1,7 @@
 // Settings: one small form per setting, named in words, with its description and default; a refusal shows
 // beside the field. Then the site's last builds, and a rebuild button.
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Setting = AnswerOf<Route<'GET /api/admin/settings'>>['settings'][number]
 
@@ -57,7 +57,7 @@ function settingCard(s: Setting): HTMLElement {
     },
     (setting) => {
       field.value = setting.value === null ? '' : String(setting.value)
-      tell(`Saved “${s.label}”.`)
+      showStatus(`Saved “${s.label}”.`)
     },
     { problem: byId('status'), reset: false },
   )
@@ -66,7 +66,7 @@ function settingCard(s: Setting): HTMLElement {
 }
 
 async function load() {
-  const body = answered(await api('GET', '/api/admin/settings'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/settings'))
   if (body) byId('settings').replaceChildren(...body.settings.map(settingCard))
 }
 
@@ -82,7 +82,7 @@ async function build() {
 }
 
 byId('rebuild').addEventListener('click', async () => {
-  report(await api('POST', '/api/admin/site/rebuild'), 'Rebuild asked for: the site updates in a few seconds.')
+  showOutcome(await api('POST', '/api/admin/site/rebuild'), 'Rebuild asked for: the site updates in a few seconds.')
   setTimeout(build, 3000)
 })
 await Promise.all([load(), build()])

@@ -1,6 +1,6 @@
 // Own units: name, number and meeting day, time and place of the units you may edit.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, signedInFor, tell, type Route } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, type Route, showStatus, bodyOrShowError } from '../admin.ts'
 
 await signedInFor('/admin/units/')
 
@@ -36,12 +36,12 @@ function unitForm(u: Unit): HTMLFormElement {
     },
     (unit) => {
       form.querySelector('h2')!.textContent = `${unit.name}${unit.number ? ` ${unit.number}` : ''}`
-      tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
+      showStatus(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
     },
     { problem, reset: false },
   )
   return form
 }
 
-const listed = answered(await api('GET', '/api/admin/units'))
+const listed = bodyOrShowError(await api('GET', '/api/admin/units'))
 if (listed) byId('units').append(...listed.units.map(unitForm))
