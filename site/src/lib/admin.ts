@@ -1,8 +1,8 @@
 // Browser helpers for the admin pages: typed API calls with the session cookie (method, path, body and answer
 // checked against the route table), the sign-in redirect, safe DOM building and status messages.
 import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
-import type { AnswerOf, BodyOf, Method } from '#server/routes.ts'
-import type { RouteTable } from './route-table.ts'
+import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import type { MethodAt, Route, RouteAt } from './api-routes.ts'
 import { type AdminHref, needsOf } from './admin-pages.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
@@ -19,39 +19,7 @@ export interface Refusal {
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal }
 
-/** The route definition behind a method and documented path: `Route<'GET /api/admin/leads/{id}'>`. */
-export type Route<K extends keyof RouteTable> = RouteTable[K]
-
-type DocPath = keyof RouteTable extends `${Method} ${infer P}` ? P : never
-/** The paths that reach a documented path, a query string allowed: `/leads/{id}` → `/leads/${string}` (and `?…`). */
-type Reaching<D extends string> = D extends `${infer Before}{${string}}${infer After}` ? `${Before}${string}${Reaching<After>}` : D
-type Reaches<P extends string, D extends string> = P extends Reaching<D> | `${Reaching<D>}?${string}` ? true : false
-/** The documented paths other than `D` that `P` reaches and that narrow `D` (`/leads/{id}/claim` narrows `/leads/{id}`). */
-type NarrowerReached<P extends string, D extends DocPath, O extends DocPath = Exclude<DocPath, D>> = O extends unknown
-  ? Reaches<P, O> extends true
-    ? Reaching<O> extends Reaching<D>
-      ? O
-      : never
-    : never
-  : never
-/** The documented path `P` stands for: of those it reaches (`/leads/5/claim` reaches `/leads/{id}` too), the narrowest. */
-type Narrowest<P extends string, D extends DocPath = DocPath> = D extends unknown
-  ? Reaches<P, D> extends true
-    ? [NarrowerReached<P, D>] extends [never]
-      ? D
-      : never
-    : never
-  : never
-/** The documented path of each path in `P`. */
-type PathAt<P extends string> = P extends unknown ? Narrowest<P> : never
-/** The methods the route table has at a path; never for a path no route has. */
-export type MethodAt<P extends string> = keyof RouteTable extends infer K
-  ? K extends `${infer M extends Method} ${PathAt<P>}`
-    ? M
-    : never
-  : never
-/** The route a call of `method` on `path` reaches. */
-export type RouteAt<M extends Method, P extends string> = RouteTable[`${M} ${PathAt<P>}` & keyof RouteTable]
+export type { Route } from './api-routes.ts'
 
 /**
  * Calls the API as the signed-in person. The method and path pick the route from the route table, which types the
