@@ -1,8 +1,9 @@
-// Browser helpers for the admin pages: typed API calls with the session cookie (the types come from the route
-// definitions themselves), the sign-in redirect, safe DOM building and status messages.
-import type { GET as Whoami } from '#routes/api/admin/whoami.ts'
-import { type Capability, CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
+// Browser helpers for the admin pages: typed API calls with the session cookie (method, path, body and answer
+// checked against the route table), the sign-in redirect, safe DOM building and status messages.
+import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
+import type { MethodAt, Route, RouteAt } from './api-routes.ts'
+import { type AdminHref, needsOf } from './admin-pages.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
 import { instantWords } from '#server/words.ts'
@@ -18,11 +19,18 @@ export interface Refusal {
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal }
 
+export type { Route } from './api-routes.ts'
+
 /**
- * Calls the admin API as the signed-in person. `D` is the route (`typeof GET` of its file), which types the
- * body sent and the answer: `api<typeof ListKeys>('GET', '/api/admin/keys')`. A 401 goes to the sign-in page.
+ * Calls the API as the signed-in person. The method and path pick the route from the route table, which types the
+ * body sent and the answer: `api('GET', '/api/admin/keys')`; a path no route has, or a method its route lacks, does
+ * not compile. A 401 goes to the sign-in page.
  */
-export async function api<D>(method: string, path: string, body?: BodyOf<D>): Promise<ApiResult<AnswerOf<D>>> {
+export async function api<P extends `/${string}`, M extends MethodAt<P>>(
+  method: M,
+  path: P,
+  ...[body]: BodyOf<RouteAt<M, P>> extends undefined ? [] : [body: BodyOf<RouteAt<M, P>>]
+): Promise<ApiResult<AnswerOf<RouteAt<M, P>>>> {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -55,31 +63,36 @@ export function h(tag: string, attrs: Record<string, string | boolean | ((e: Eve
   return el
 }
 
-/** Shows a message in a status element (role=status or alert) and moves focus to errors. */
-export function say(target: HTMLElement, text: string, kind: 'error' | 'notice' = 'notice') {
-  target.textContent = text
-  target.className = kind
-  target.hidden = !text
-  if (kind === 'error' && text) target.focus()
-}
-
 /** The element with this id; the pages own their markup, so a missing one is a bug. */
 export const byId = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E
 
-/** Says something in the page's status line. */
-export const tell = (text: string, kind: 'error' | 'notice' = 'notice') => say(byId('status'), text, kind)
+// A status element is the page's status line (#status, role=status) or a form's problem line (role=alert): an
+// error moves focus to it so a screen reader reads it at once; an empty text hides it.
+function show(where: HTMLElement, text: string, kind: 'error' | 'notice') {
+  where.textContent = text
+  where.className = kind
+  where.hidden = !text
+  if (kind === 'error' && text) where.focus()
+}
 
-/** Says how a call ended in the page's status line: `done` on success, the refusal's detail otherwise. */
-export function report<T>(res: ApiResult<T>, done: string | ((body: T) => string)): res is { ok: true; status: number; body: T } {
-  if (res.ok) tell(typeof done === 'string' ? done : done(res.body))
-  else tell(detailOf(res), 'error')
+/** Shows a notice in a status element, the page's status line unless told; an empty text hides it. */
+export const showStatus = (text: string, where: HTMLElement = byId('status')) => show(where, text, 'notice')
+
+/** Shows a problem, in words or as a call's refusal, in a status element (the page's status line unless told). */
+export const showError = (problem: string | { status: number; body: Refusal }, where: HTMLElement = byId('status')) =>
+  show(where, typeof problem === 'string' ? problem : detailOf(problem), 'error')
+
+/** Shows how a call ended in the page's status line: `done` on success, the refusal otherwise. Whether it succeeded. */
+export function showOutcome<T>(res: ApiResult<T>, done: string | ((body: T) => string)): res is { ok: true; status: number; body: T } {
+  if (res.ok) showStatus(typeof done === 'string' ? done : done(res.body))
+  else showError(res)
   return res.ok
 }
 
-/** The body of a successful answer; a refusal is told in the status line and gives undefined. */
-export function answered<T>(res: ApiResult<T>): T | undefined {
+/** The body of a successful answer; a refusal is shown in the page's status line instead, giving undefined. */
+export function bodyOrShowError<T>(res: ApiResult<T>): T | undefined {
   if (res.ok) return res.body
-  tell(detailOf(res), 'error')
+  showError(res)
 }
 
 interface SubmitOptions<T> {
@@ -108,7 +121,7 @@ export function onSubmit<T>(
     const res = await send(new FormData(form))
     if (!res.ok) {
       const shown = refused ? refused(res) : typeof res.body?.detail === 'string' ? res.body : detailOf(res)
-      if (showRefusal(form, shown, (text) => say(problem, text, 'error'), fieldName) && problem !== byId('status')) problem.hidden = true
+      if (showRefusal(form, shown, (text) => showError(text, problem), fieldName) && problem !== byId('status')) problem.hidden = true
       return
     }
     clearFieldErrors(form)
@@ -121,10 +134,10 @@ export function onSubmit<T>(
 /** A form field's text, trimmed. */
 export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim()
 
-let signedIn: Promise<AnswerOf<typeof Whoami>> | undefined
+let signedIn: Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> | undefined
 /** Who is signed in, and what they may do (asked once per page). */
-export function whoami(): Promise<AnswerOf<typeof Whoami>> {
-  signedIn ??= api<typeof Whoami>('GET', '/api/admin/whoami').then((res) => {
+export function whoami(): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
+  signedIn ??= api('GET', '/api/admin/whoami').then((res) => {
     if (!res.ok) throw new Error(res.body.detail)
     return res.body
   })
@@ -132,10 +145,12 @@ export function whoami(): Promise<AnswerOf<typeof Whoami>> {
 }
 
 /**
- * The signed-in person, when they may use this page (`needs`) and their second factor is not overdue. Otherwise the page says so plainly instead of
- * showing controls that would be refused, and the page's script goes no further.
+ * The signed-in person, when they may use this admin page (what it needs is in lib/admin-pages.ts) and their second
+ * factor is not overdue. Otherwise the page says so plainly instead of showing controls that would be refused, and the
+ * page's script goes no further.
  */
-export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof Whoami>> {
+export async function signedInFor(page: AdminHref): Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> {
+  const needs = needsOf(page)
   const me = await whoami()
   // Past the day the unit set for adding a second factor, only the account page opens (the banner says why).
   if (me.second_factor?.locked && location.pathname !== '/admin/account/') {
@@ -151,11 +166,11 @@ export async function signedInFor(needs?: Capability): Promise<AnswerOf<typeof W
 }
 
 /** Whether the signed-in credential holds a capability named in the markup (`data-needs`). */
-export const holds = (me: AnswerOf<typeof Whoami>, capability: string | undefined) =>
+export const holds = (me: AnswerOf<Route<'GET /api/admin/whoami'>>, capability: string | undefined) =>
   (me.capabilities as readonly string[]).includes(capability ?? '')
 
 /** The unit a leader writes for by default: the one they lead; both for a leader of both, an admin or an owner. */
-export function ownUnit(me: AnswerOf<typeof Whoami>): 'pack' | 'troop' | 'both' {
+export function ownUnit(me: AnswerOf<Route<'GET /api/admin/whoami'>>): 'pack' | 'troop' | 'both' {
   const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
   return led.length === 1 && !me.person?.global_role ? (led[0] as 'pack' | 'troop') : 'both'
 }

@@ -1,14 +1,11 @@
 // The replies to one event for the leader who plans it, under its card: places, slots, money and reminders first,
 // then each household (answer, waitlist, scouts, permission slip, slots, money, and a form to record a payment), and the
 // CSV downloads.
-import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
-import type { PUT as RecordPayment } from '#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts'
-import type { GET as Roster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dollars, instantWords, plural, replyWords, scoutName } from '#server/words.ts'
-import { api, detailOf, h, holds, onSubmit, say, type signedInFor } from './admin.ts'
+import { api, detailOf, h, holds, onSubmit, type signedInFor, type Route, showStatus } from './admin.ts'
 
-type ReplyList = AnswerOf<typeof Replies>
+type ReplyList = AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>
 /** Who is looking (for the roster's scout names) and the site's time zone (for times). */
 type Viewer = { me: Awaited<ReturnType<typeof signedInFor>>; zone: string }
 
@@ -18,7 +15,7 @@ const moneyWords = (m: { owed_cents: number; paid_cents: number; balance_cents: 
 /** Scout names by id from the roster, for leaders who keep it: the replies carry only the ids. */
 async function scoutNames(list: ReplyList, who: Viewer): Promise<Map<number, string>> {
   if (!list.replies.some((r) => r.scout_ids?.length) || !holds(who.me, 'roster:write')) return new Map()
-  const res = await api<typeof Roster>('GET', '/api/admin/roster')
+  const res = await api('GET', '/api/admin/roster')
   if (!res.ok) return new Map()
   return new Map(res.body.households.flatMap((hh) => hh.scouts.map((s) => [s.id, scoutName(s)])))
 }
@@ -108,9 +105,9 @@ function paymentForm(uid: string, r: ReplyList['replies'][number], paid: (said: 
   onSubmit(
     form,
     (data) =>
-      api<typeof RecordPayment>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps/${r.household_id}/payment`, {
+      api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps/${r.household_id}/payment`, {
         paid_cents: Math.round(Number(data.get('paid')) * 100),
-        method: String(data.get('method')) as BodyOf<typeof RecordPayment>['method'],
+        method: String(data.get('method')) as BodyOf<Route<'PUT /api/admin/calendar/{uid}/rsvps/{household_id}/payment'>>['method'],
         ...(String(data.get('note')).trim() ? { note: String(data.get('note')).trim() } : {}),
       }),
     (saved) => paid(`${saved.household} has paid ${dollars(saved.paid_cents)} in all; balance ${dollars(saved.balance_cents)}.`),
@@ -121,13 +118,13 @@ function paymentForm(uid: string, r: ReplyList['replies'][number], paid: (said: 
 
 /** The replies to one event, shown under its card: places, slots and money first, then each household, and the CSV. */
 export async function showReplies(e: { uid: string }, box: HTMLElement, status: HTMLElement, who: Viewer) {
-  const res = await api<typeof Replies>('GET', `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps`)
+  const res = await api('GET', `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps`)
   if (!res.ok) return box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
   const list = res.body
   const names = await scoutNames(list, who)
   const paid = async (said: string) => {
     await showReplies(e, box, status, who)
-    say(status, said)
+    showStatus(said, status)
     status.focus() // the form that had it was just redrawn
   }
   const { places } = list

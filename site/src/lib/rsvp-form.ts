@@ -1,16 +1,14 @@
 // One household's reply to one event (yes, maybe or no, with how many adults and scouts), for the family page
 // and the public calendar when signed in. Saving sends PUT /api/admin/calendar/{uid}/rsvps. An event with a sign-up
 // adds to it: which scouts come, places and the waiting list, the closing time, the cost, a permission slip and slots.
-import type { GET as Family } from '#routes/api/admin/family/index.ts'
-import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
-import { api, detailOf, h, say, SITE_ZONE } from './admin.ts'
+import { api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
 
-type AskingEvent = AnswerOf<typeof Family>['events'][number]
-type Household = Pick<AnswerOf<typeof Family>['households'][number], 'id' | 'parent_name' | 'scouts'>
-type Reply = AnswerOf<typeof Answer>
-type Standing = Pick<AnswerOf<typeof Replies>, 'signup' | 'places' | 'slots'>
+type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
+type Household = Pick<AnswerOf<Route<'GET /api/admin/family'>>['households'][number], 'id' | 'parent_name' | 'scouts'>
+type Reply = AnswerOf<Route<'PUT /api/admin/calendar/{uid}/rsvps'>>
+type Standing = Pick<AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>, 'signup' | 'places' | 'slots'>
 
 const ANSWERS = [
   ['yes', 'Coming'],
@@ -191,17 +189,17 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     h('button', { type: 'submit' }, reply ? 'Change reply' : 'Send reply'),
     status,
   ) as HTMLFormElement
-  if (signup && reply) say(status, `Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim())
+  if (signup && reply) showStatus(`Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim(), status)
 
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
     const answer = (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value as
       Reply['answer'] | undefined
-    if (!answer) return say(status, 'Choose coming, maybe or not coming.', 'error')
+    if (!answer) return showError('Choose coming, maybe or not coming.', status)
     const signed = slip ? field('signed_name').value.trim() : ''
     if (slip && answer === 'yes' && !signed && !reply?.permission?.current) {
-      say(status, 'A yes needs the permission slip signed: type your name under it.', 'error')
+      showError('A yes needs the permission slip signed: type your name under it.', status)
       return field('signed_name').focus()
     }
     const ticked = [...form.querySelectorAll<HTMLInputElement>('input[name="scout"]:checked')].map((i) => Number(i.value))
@@ -219,16 +217,16 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
         ? { slots: coming ? slots.map((s) => ({ name: s.name, count: Number(s.input.value || 0) })).filter((s) => s.count > 0) : [] }
         : {}),
     }
-    const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps`
-    const res = await api<typeof Answer>('PUT', path, body)
-    if (!res.ok) say(status, detailOf(res), 'error')
+    const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps` as const
+    const res = await api('PUT', path, body)
+    if (!res.ok) showError(res, status)
     else {
       reply = res.body
-      say(
-        status,
+      showStatus(
         signup
           ? `Thank you: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim()
           : `Thank you: ${replyWords(reply)}. You can change it until the event starts.`,
+        status,
       )
       if (slip) {
         field('signed_name').value = ''
@@ -238,7 +236,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     }
     if (signup) {
       // The places and slots as they stand now: after this reply, or after the others' that got it refused.
-      const fresh = await api<typeof Replies>('GET', path)
+      const fresh = await api('GET', path)
       if (fresh.ok) {
         drawFacts(fresh.body)
         drawSlots(fresh.body.slots)

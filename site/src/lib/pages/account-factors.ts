@@ -2,17 +2,10 @@
 // adding and removing passkeys, and recovery codes shown once.
 import { startRegistration } from '@simplewebauthn/browser'
 import { renderSVG } from 'uqr'
-import type { GET as Overview } from '#routes/api/admin/account/second-factor.ts'
-import type { DELETE as RemovePasskey } from '#routes/api/admin/account/passkeys/[id].ts'
-import type { POST as AddPasskey } from '#routes/api/admin/account/passkeys/index.ts'
-import type { POST as PasskeyOptions } from '#routes/api/admin/account/passkeys/options.ts'
-import type { POST as NewCodes } from '#routes/api/admin/account/recovery-codes.ts'
-import type { POST as ConfirmApp } from '#routes/api/admin/account/totp/confirm.ts'
-import type { DELETE as RemoveApp, POST as StartApp } from '#routes/api/admin/account/totp/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, say, SITE_ZONE, tell, text, when } from '../admin.ts'
+import { api, byId, h, onSubmit, SITE_ZONE, text, when, type Route, showStatus, bodyOrShowError } from '../admin.ts'
 
-type Factors = AnswerOf<typeof Overview>
+type Factors = AnswerOf<Route<'GET /api/admin/account/second-factor'>>
 let removing: Factors['passkeys'][number] | null = null
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: SITE_ZONE })
@@ -28,7 +21,7 @@ function statusLine(f: Factors): string {
 }
 
 export async function loadFactors() {
-  const f = answered(await api<typeof Overview>('GET', '/api/admin/account/second-factor'))
+  const f = bodyOrShowError(await api('GET', '/api/admin/account/second-factor'))
   if (!f) return
   byId('factor-status').textContent = statusLine(f)
   if (f.enrolled) byId('second-factor-banner').hidden = true
@@ -65,14 +58,14 @@ function showCodes(codes: string[]) {
   byId<HTMLAnchorElement>('codes-download').href = `data:text/plain;charset=utf-8,${encodeURIComponent(file)}`
   byId('codes-copy').onclick = async () => {
     await navigator.clipboard?.writeText(codes.join('\n'))
-    tell('Recovery codes copied.')
+    showStatus('Recovery codes copied.')
   }
   byId('codes-new').hidden = false
   byId('codes-new').scrollIntoView()
 }
 
 byId('app-start').addEventListener('click', async () => {
-  const started = answered(await api<typeof StartApp>('POST', '/api/admin/account/totp'))
+  const started = bodyOrShowError(await api('POST', '/api/admin/account/totp'))
   if (!started) return
   // The QR code is made here from the otpauth URL: squares only, no markup from the server.
   byId('app-qr').innerHTML = renderSVG(started.otpauth_url, { border: 2 })
@@ -85,10 +78,10 @@ byId('app-start').addEventListener('click', async () => {
 
 onSubmit(
   byId<HTMLFormElement>('app-confirm'),
-  (data) => api<typeof ConfirmApp>('POST', '/api/admin/account/totp/confirm', { code: text(data, 'code').replace(/\s/g, '') }),
+  (data) => api('POST', '/api/admin/account/totp/confirm', { code: text(data, 'code').replace(/\s/g, '') }),
   async ({ recovery_codes }) => {
     byId('app-setup').hidden = true
-    tell('The authenticator app is on: you will be asked for a code from it when you sign in.')
+    showStatus('The authenticator app is on: you will be asked for a code from it when you sign in.')
     showCodes(recovery_codes)
     await loadFactors()
   },
@@ -96,9 +89,9 @@ onSubmit(
 
 onSubmit(
   byId<HTMLFormElement>('app-remove-form'),
-  (data) => api<typeof RemoveApp>('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
+  (data) => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
   async () => {
-    tell('The authenticator app is removed.')
+    showStatus('The authenticator app is removed.')
     await loadFactors()
   },
 )
@@ -106,7 +99,7 @@ onSubmit(
 onSubmit(
   byId<HTMLFormElement>('passkey-add'),
   async (data) => {
-    const options = await api<typeof PasskeyOptions>('POST', '/api/admin/account/passkeys/options')
+    const options = await api('POST', '/api/admin/account/passkeys/options')
     if (!options.ok) return options
     let response
     try {
@@ -115,13 +108,13 @@ onSubmit(
       const why = (error as Error).name === 'NotAllowedError' ? 'it was cancelled or timed out' : (error as Error).message
       return { ok: false as const, status: 400, body: { detail: `No passkey was made: ${why}.` } }
     }
-    return api<typeof AddPasskey>('POST', '/api/admin/account/passkeys', {
+    return api('POST', '/api/admin/account/passkeys', {
       name: text(data, 'name'),
-      response: response as BodyOf<typeof AddPasskey>['response'],
+      response: response as BodyOf<Route<'POST /api/admin/account/passkeys'>>['response'],
     })
   },
   async ({ passkey, recovery_codes }) => {
-    tell(`Added the passkey “${passkey.name}”.`)
+    showStatus(`Added the passkey “${passkey.name}”.`)
     showCodes(recovery_codes)
     await loadFactors()
   },
@@ -131,26 +124,26 @@ const removeDialog = byId<HTMLDialogElement>('passkey-remove-dialog')
 function askToRemove(p: Factors['passkeys'][number]) {
   removing = p
   byId('passkey-remove-title').textContent = `Remove the passkey “${p.name}”`
-  say(byId('passkey-remove-error'), '')
+  showStatus('', byId('passkey-remove-error'))
   removeDialog.showModal()
 }
 removeDialog.querySelector('[data-close]')!.addEventListener('click', () => removeDialog.close())
 
 onSubmit(
   byId<HTMLFormElement>('passkey-remove'),
-  (data) => api<typeof RemovePasskey>('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
+  (data) => api('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
   async () => {
     removeDialog.close()
-    tell(`Removed the passkey “${removing!.name}”.`)
+    showStatus(`Removed the passkey “${removing!.name}”.`)
     await loadFactors()
   },
 )
 
 onSubmit(
   byId<HTMLFormElement>('codes-make'),
-  (data) => api<typeof NewCodes>('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
+  (data) => api('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
   async ({ recovery_codes }) => {
-    tell('New recovery codes made: the old ones no longer work.')
+    showStatus('New recovery codes made: the old ones no longer work.')
     showCodes(recovery_codes)
     await loadFactors()
   },

@@ -1,17 +1,12 @@
 // Your account: your second factors, changing your password, what the site mails you, your email on the unit page,
 // and where you are signed in (sign out there).
-import type { GET as PublicDetails, PATCH as ChangePublicDetails } from '#routes/api/admin/account/index.ts'
-import type { GET as MailPreferences, PUT as SetMailPreferences } from '#routes/api/admin/account/mail.ts'
-import type { POST as ChangePassword } from '#routes/api/admin/account/password.ts'
-import type { DELETE as EndSession } from '#routes/api/admin/account/sessions/[id].ts'
-import type { GET as ListSessions } from '#routes/api/admin/account/sessions/index.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 import { loadFactors } from './account-factors.ts'
 
-await signedInFor()
+await signedInFor('/admin/account/')
 
 async function load() {
-  const body = answered(await api<typeof ListSessions>('GET', '/api/admin/account/sessions'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/account/sessions'))
   if (!body) return
   byId('sessions').replaceChildren(
     ...body.sessions.map((s) =>
@@ -27,25 +22,25 @@ async function load() {
 }
 
 async function end(id: number) {
-  report(await api<typeof EndSession>('DELETE', `/api/admin/account/sessions/${id}`), 'Signed out on that device.')
+  showOutcome(await api('DELETE', `/api/admin/account/sessions/${id}`), 'Signed out on that device.')
   await load()
 }
 
 onSubmit(
   byId<HTMLFormElement>('password'),
   (data) =>
-    api<typeof ChangePassword>('POST', '/api/admin/account/password', {
+    api('POST', '/api/admin/account/password', {
       current_password: String(data.get('current_password')),
       new_password: String(data.get('new_password')),
     }),
   async (changed) => {
-    tell(`Password changed. ${changed.other_sessions_ended} other sessions were signed out.`)
+    showStatus(`Password changed. ${changed.other_sessions_ended} other sessions were signed out.`)
     await load()
   },
 )
 /** A leader's alerts about new leads: shown only to someone who leads a unit. */
 async function loadMail() {
-  const prefs = answered(await api<typeof MailPreferences>('GET', '/api/admin/account/mail'))
+  const prefs = bodyOrShowError(await api('GET', '/api/admin/account/mail'))
   if (!prefs?.leads_a_unit) return
   const box = byId<HTMLInputElement>('lead-alerts')
   box.checked = prefs.lead_alerts
@@ -53,24 +48,24 @@ async function loadMail() {
 }
 byId<HTMLInputElement>('lead-alerts').addEventListener('change', async (event) => {
   const box = event.currentTarget as HTMLInputElement
-  const res = await api<typeof SetMailPreferences>('PUT', '/api/admin/account/mail', { lead_alerts: box.checked })
-  if (!report(res, (p) => (p.lead_alerts ? 'You will get a mail about each new lead.' : 'No more mails about new leads.')))
+  const res = await api('PUT', '/api/admin/account/mail', { lead_alerts: box.checked })
+  if (!showOutcome(res, (p) => (p.lead_alerts ? 'You will get a mail about each new lead.' : 'No more mails about new leads.')))
     box.checked = !box.checked
 })
 
 /** A leader's choice to show their email on the public page of the units they lead. */
 async function loadPublic() {
-  const details = answered(await api<typeof PublicDetails>('GET', '/api/admin/account'))
+  const details = bodyOrShowError(await api('GET', '/api/admin/account'))
   if (!details?.leads_a_unit) return
   byId<HTMLInputElement>('show-email').checked = details.show_email
   byId('public').hidden = false
 }
 byId<HTMLInputElement>('show-email').addEventListener('change', async (event) => {
   const box = event.currentTarget as HTMLInputElement
-  const res = await api<typeof ChangePublicDetails>('PATCH', '/api/admin/account', { show_email: box.checked })
+  const res = await api('PATCH', '/api/admin/account', { show_email: box.checked })
   const done = (d: { show_email: boolean; email: string }) =>
     d.show_email ? `Your email (${d.email}) shows on the unit page in a few seconds.` : 'Your email no longer shows on the unit page.'
-  if (!report(res, done)) box.checked = !box.checked
+  if (!showOutcome(res, done)) box.checked = !box.checked
 })
 
 await Promise.all([loadFactors(), load(), loadMail(), loadPublic()])

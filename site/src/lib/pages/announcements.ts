@@ -1,13 +1,25 @@
 // Announcements: every one with its state and unit, a create form with a live character count (the cap is a
 // setting) that names the live ones when the live cap is reached, and taking one down.
-import type { DELETE as RevokeAnnouncement } from '#routes/api/admin/announcements/[id].ts'
-import type { GET as ListAnnouncements, POST as CreateAnnouncement } from '#routes/api/admin/announcements/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, ownUnit, byId, detailOf, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
+import {
+  api,
+  ownUnit,
+  byId,
+  detailOf,
+  h,
+  onSubmit,
+  signedInFor,
+  SITE_ZONE,
+  when,
+  type Route,
+  showStatus,
+  showOutcome,
+  bodyOrShowError,
+} from '../admin.ts'
 
-type Announcement = AnswerOf<typeof ListAnnouncements>['announcements'][number]
+type Announcement = AnswerOf<Route<'GET /api/admin/announcements'>>['announcements'][number]
 
 const LABEL: Record<Announcement['state'], string> = {
   live: 'showing now',
@@ -26,7 +38,7 @@ function weekAhead() {
   return `${date}T${time}`
 }
 
-const me = await signedInFor('announcements:write')
+const me = await signedInFor('/admin/announcements/')
 const form = byId<HTMLFormElement>('create')
 const message = form.elements.namedItem('message') as HTMLTextAreaElement
 const count = byId('message-count')
@@ -47,7 +59,7 @@ message.addEventListener('input', countChars)
 countChars()
 
 async function load() {
-  const body = answered(await api<typeof ListAnnouncements>('GET', '/api/admin/announcements'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/announcements'))
   if (!body) return
   maxChars = body.max_chars
   countChars()
@@ -76,27 +88,24 @@ async function load() {
 
 async function revoke(a: Announcement) {
   if (!confirm('Take this announcement down now?')) return
-  report(
-    await api<typeof RevokeAnnouncement>('DELETE', `/api/admin/announcements/${a.id}`),
-    'Taken down; the site updates in a few seconds.',
-  )
+  showOutcome(await api('DELETE', `/api/admin/announcements/${a.id}`), 'Taken down; the site updates in a few seconds.')
   await load()
 }
 
 onSubmit(
   form,
   (data) =>
-    api<typeof CreateAnnouncement>('POST', '/api/admin/announcements', {
+    api('POST', '/api/admin/announcements', {
       message: String(data.get('message')),
       ends_at: iso(data.get('ends_at')) ?? '',
       starts_at: iso(data.get('starts_at')),
-      unit: String(data.get('unit')) as BodyOf<typeof CreateAnnouncement>['unit'],
+      unit: String(data.get('unit')) as BodyOf<Route<'POST /api/admin/announcements'>>['unit'],
     }),
   async (created) => {
     unitChoice.value = defaultUnit
     endsAt.value = weekAhead()
     countChars()
-    tell(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
+    showStatus(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
     await load()
   },
   {

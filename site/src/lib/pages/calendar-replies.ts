@@ -1,15 +1,14 @@
 // The public calendar, signed in: an event asking for replies gets the household's reply form in its card.
 // Signed out (or with a hint that outlived its session) the card keeps its "sign in to reply" link.
-import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import { readHint } from '#server/account/signed-in-hint.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { h } from '../admin.ts'
+import { h, type Route } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'
 
 if (readHint(document.cookie) && document.querySelector('[data-rsvp-slot]')) {
   const res = await fetch('/api/admin/family', { credentials: 'same-origin' })
   if (res.ok) {
-    const family = (await res.json()) as AnswerOf<typeof Family>
+    const family = (await res.json()) as AnswerOf<Route<'GET /api/admin/family'>>
     for (const slot of document.querySelectorAll<HTMLElement>('[data-rsvp-slot]')) {
       const event = family.events.find((e) => e.uid === slot.dataset.rsvpSlot)
       if (!family.households.length)

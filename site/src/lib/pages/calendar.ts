@@ -2,19 +2,32 @@
 // repeats, replies asked with their sign-up settings), others read-only. Events asking for replies show their
 // headcounts and the replies with places, slots, permission slips and payments. While the CalDAV store does not answer,
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
-import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admin/calendar/[uid]/index.ts'
-import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { clockWords, dayWords, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
-import { answered, api, ownUnit, type ApiResult, byId, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
+import {
+  api,
+  ownUnit,
+  type ApiResult,
+  type Route,
+  byId,
+  h,
+  onSubmit,
+  signedInFor,
+  SITE_ZONE,
+  when,
+  showStatus,
+  showError,
+  showOutcome,
+  bodyOrShowError,
+} from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
-const me = await signedInFor('calendar:write')
+const me = await signedInFor('/admin/calendar/')
 
-type EventList = AnswerOf<typeof ListEvents>
+type EventList = AnswerOf<Route<'GET /api/admin/calendar'>>
 type CalendarEvent = EventList['events'][number]
-type EventFields = BodyOf<typeof CreateEvent>
+type EventFields = BodyOf<Route<'POST /api/admin/calendar'>>
 type Signup = NonNullable<EventFields['signup']>
 
 const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
@@ -156,8 +169,8 @@ const NOT_TAKEN = 'Nothing was changed: the calendar server did not take it. The
 
 /** Says how a change ended, the store's refusals in plain words. */
 function reportChange<T>(res: ApiResult<T>, done: string) {
-  if (res.status === 502) tell(NOT_TAKEN, 'error')
-  else report(res, done)
+  if (res.status === 502) showError(NOT_TAKEN)
+  else showOutcome(res, done)
 }
 
 /** When the copy was read: "today at 7:20 PM", or the date and time, in the site's time zone. */
@@ -193,12 +206,12 @@ async function skipDay(e: CalendarEvent) {
   if (!confirm(`Skip “${e.title}” on ${dayWords(e.date)}? The other days stay.`)) return
   const { uid, mine, recurring, first_date, replies, ...rest } = e
   const body = { ...rest, date: first_date ?? e.date, skip_dates: [...(e.skip_dates ?? []), e.date] }
-  reportChange(await api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
+  reportChange(await api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, body), `Skipped ${dayWords(e.date)}.`)
   await load()
 }
 
 async function load() {
-  const body = answered(await api<typeof ListEvents>('GET', '/api/admin/calendar'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/calendar'))
   if (!body) return
   const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
@@ -271,7 +284,7 @@ function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<Cal
 
 async function remove(e: CalendarEvent) {
   if (!confirm(`Delete “${e.title}”? It disappears from every subscribed calendar.`)) return
-  reportChange(await api<typeof DeleteEvent>('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
+  reportChange(await api('DELETE', `/api/admin/calendar/${encodeURIComponent(e.uid)}`), `Deleted “${e.title}”.`)
   await load()
 }
 
@@ -299,12 +312,10 @@ onSubmit(
   form,
   () => {
     const uid = field('uid').value
-    return uid
-      ? api<typeof ChangeEvent>('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields())
-      : api<typeof CreateEvent>('POST', '/api/admin/calendar', fields())
+    return uid ? api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields()) : api('POST', '/api/admin/calendar', fields())
   },
   async (saved) => {
-    tell(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
+    showStatus(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
     edit(null)
     await load()
   },
@@ -313,7 +324,7 @@ onSubmit(
     // A store that stopped answering since the page loaded: say so plainly and show the banner (the form then hides).
     refused: (res) => {
       if (res.status !== 502) return res.body
-      tell(NOT_TAKEN, 'error')
+      showError(NOT_TAKEN)
       void load()
       return ''
     },

@@ -1,15 +1,12 @@
 // Content pages: the list with a published switch and delete, one form for a new page or an edit (the slug follows
 // the title until it is typed), and a preview the server renders exactly as the site build does.
-import type { DELETE as DeletePage, PATCH as ChangePage } from '#routes/api/admin/pages/[slug].ts'
-import type { GET as ListPages, POST as AddPage } from '#routes/api/admin/pages/index.ts'
-import type { POST as PreviewPage } from '#routes/api/admin/pages/preview.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, type Route, showStatus, showError, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Page = AnswerOf<typeof ListPages>['pages'][number]
+type Page = AnswerOf<Route<'GET /api/admin/pages'>>['pages'][number]
 
-await signedInFor('pages:write')
+await signedInFor('/admin/pages/')
 const form = byId<HTMLFormElement>('page-form')
 const field = <E extends HTMLElement = HTMLInputElement>(name: string) => form.elements.namedItem(name) as unknown as E
 /** The page being edited; null while writing a new one. */
@@ -62,8 +59,8 @@ byId('new-page').addEventListener('click', () => open(null))
 byId('cancel-edit').addEventListener('click', close)
 
 byId('preview-button').addEventListener('click', async () => {
-  const res = await api<typeof PreviewPage>('POST', '/api/admin/pages/preview', { body: field<HTMLTextAreaElement>('body').value })
-  if (!res.ok) return tell(detailOf(res), 'error')
+  const res = await api('POST', '/api/admin/pages/preview', { body: field<HTMLTextAreaElement>('body').value })
+  if (!res.ok) return showError(res)
   const article = byId('preview-page')
   article.replaceChildren(h('h2', { class: 'preview-title' }, field('title').value))
   // The server's answer is sanitised already: the same HTML the public page will hold.
@@ -79,35 +76,33 @@ onSubmit(
     const page = {
       title: String(data.get('title')),
       slug: String(data.get('slug')),
-      unit: String(data.get('unit')) as BodyOf<typeof AddPage>['unit'],
+      unit: String(data.get('unit')) as BodyOf<Route<'POST /api/admin/pages'>>['unit'],
       body: String(data.get('body')),
       published: data.get('published') === 'on',
     }
-    return editing
-      ? api<typeof ChangePage>('PATCH', `/api/admin/pages/${editing.slug}`, page)
-      : api<typeof AddPage>('POST', '/api/admin/pages', page)
+    return editing ? api('PATCH', `/api/admin/pages/${editing.slug}`, page) : api('POST', '/api/admin/pages', page)
   },
   async (page) => {
     close()
-    tell(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
+    showStatus(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
     await load()
   },
 )
 
 async function setPublished(page: Page, published: boolean) {
-  const res = await api<typeof ChangePage>('PATCH', `/api/admin/pages/${page.slug}`, { published })
-  report(res, published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`)
+  const res = await api('PATCH', `/api/admin/pages/${page.slug}`, { published })
+  showOutcome(res, published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`)
   await load()
 }
 
 async function remove(page: Page) {
   if (!confirm(`Delete “${page.title}”? It leaves the public site.`)) return
-  report(await api<typeof DeletePage>('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`)
+  showOutcome(await api('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`)
   await load()
 }
 
 async function load() {
-  const body = answered(await api<typeof ListPages>('GET', '/api/admin/pages'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/pages'))
   if (!body) return
   const list = byId('pages')
   list.replaceChildren(

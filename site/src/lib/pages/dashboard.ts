@@ -1,20 +1,16 @@
 // The admin dashboard: the owner's getting-started steps until each is done or dismissed, who you are, a glance at
 // the leads, and the areas your capabilities open (the admin menu's links, with their data-about): the six you use
 // most as cards, the others as one line of links.
-import type { GET as Settings } from '#routes/api/admin/settings/index.ts'
-import type { POST as Dismiss } from '#routes/api/admin/setup/[step]/dismiss.ts'
-import type { GET as Setup } from '#routes/api/admin/setup/index.ts'
-import type { GET as Summary } from '#routes/api/admin/summary.ts'
 import { startPage } from '#server/auth/capabilities.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { listWords, plural } from '#server/words.ts'
-import { api, byId, h, holds, report, signedInFor } from '../admin.ts'
+import { api, byId, h, holds, signedInFor, type Route, showOutcome } from '../admin.ts'
 
-type Step = AnswerOf<typeof Setup>['steps'][number]
+type Step = AnswerOf<Route<'GET /api/admin/setup'>>['steps'][number]
 /** Cards shown for the most-used areas; the rest are links. */
 const CARDS = 6
 
-const me = await signedInFor()
+const me = await signedInFor('/admin/')
 // A family account's pages start at its family page, not here.
 if (startPage(me.capabilities) === '/family/') location.replace('/family/')
 
@@ -39,8 +35,8 @@ function showSetup(steps: Step[]) {
               class: 'secondary',
               'aria-label': `Dismiss “${s.title}”`,
               onclick: async () => {
-                const res = await api<typeof Dismiss>('POST', `/api/admin/setup/${s.step}/dismiss`)
-                if (report(res, `Dismissed “${s.title}”.`)) showSetup(steps.map((x) => (x.step === s.step ? res.body.step : x)))
+                const res = await api('POST', `/api/admin/setup/${s.step}/dismiss`)
+                if (showOutcome(res, `Dismissed “${s.title}”.`)) showSetup(steps.map((x) => (x.step === s.step ? res.body.step : x)))
               },
             },
             'Dismiss',
@@ -54,13 +50,13 @@ byId('me').textContent = `Signed in as ${me.person?.email ?? me.via}${roles.leng
 
 // Asked together and shown together, below the line above: nothing already on the screen moves as they arrive.
 const [setup, summary, settings] = await Promise.all([
-  holds(me, 'people:manage') ? api<typeof Setup>('GET', '/api/admin/setup') : null,
-  holds(me, 'leads:read') ? api<typeof Summary>('GET', '/api/admin/summary') : null,
-  me.person?.global_role === 'owner' && holds(me, 'settings:write') ? api<typeof Settings>('GET', '/api/admin/settings') : null,
+  holds(me, 'people:manage') ? api('GET', '/api/admin/setup') : null,
+  holds(me, 'leads:read') ? api('GET', '/api/admin/summary') : null,
+  me.person?.global_role === 'owner' && holds(me, 'settings:write') ? api('GET', '/api/admin/settings') : null,
 ])
 if (setup?.ok) showSetup(setup.body.steps)
 
-let used: AnswerOf<typeof Summary>['your_use'] = []
+let used: AnswerOf<Route<'GET /api/admin/summary'>>['your_use'] = []
 if (summary?.ok) {
   const { leads, failed_mirror_copies, live_announcements, your_use } = summary.body
   used = your_use

@@ -1,19 +1,16 @@
 // The family page: events asking for your reply, then your own household, scouts, dens and this year's checklist,
 // with a form to change your contacts, emergency contact, scouts' preferred names and photo consent; the leaders of
 // your scouts' units; below, whether each of your addresses gets the leaders' messages and the weekly digest.
-import type { GET as Family } from '#routes/api/admin/family/index.ts'
-import type { GET as FamilyMail, PUT as SetFamilyMail } from '#routes/api/admin/family/mail.ts'
-import type { PATCH as ChangeHousehold } from '#routes/api/admin/family/households/[id].ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, denWords, goesBy } from '#server/words.ts'
-import { api, byId, detailOf, h, onSubmit, say, text } from '../admin.ts'
+import { api, byId, detailOf, h, onSubmit, text, type Route, showStatus, showError } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'
 
-type FamilyAnswer = AnswerOf<typeof Family>
+type FamilyAnswer = AnswerOf<Route<'GET /api/admin/family'>>
 type Household = FamilyAnswer['households'][number]
 type Scout = Household['scouts'][number]
 
-const res = await api<typeof Family>('GET', '/api/admin/family')
+const res = await api('GET', '/api/admin/family')
 const box = byId('family')
 const mailed = box.dataset.mail === 'on' // the site sends mail: a waitlisted family hears by email when it moves up
 if (!res.ok) box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
@@ -136,7 +133,7 @@ function householdCard(hh: Household) {
     (data) => {
       status.hidden = true
       const emergency = [text(data, 'emergency_name'), text(data, 'emergency_phone')]
-      return api<typeof ChangeHousehold>('PATCH', `/api/admin/family/households/${hh.id}`, {
+      return api('PATCH', `/api/admin/family/households/${hh.id}`, {
         email: text(data, 'email') || null,
         phone: text(data, 'phone') || null,
         second_parent: text(data, 'second_parent') || null,
@@ -150,7 +147,7 @@ function householdCard(hh: Household) {
     },
     (saved) => {
       card.querySelector('[data-details]')!.replaceWith(householdDetails(saved))
-      say(status, 'Saved: leaders see your new details now.')
+      showStatus('Saved: leaders see your new details now.', status)
     },
     {
       problem, // the card is not in the page yet, so onSubmit could not find it by id
@@ -192,7 +189,7 @@ function safeDecode(text: string) {
 const mail = document.getElementById('mail')
 if (mail) {
   const status = byId('mail-status')
-  const show = ({ addresses }: AnswerOf<typeof FamilyMail>) =>
+  const show = ({ addresses }: AnswerOf<Route<'GET /api/admin/family/mail'>>) =>
     byId('mail-addresses').replaceChildren(
       ...addresses.map((a) =>
         h(
@@ -214,22 +211,22 @@ if (mail) {
     )
   async function change(email: string, box: HTMLInputElement) {
     box.disabled = true
-    const res = await api<typeof SetFamilyMail>('PUT', '/api/admin/family/mail', { email, subscribed: box.checked })
+    const res = await api('PUT', '/api/admin/family/mail', { email, subscribed: box.checked })
     box.disabled = false
     if (!res.ok) {
       box.checked = !box.checked
-      return say(status, detailOf(res), 'error')
+      return showError(res, status)
     }
     // The answer says how it stands now; the box keeps its place (and focus) rather than being drawn again.
     box.checked = res.body.addresses.find((a) => a.email === email)?.subscribed ?? box.checked
-    say(
-      status,
+    showStatus(
       box.checked
         ? `${email} gets the leaders' messages and the weekly digest again.`
         : `No more messages or digests to ${email}, except urgent ones.`,
+      status,
     )
   }
-  const addresses = await api<typeof FamilyMail>('GET', '/api/admin/family/mail')
+  const addresses = await api('GET', '/api/admin/family/mail')
   if (addresses.ok) show(addresses.body)
   else byId('mail-addresses').replaceChildren(h('p', { class: 'error' }, detailOf(addresses)))
   mail.hidden = false

@@ -1,8 +1,7 @@
 // History: the action log, newest first, filtered by area and by who, paged, downloadable as CSV.
-import type { GET as ListHistory } from '#routes/api/admin/history/index.ts'
 import { kindWords } from '#server/history/kinds.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, signedInFor, when } from '../admin.ts'
+import { api, byId, formParams, h, signedInFor, when, type Route, bodyOrShowError } from '../admin.ts'
 
 const ACTORS: Record<string, string> = {
   anonymous: 'a visitor',
@@ -11,11 +10,11 @@ const ACTORS: Record<string, string> = {
   break_glass: 'the admin token',
 }
 
-await signedInFor('history:read')
+await signedInFor('/admin/history/')
 const form = byId<HTMLFormElement>('filter')
 const more = byId('more')
 const rows = byId('entries')
-let next: AnswerOf<typeof ListHistory>['next'] = null
+let next: AnswerOf<Route<'GET /api/admin/history'>>['next'] = null
 
 async function page(reset: boolean) {
   if (!reset && !next) return
@@ -25,7 +24,7 @@ async function page(reset: boolean) {
     params.set('before', next.before)
     params.set('before_id', String(next.before_id))
   }
-  const body = answered(await api<typeof ListHistory>('GET', `/api/admin/history?${params}`))
+  const body = bodyOrShowError(await api('GET', `/api/admin/history?${params}`))
   if (!body) return
   if (reset) rows.replaceChildren()
   for (const e of body.entries)

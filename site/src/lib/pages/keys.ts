@@ -1,20 +1,18 @@
 // The API keys page: your keys with their state, minting one with scope checkboxes (secret shown once), revoking.
-import type { DELETE as RevokeKey } from '#routes/api/admin/keys/[id].ts'
-import type { GET as ListKeys, POST as MintKey } from '#routes/api/admin/keys/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Key = AnswerOf<typeof ListKeys>['keys'][number]
+type Key = AnswerOf<Route<'GET /api/admin/keys'>>['keys'][number]
 const STATES: Record<Key['state'], string> = { active: 'active', revoked: 'revoked', expired: 'expired' }
 
-await signedInFor('apikeys:own')
+await signedInFor('/admin/keys/')
 
 /** A permission in words, with the scope name a script writer needs beside it. */
 const permission = (scope: Key['scopes'][number]) => [CAPABILITY_WORDS[scope], ' ', h('code', { class: 'scope' }, scope)]
 
 async function load() {
-  const body = answered(await api<typeof ListKeys>('GET', '/api/admin/keys'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/keys'))
   if (!body) return
   byId('scopes').replaceChildren(
     h('legend', {}, 'Permissions'),
@@ -44,7 +42,7 @@ async function load() {
 
 async function revoke(k: Key) {
   if (!confirm(`Revoke the key "${k.label}"? Scripts using it stop working at once.`)) return
-  report(await api<typeof RevokeKey>('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
+  showOutcome(await api('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
   await load()
 }
 
@@ -53,13 +51,13 @@ onSubmit(
   (data) =>
     !data.getAll('scopes').length
       ? Promise.resolve({ ok: false as const, status: 422, body: { detail: 'scopes: need at least one box ticked' } })
-      : api<typeof MintKey>('POST', '/api/admin/keys', {
+      : api('POST', '/api/admin/keys', {
           label: text(data, 'label'),
-          scopes: data.getAll('scopes').map(String) as AnswerOf<typeof ListKeys>['grantable_scopes'],
+          scopes: data.getAll('scopes').map(String) as AnswerOf<Route<'GET /api/admin/keys'>>['grantable_scopes'],
           expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
         }),
   async (minted) => {
-    tell(`Created "${minted.label}".`)
+    showStatus(`Created "${minted.label}".`)
     byId('secret-value').textContent = minted.key
     byId('secret').hidden = false
     byId<HTMLDetailsElement>('mint-open').open = false
@@ -70,6 +68,6 @@ onSubmit(
 
 byId('copy').addEventListener('click', async () => {
   await navigator.clipboard?.writeText(byId('secret-value').textContent ?? '')
-  tell('Key copied to the clipboard.')
+  showStatus('Key copied to the clipboard.')
 })
 await load()

@@ -1,18 +1,12 @@
 // Leads: search, unclaimed/mine filters, claim and release, add a claimed lead to the roster in one click (with the
 // scout it names; asked which unit first when the family was not sure); copies to the spreadsheet that failed, with a
 // retry button (or a plain word when no spreadsheet is set up).
-import type { POST as ClaimLead } from '#routes/api/admin/leads/[id]/claim.ts'
-import type { POST as ReleaseLead } from '#routes/api/admin/leads/[id]/release.ts'
-import type { GET as ListLeads } from '#routes/api/admin/leads/index.ts'
-import type { GET as FailedCopies } from '#routes/api/admin/mirrors/failed.ts'
-import type { POST as RetryCopies } from '#routes/api/admin/mirrors/retry.ts'
-import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, formParams, h, holds, report, signedInFor, when } from '../admin.ts'
+import { api, byId, formParams, h, holds, signedInFor, when, type Route, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Lead = AnswerOf<typeof ListLeads>['leads'][number]
+type Lead = AnswerOf<Route<'GET /api/admin/leads'>>['leads'][number]
 
-const me = await signedInFor('leads:read')
+const me = await signedInFor('/admin/leads/')
 const form = byId<HTMLFormElement>('search')
 const list = byId('leads')
 const more = byId('more')
@@ -65,9 +59,8 @@ function card(lead: Lead): HTMLElement {
 }
 
 async function act(lead: Lead, verb: 'claim' | 'release') {
-  const path = `/api/admin/leads/${lead.id}/${verb}`
-  const res = verb === 'claim' ? await api<typeof ClaimLead>('POST', path) : await api<typeof ReleaseLead>('POST', path)
-  report(res, `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.`)
+  const res = await api('POST', `/api/admin/leads/${lead.id}/${verb}`)
+  showOutcome(res, `${verb === 'claim' ? 'Claimed' : 'Released'} ${lead.parent_name}.`)
   await load(true)
 }
 
@@ -100,8 +93,8 @@ async function addToRoster(lead: Lead, button: HTMLElement, unit?: 'pack' | 'tro
     question.querySelector('button')?.focus()
     return
   }
-  const res = await api<typeof AddHousehold>('POST', '/api/admin/roster/households', { lead_id: lead.id, ...(unit ? { unit } : {}) })
-  report(res, (household) => {
+  const res = await api('POST', '/api/admin/roster/households', { lead_id: lead.id, ...(unit ? { unit } : {}) })
+  showOutcome(res, (household) => {
     const scout = household.scouts[0]
     return scout
       ? `Added ${lead.parent_name}'s household to the roster, with ${scout.first_name} in the ${scout.unit_slug}.`
@@ -114,7 +107,7 @@ async function load(reset: boolean) {
   if (!reset && !next) return
   const params = formParams(form)
   if (!reset) params.set('before_id', String(next))
-  const body = answered(await api<typeof ListLeads>('GET', `/api/admin/leads?${params}`))
+  const body = bodyOrShowError(await api('GET', `/api/admin/leads?${params}`))
   if (!body) return
   if (reset) list.replaceChildren()
   for (const lead of body.leads) list.append(card(lead))
@@ -124,7 +117,7 @@ async function load(reset: boolean) {
 }
 
 async function failed() {
-  const body = answered(await api<typeof FailedCopies>('GET', '/api/admin/mirrors/failed'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/mirrors/failed'))
   if (!body) return
   const ul = byId('failed')
   ul.replaceChildren(
@@ -150,8 +143,8 @@ async function failed() {
 }
 
 retry.addEventListener('click', async () => {
-  const res = await api<typeof RetryCopies>('POST', '/api/admin/mirrors/retry', { target: 'spreadsheet' })
-  report(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
+  const res = await api('POST', '/api/admin/mirrors/retry', { target: 'spreadsheet' })
+  showOutcome(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
   await failed()
 })
 form.addEventListener('submit', (event) => {

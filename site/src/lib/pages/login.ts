@@ -1,13 +1,12 @@
 // Sign-in page: the password, then the second factor when the person has one (a code, or their passkey), or a
 // passkey alone; after signing in, on to `next` when it is a page of this site, else where the person's pages start.
 import { startAuthentication } from '@simplewebauthn/browser'
-import type { POST as SignIn } from '#routes/login.ts'
-import type { POST as PasskeyOptions } from '#routes/login/passkey/options.ts'
 import { sameSitePath } from '#server/auth/next-path.ts'
 import type { AnswerOf } from '#server/routes.ts'
+import type { Route } from '../admin.ts'
 import { submitJson } from '../forms.ts'
 
-type Answer = AnswerOf<typeof SignIn>
+type Answer = AnswerOf<Route<'POST /login'>>
 type Asked = Extract<Answer, { second_factor: unknown }>['second_factor']
 type Options = Parameters<typeof startAuthentication>[0]['optionsJSON']
 
@@ -79,7 +78,7 @@ if (passkeysWork) {
   button.addEventListener('click', async () => {
     const started = await post('/login/passkey/options', {})
     if (!started.ok) return refuse('login', started.body.detail ?? `Something went wrong (${started.status})`)
-    const { ticket, options } = started.body as AnswerOf<typeof PasskeyOptions>
+    const { ticket, options } = started.body as AnswerOf<Route<'POST /login/passkey/options'>>
     const response = await passkeyAnswer(options, 'login')
     if (!response) return
     const done = await post('/login/passkey', { ticket, response })

@@ -1,26 +1,20 @@
 // Messages: the compose form (an audience picker built from the roster's dens and the calendar's events, a live count
 // of who it reaches, a confirm step naming it) and the messages sent, each opening onto its deliveries.
-import type { GET as ListEvents } from '#routes/api/admin/calendar/index.ts'
-import type { GET as ReadMessage } from '#routes/api/admin/messages/[id].ts'
-import type { GET as ReadDigest } from '#routes/api/admin/messages/digest.ts'
-import type { GET as ListMessages, POST as SendMessage } from '#routes/api/admin/messages/index.ts'
-import type { POST as PreviewMessage } from '#routes/api/admin/messages/preview.ts'
-import type { GET as ReadRoster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { api, byId, detailOf, h, say, signedInFor, tell, when } from '../admin.ts'
+import { api, byId, detailOf, h, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
-type Audience = BodyOf<typeof SendMessage>['audience']
+type Audience = BodyOf<Route<'POST /api/admin/messages'>>['audience']
 type Unit = NonNullable<Audience['units']>[number]
 type Reply = NonNullable<NonNullable<Audience['event']>['replies']>[number]
-type Preview = AnswerOf<typeof PreviewMessage>
-type Message = AnswerOf<typeof ListMessages>['messages'][number]
-type Delivery = AnswerOf<typeof ReadMessage>['deliveries'][number]
+type Preview = AnswerOf<Route<'POST /api/admin/messages/preview'>>
+type Message = AnswerOf<Route<'GET /api/admin/messages'>>['messages'][number]
+type Delivery = AnswerOf<Route<'GET /api/admin/messages/{id}'>>['deliveries'][number]
 
 const PAGE = 50
 
-const me = await signedInFor('messages:send')
+const me = await signedInFor('/admin/messages/')
 // A leader writes to the units they lead; admins and owners to every unit (the server holds the same rule).
 const led = new Set(me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug))
 const reaches = (slug: string) => !!me.person?.global_role || led.has(slug)
@@ -48,8 +42,8 @@ async function compose(form: HTMLFormElement) {
   const urgent = form.elements.namedItem('urgent') as HTMLInputElement
 
   // The calendar is read from its store, which may be slow: the units and dens show without waiting for it.
-  const calendar = api<typeof ListEvents>('GET', '/api/admin/calendar')
-  const roster = await api<typeof ReadRoster>('GET', '/api/admin/roster')
+  const calendar = api('GET', '/api/admin/calendar')
+  const roster = await api('GET', '/api/admin/roster')
   const unitRows = roster.ok
     ? roster.body.units.filter((u) => reaches(u.slug))
     : [...led].map((slug, i) => ({ id: i, slug, name: slug === 'pack' ? 'Pack' : 'Troop' }))
@@ -111,8 +105,7 @@ async function compose(form: HTMLFormElement) {
     return chosen
   }
   const nobody = (a: Audience) => !Object.keys(a).length
-  const preview = (a: Audience) =>
-    api<typeof PreviewMessage>('POST', '/api/admin/messages/preview', { audience: a, urgent: urgent.checked })
+  const preview = (a: Audience) => api('POST', '/api/admin/messages/preview', { audience: a, urgent: urgent.checked })
 
   // The live count: asked a moment after the last change; an answer to an older question is dropped.
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -127,7 +120,7 @@ async function compose(form: HTMLFormElement) {
     timer = setTimeout(async () => {
       const res = await preview(a)
       if (question !== asked) return
-      if (!res.ok) return say(count, detailOf(res), 'error')
+      if (!res.ok) return showError(res, count)
       count.textContent = `${countWords(res.body)}: ${res.body.audience_words}.`
       count.className = 'notice'
       byId('count-emails').replaceChildren(...res.body.emails.map((email) => h('li', {}, email)))
@@ -141,7 +134,7 @@ async function compose(form: HTMLFormElement) {
   // Send: a fresh count names exactly who it goes to, then the confirm dialog sends it.
   const dialog = byId<HTMLDialogElement>('confirm-dialog')
   const confirmSend = byId<HTMLButtonElement>('confirm-send')
-  let pending: BodyOf<typeof SendMessage> | null = null
+  let pending: BodyOf<Route<'POST /api/admin/messages'>> | null = null
   dialog.querySelector('[data-close]')!.addEventListener('click', () => dialog.close())
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
@@ -149,11 +142,11 @@ async function compose(form: HTMLFormElement) {
     problem.hidden = true
     const data = new FormData(form)
     const a = audience()
-    if (nobody(a)) return say(problem, 'Choose who gets it: a unit, a den or patrol, leaders or an event.', 'error')
+    if (nobody(a)) return showError('Choose who gets it: a unit, a den or patrol, leaders or an event.', problem)
     const res = await preview(a)
-    if (!res.ok) return say(problem, detailOf(res), 'error')
+    if (!res.ok) return showError(res, problem)
     if (!res.body.recipients)
-      return say(problem, `Nobody would get it (${countWords(res.body)}). Choose more families, or send it as urgent.`, 'error')
+      return showError(`Nobody would get it (${countWords(res.body)}). Choose more families, or send it as urgent.`, problem)
     pending = { subject: String(data.get('subject')).trim(), body: String(data.get('body')), audience: a, urgent: urgent.checked }
     byId('confirm-text').textContent =
       `“${pending.subject}” goes to ${countWords(res.body)}: ${res.body.audience_words}.` +
@@ -166,11 +159,11 @@ async function compose(form: HTMLFormElement) {
     e.preventDefault()
     if (!pending) return
     confirmSend.disabled = true
-    const res = await api<typeof SendMessage>('POST', '/api/admin/messages', pending)
+    const res = await api('POST', '/api/admin/messages', pending)
     confirmSend.disabled = false
     if (!res.ok) {
       dialog.close()
-      showRefusal(form, typeof res.body?.detail === 'string' ? res.body : detailOf(res), (text) => say(problem, text, 'error'))
+      showRefusal(form, typeof res.body?.detail === 'string' ? res.body : detailOf(res), (text) => showError(text, problem))
       return
     }
     dialog.close()
@@ -178,11 +171,11 @@ async function compose(form: HTMLFormElement) {
     form.reset()
     showReplies()
     recount()
-    tell(`Sent “${res.body.subject}” to ${plural(res.body.recipients, 'address', 'addresses')}. Its deliveries are below.`)
+    showStatus(`Sent “${res.body.subject}” to ${plural(res.body.recipients, 'address', 'addresses')}. Its deliveries are below.`)
     await list.refresh(res.body.id)
   })
 
-  const digest = await api<typeof ReadDigest>('GET', '/api/admin/messages/digest')
+  const digest = await api('GET', '/api/admin/messages/digest')
   if (digest.ok) {
     const { next_at, mails, households } = digest.body
     byId('digest').textContent = next_at
@@ -255,7 +248,7 @@ const list = new (class SentList {
   }
 
   async deliveries(id: number, card: Card) {
-    const res = await api<typeof ReadMessage>('GET', `/api/admin/messages/${id}`)
+    const res = await api('GET', `/api/admin/messages/${id}`)
     if (!res.ok) return card.deliveries.replaceChildren(h('li', { class: 'error' }, detailOf(res)))
     card.counts.textContent = this.countsWords(res.body)
     card.deliveries.replaceChildren(
@@ -296,8 +289,8 @@ const list = new (class SentList {
   /** Reads the newest page again; `open` (a message just sent, or ?id=) is opened and brought into view. */
   async refresh(open?: number) {
     clearTimeout(this.timer)
-    const res = await api<typeof ListMessages>('GET', `/api/admin/messages?limit=${PAGE}`)
-    if (!res.ok) return tell(detailOf(res), 'error')
+    const res = await api('GET', `/api/admin/messages?limit=${PAGE}`)
+    if (!res.ok) return showError(res)
     this.show(res.body.messages)
     if (this.oldest === null) {
       this.oldest = res.body.messages.at(-1)?.id ?? null
@@ -317,8 +310,8 @@ const list = new (class SentList {
     let card = this.cards.get(id)
     if (!card) {
       // An older message than the first page (a link to ?id=N): shown in its place among them.
-      const res = await api<typeof ReadMessage>('GET', `/api/admin/messages/${id}`)
-      if (!res.ok) return tell(detailOf(res), 'error')
+      const res = await api('GET', `/api/admin/messages/${id}`)
+      if (!res.ok) return showError(res)
       this.show([res.body])
       card = this.cards.get(id)!
     }
@@ -329,8 +322,8 @@ const list = new (class SentList {
 
   async older() {
     if (this.oldest === null) return
-    const res = await api<typeof ListMessages>('GET', `/api/admin/messages?limit=${PAGE}&before_id=${this.oldest}`)
-    if (!res.ok) return tell(detailOf(res), 'error')
+    const res = await api('GET', `/api/admin/messages?limit=${PAGE}&before_id=${this.oldest}`)
+    if (!res.ok) return showError(res)
     this.show(res.body.messages)
     this.oldest = res.body.messages.at(-1)?.id ?? this.oldest
     this.more.hidden = res.body.messages.length < PAGE

@@ -1,12 +1,10 @@
 // Nearby units: add one, edit each in place (saving marks it checked today), take it off the directory or back on.
-import type { DELETE as DeactivateNearby, PATCH as ChangeNearby } from '#routes/api/admin/nearby/[id].ts'
-import type { GET as ListNearby, POST as AddNearby } from '#routes/api/admin/nearby/index.ts'
 import { EMAIL_INPUT_PATTERN } from '#server/formats.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, UNIT_TYPE_WORDS } from '#server/words.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Nearby = AnswerOf<typeof ListNearby>['nearby'][number]
+type Nearby = AnswerOf<Route<'GET /api/admin/nearby'>>['nearby'][number]
 const FIELDS = [
   ['name', 'Name', { required: true, maxlength: '200' }],
   ['unit_number', 'Unit number', { maxlength: '20', inputmode: 'numeric' }],
@@ -17,7 +15,7 @@ const FIELDS = [
   ['notes', 'Notes for families', { maxlength: '500' }],
 ] as const
 
-await signedInFor('nearby:write')
+await signedInFor('/admin/nearby/')
 
 /** A form's fields, trimmed; blank ones become null (cleared) or, with `omitBlank`, are left out. */
 function fieldsOf(data: FormData, omitBlank = false): Record<string, string | null> {
@@ -47,9 +45,9 @@ function card(n: Nearby): HTMLFormElement {
   ) as HTMLFormElement
   onSubmit(
     form,
-    (data) => api<typeof ChangeNearby>('PATCH', `/api/admin/nearby/${n.id}`, fieldsOf(data) as BodyOf<typeof ChangeNearby>),
+    (data) => api('PATCH', `/api/admin/nearby/${n.id}`, fieldsOf(data) as BodyOf<Route<'PATCH /api/admin/nearby/{id}'>>),
     async () => {
-      tell(`Saved ${n.name}.`)
+      showStatus(`Saved ${n.name}.`)
       await load()
     },
     { problem, reset: false },
@@ -58,7 +56,7 @@ function card(n: Nearby): HTMLFormElement {
 }
 
 async function load() {
-  const body = answered(await api<typeof ListNearby>('GET', '/api/admin/nearby'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/nearby'))
   if (!body) return
   const list = byId('nearby')
   list.replaceChildren(...body.nearby.map((n) => h('li', {}, card(n))))
@@ -66,21 +64,21 @@ async function load() {
 }
 
 async function reactivate(n: Nearby) {
-  report(await api<typeof ChangeNearby>('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 }), `${n.name} is listed again.`)
+  showOutcome(await api('PATCH', `/api/admin/nearby/${n.id}`, { active: 1 }), `${n.name} is listed again.`)
   await load()
 }
 
 async function deactivate(n: Nearby) {
   if (!confirm(`Take ${n.name} off the public directory?`)) return
-  report(await api<typeof DeactivateNearby>('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is off the directory.`)
+  showOutcome(await api('DELETE', `/api/admin/nearby/${n.id}`), `${n.name} is off the directory.`)
   await load()
 }
 
 onSubmit(
   byId<HTMLFormElement>('add'),
-  (data) => api<typeof AddNearby>('POST', '/api/admin/nearby', fieldsOf(data, true) as BodyOf<typeof AddNearby>),
+  (data) => api('POST', '/api/admin/nearby', fieldsOf(data, true) as BodyOf<Route<'POST /api/admin/nearby'>>),
   async (added) => {
-    tell(`Added ${added.name}.`)
+    showStatus(`Added ${added.name}.`)
     await load()
   },
 )

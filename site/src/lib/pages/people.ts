@@ -1,22 +1,14 @@
 // People: invite (the link is shown once), disable/enable, reset links, and a roles editor limited to what you may grant.
-import type { POST as DisablePerson } from '#routes/api/admin/people/[id]/disable.ts'
-import type { POST as EnablePerson } from '#routes/api/admin/people/[id]/enable.ts'
-import type { POST as ResetLink } from '#routes/api/admin/people/[id]/reset.ts'
-import type { DELETE as RemoveFactors } from '#routes/api/admin/people/[id]/second-factor.ts'
-import type { PUT as SetRoles } from '#routes/api/admin/people/[id]/roles.ts'
-import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
-import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
-import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { plural } from '#server/words.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, text, when } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Listing = AnswerOf<typeof ListPeople>
+type Listing = AnswerOf<Route<'GET /api/admin/people'>>
 type Person = Listing['people'][number]
 type OpenInvite = Listing['invites'][number]
-type UnitGrants = NonNullable<BodyOf<typeof Invite>['units']>
+type UnitGrants = NonNullable<BodyOf<Route<'POST /api/admin/people/invite'>>['units']>
 
-const me = await signedInFor('people:invite_leader')
+const me = await signedInFor('/admin/people/')
 const canManage = me.capabilities.includes('people:manage')
 const canReset = me.capabilities.includes('people:invite_admin')
 let grantable: Listing['grantable'] = { global_roles: [], units: [] }
@@ -39,7 +31,7 @@ function showLink(box: HTMLElement, label: string, url: string) {
 
 async function copy(url: string) {
   await navigator.clipboard?.writeText(url)
-  tell('Link copied.')
+  showStatus('Link copied.')
 }
 
 function unitChoices(container: HTMLElement, current: Person['units'] = []) {
@@ -65,7 +57,7 @@ const unitsFrom = (editor: HTMLFormElement): UnitGrants =>
   })
 
 async function load() {
-  const body = answered(await api<typeof ListPeople>('GET', '/api/admin/people'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/people'))
   if (!body) return
   grantable = body.grantable
   const globalRole = byId<HTMLSelectElement>('invite-global')
@@ -101,12 +93,12 @@ function rolesEditor(p: Person): HTMLFormElement {
   onSubmit(
     editor,
     () =>
-      api<typeof SetRoles>('PUT', `/api/admin/people/${p.id}/roles`, {
-        global_role: (globalRole.value || null) as BodyOf<typeof SetRoles>['global_role'],
+      api('PUT', `/api/admin/people/${p.id}/roles`, {
+        global_role: (globalRole.value || null) as BodyOf<Route<'PUT /api/admin/people/{id}/roles'>>['global_role'],
         units: unitsFrom(editor),
       }),
     async () => {
-      tell(`Saved the roles of ${p.email}.`)
+      showStatus(`Saved the roles of ${p.email}.`)
       await load()
     },
     { problem: byId('status'), reset: false },
@@ -162,9 +154,8 @@ function card(p: Person): HTMLElement {
 
 async function toggle(p: Person) {
   if (!p.disabled && !confirm(`Disable ${p.email}? Their sessions end and their keys stop at once.`)) return
-  const path = `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`
-  const res = p.disabled ? await api<typeof EnablePerson>('POST', path) : await api<typeof DisablePerson>('POST', path)
-  report(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
+  const res = await api('POST', `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`)
+  showOutcome(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
   await load()
 }
 
@@ -175,12 +166,12 @@ async function removeFactors(p: Person) {
     )
   )
     return
-  report(await api<typeof RemoveFactors>('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
+  showOutcome(await api('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
   await load()
 }
 
 async function reset(p: Person, send_email: boolean, box: HTMLElement) {
-  const link = answered(await api<typeof ResetLink>('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
+  const link = bodyOrShowError(await api('POST', `/api/admin/people/${p.id}/reset`, { send_email }))
   if (link)
     showLink(
       box,
@@ -190,16 +181,16 @@ async function reset(p: Person, send_email: boolean, box: HTMLElement) {
 }
 
 async function revokeInvite(i: OpenInvite) {
-  report(await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
+  showOutcome(await api('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
   await load()
 }
 
 onSubmit(
   invite,
   (data) =>
-    api<typeof Invite>('POST', '/api/admin/people/invite', {
+    api('POST', '/api/admin/people/invite', {
       email: text(data, 'email'),
-      global_role: (data.get('global_role') || null) as BodyOf<typeof Invite>['global_role'],
+      global_role: (data.get('global_role') || null) as BodyOf<Route<'POST /api/admin/people/invite'>>['global_role'],
       units: unitsFrom(invite),
       send_email: data.get('send_email') === 'on',
     }),

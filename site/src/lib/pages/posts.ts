@@ -1,14 +1,11 @@
 // Social posts: upcoming posts with their image, message and time in the site's time zone; cancel or reschedule them.
-import type { POST as PostAction } from '#routes/api/admin/socialposts/[...path].ts'
-import type { GET as ListPosts } from '#routes/api/admin/socialposts/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { answered, api, byId, detailOf, h, onSubmit, say, signedInFor, tell } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, type Route, showStatus, showError, bodyOrShowError } from '../admin.ts'
 
-await signedInFor('socialposts:read')
+await signedInFor('/admin/posts/')
 
-type Post = AnswerOf<typeof ListPosts>['posts'][number]
-type Actions = (typeof PostAction)['tail']['actions']
+type Post = AnswerOf<Route<'GET /api/admin/socialposts'>>['posts'][number]
 
 const all = byId<HTMLInputElement>('all')
 const list = byId('posts')
@@ -30,7 +27,7 @@ const local = (iso: string) => {
 }
 
 async function load() {
-  const body = answered(await api<typeof ListPosts>('GET', `/api/admin/socialposts${all.checked ? '?all=true' : ''}`))
+  const body = bodyOrShowError(await api('GET', `/api/admin/socialposts${all.checked ? '?all=true' : ''}`))
   if (!body) return
   list.replaceChildren(...body.posts.map((p) => card(p, body.timezone)))
   if (!body.posts.length) list.append(h('li', {}, 'No posts are waiting.'))
@@ -54,12 +51,12 @@ function card(p: Post, zone: string): HTMLElement {
   onSubmit(
     form,
     (data) =>
-      api<Actions['reschedule']>('POST', `/api/admin/socialposts/${p.id}/reschedule`, {
+      api('POST', `/api/admin/socialposts/${p.id}/reschedule`, {
         message: String(data.get('message')),
         scheduled_for: new Date(String(data.get('scheduled_for'))).toISOString(),
       }),
     async () => {
-      tell('The publisher will schedule the post again on its next cycle.')
+      showStatus('The publisher will schedule the post again on its next cycle.')
       await load()
     },
     { problem, reset: false },
@@ -91,9 +88,9 @@ function card(p: Post, zone: string): HTMLElement {
 
 async function cancel(p: Post, problem: HTMLElement) {
   if (!confirm(`Cancel this post? It will not be published.\n\n${p.message.slice(0, 200)}`)) return
-  const res = await api<Actions['cancel']>('POST', `/api/admin/socialposts/${p.id}/cancel`)
-  if (!res.ok) return say(problem, detailOf(res), 'error')
-  tell('Post cancelled.')
+  const res = await api('POST', `/api/admin/socialposts/${p.id}/cancel`)
+  if (!res.ok) return showError(res, problem)
+  showStatus('Post cancelled.')
   await load()
 }
 all.addEventListener('change', load)

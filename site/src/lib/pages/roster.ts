@@ -2,46 +2,37 @@
 // short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
 // checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
 // included), one invites a parent; CSV export of what is shown.
-import type { GET as ListPeople } from '#routes/api/admin/people/index.ts'
-import type { DELETE as RevokeInvite } from '#routes/api/admin/people/invite/[id].ts'
-import type { POST as Invite } from '#routes/api/admin/people/invite/index.ts'
-import type { GET as GetHousehold, PATCH as ChangeHousehold } from '#routes/api/admin/roster/households/[id]/index.ts'
-import type { PUT as LinkAccounts } from '#routes/api/admin/roster/households/[id]/people.ts'
-import type { POST as AddScout } from '#routes/api/admin/roster/households/[id]/scouts.ts'
-import type { POST as AddHousehold } from '#routes/api/admin/roster/households/index.ts'
-import type { GET as ListRoster } from '#routes/api/admin/roster/index.ts'
-import type { PATCH as ChangeScout } from '#routes/api/admin/roster/scouts/[id]/index.ts'
-import type { PUT as SetCheck } from '#routes/api/admin/roster/scouts/[id]/checks/[item].ts'
 import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
 import {
-  answered,
   api,
   type ApiResult,
+  type Route,
   byId,
   formParams,
   h,
   holds,
   onSubmit,
-  say,
   signedInFor,
   SITE_ZONE,
-  tell,
   text,
   when,
+  showStatus,
+  showError,
+  bodyOrShowError,
 } from '../admin.ts'
 
-type Roster = AnswerOf<typeof ListRoster>
+type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
-type Household = AnswerOf<typeof GetHousehold>
+type Household = AnswerOf<Route<'GET /api/admin/roster/households/{id}'>>
 type Scout = Household['scouts'][number]
 type OpenInvite = Listed['invites'][number]
 
 /** A health form running out within this many days shows as expiring (the roster's health=missing filter agrees). */
 const WARNING_DAYS = 30
 
-const me = await signedInFor('roster:write')
+const me = await signedInFor('/admin/roster/')
 const canLink = holds(me, 'people:invite_leader')
 const filters = byId<HTMLFormElement>('filters')
 const search = byId<HTMLInputElement>('q')
@@ -67,11 +58,8 @@ const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(n
 const orNull = (data: FormData, name: string) => text(data, name) || null
 const isoToday = () => new Date().toLocaleDateString('en-CA', { timeZone: SITE_ZONE })
 
-/** Says something where the person is looking: the open household dialog, or the page. */
-function said(words: string, kind: 'error' | 'notice' = 'notice') {
-  if (householdDialog.open) say(byId('household-said'), words, kind)
-  else tell(words, kind)
-}
+/** Where the person is looking: the open household dialog's status line, or the page's. */
+const statusHere = () => (householdDialog.open ? byId('household-said') : byId('status'))
 
 // ——— Filters, kept in the address ———
 
@@ -174,7 +162,7 @@ async function load() {
   const query = chosen()
   const mine = ++loads
   byId<HTMLAnchorElement>('csv').href = `/api/admin/roster/export${query.size ? `?${query}` : ''}`
-  const body = answered(await api<typeof ListRoster>('GET', `/api/admin/roster${query.size ? `?${query}` : ''}`))
+  const body = bodyOrShowError(await api('GET', query.size ? `/api/admin/roster?${query}` : '/api/admin/roster'))
   if (!body || mine !== loads) return
   roster = body
   denChoices(body)
@@ -276,7 +264,7 @@ function householdCard(hh: Listed): HTMLElement {
 
 /** Opens a household's dialog, with all its scouts (the list may show only those that match the filters). */
 async function openHousehold(id: number) {
-  const household = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${id}`))
+  const household = bodyOrShowError(await api('GET', `/api/admin/roster/households/${id}`))
   if (!household) return
   const listed = roster?.households.find((l) => l.id === id)
   editing = { household, invites: listed?.invites ?? [], links: new Map() }
@@ -352,12 +340,12 @@ function scoutItem(hh: Household, sc: Scout) {
 function duesBox(scout: Scout) {
   const box = h('input', { type: 'checkbox', checked: scout.checks.dues.done }) as HTMLInputElement
   box.addEventListener('change', async () => {
-    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
+    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
     if (res.ok) {
       scout.checks.dues.done = box.checked
-      said(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`)
+      showStatus(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`, statusHere())
     } else {
-      said(res.body.detail, 'error')
+      showError(res.body.detail, statusHere())
       box.checked = !box.checked
     }
   })
@@ -377,13 +365,16 @@ function healthFormDate(scout: Scout) {
   const date = h('input', { type: 'date', value: form.form_date ?? '', max: isoToday() }) as HTMLInputElement
   date.addEventListener('change', async () => {
     const body = date.value ? { done: true, form_date: date.value } : { done: false }
-    const res = await api<typeof SetCheck>('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
+    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
     if (!res.ok) {
-      said(res.body.detail, 'error')
+      showError(res.body.detail, statusHere())
       date.value = form.form_date ?? ''
       return
     }
-    said(`Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`)
+    showStatus(
+      `Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`,
+      statusHere(),
+    )
     Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
     words.textContent = healthFormWords(form)
   })
@@ -426,7 +417,7 @@ async function renderAccounts() {
               class: 'secondary',
               onclick: async () => {
                 await navigator.clipboard?.writeText(link)
-                said('Link copied.')
+                showStatus('Link copied.', statusHere())
               },
             },
             'Copy link',
@@ -435,15 +426,15 @@ async function renderAccounts() {
       )
     }),
   )
-  accounts ??= (answered(await api<typeof ListPeople>('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
+  accounts ??= (bodyOrShowError(await api('GET', '/api/admin/people'))?.people ?? []).filter((p) => !p.disabled)
   byId('accounts').replaceChildren(...accounts.map((p) => h('option', { value: p.email })))
 }
 
 async function revoke(invite: OpenInvite) {
-  const res = await api<typeof RevokeInvite>('DELETE', `/api/admin/people/invite/${invite.id}`)
-  if (!res.ok) return said(res.body.detail, 'error')
+  const res = await api('DELETE', `/api/admin/people/invite/${invite.id}`)
+  if (!res.ok) return showError(res.body.detail, statusHere())
   editing!.invites = editing!.invites.filter((i) => i.id !== invite.id)
-  said(`Revoked the invite of ${invite.email}.`)
+  showStatus(`Revoked the invite of ${invite.email}.`, statusHere())
   await renderAccounts()
 }
 
@@ -475,24 +466,24 @@ onSubmit(
       emergency_phone: orNull(data, 'emergency_phone'),
       notes: orNull(data, 'notes'),
     }
-    if (!editing) return api<typeof AddHousehold>('POST', '/api/admin/roster/households', fields)
+    if (!editing) return api('POST', '/api/admin/roster/households', fields)
     const ids = canLink ? linkedIds(data) : null
     if (ids && !Array.isArray(ids)) return ids
-    const saved = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${editing.household.id}`, fields)
+    const saved = await api('PATCH', `/api/admin/roster/households/${editing.household.id}`, fields)
     const before = editing.household.people.map((p) => p.id).sort()
     if (!saved.ok || !ids || JSON.stringify([...ids].sort()) === JSON.stringify(before)) return saved
-    return api<typeof LinkAccounts>('PUT', `/api/admin/roster/households/${editing.household.id}/people`, { person_ids: ids })
+    return api('PUT', `/api/admin/roster/households/${editing.household.id}/people`, { person_ids: ids })
   },
   async (household) => {
     if (addingHousehold) {
       // Straight on to its scouts: the dialog stays open on the new household.
       await load()
       await openHousehold(household.id)
-      said(`Added ${household.parent_name}'s household: now add their scouts.`)
+      showStatus(`Added ${household.parent_name}'s household: now add their scouts.`, statusHere())
       return
     }
     householdDialog.close()
-    tell(`Saved ${household.parent_name}'s household.`)
+    showStatus(`Saved ${household.parent_name}'s household.`)
   },
 )
 
@@ -501,10 +492,10 @@ byId('set-active').addEventListener('click', async () => {
   if (!hh) return
   const active = !hh.active
   if (!active && !confirm(`Deactivate ${hh.parent_name}'s household? It leaves the checklist and the family page.`)) return
-  const res = await api<typeof ChangeHousehold>('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
-  if (!res.ok) return said(res.body.detail, 'error')
+  const res = await api('PATCH', `/api/admin/roster/households/${hh.id}`, { active })
+  if (!res.ok) return showError(res.body.detail, statusHere())
   householdDialog.close()
-  tell(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
+  showStatus(`${hh.parent_name} is ${active ? 'active' : 'inactive'}.`)
 })
 
 householdDialog.addEventListener('close', () => {
@@ -562,18 +553,18 @@ onSubmit(
     }
     const { household, scout } = scoutOf!
     return scout
-      ? api<typeof ChangeScout>('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
-      : api<typeof AddScout>('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
+      ? api('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
+      : api('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
   },
   async (saved) => {
     scoutDialog.close()
     const words = `${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`
     if (editing && householdDialog.open) {
-      const fresh = answered(await api<typeof GetHousehold>('GET', `/api/admin/roster/households/${editing.household.id}`))
+      const fresh = bodyOrShowError(await api('GET', `/api/admin/roster/households/${editing.household.id}`))
       if (fresh) editing.household = fresh
       renderScouts()
     }
-    said(words)
+    showStatus(words, statusHere())
   },
 )
 
@@ -602,7 +593,7 @@ function parentUnits(hh: Household) {
 onSubmit(
   inviteForm,
   (data) =>
-    api<typeof Invite>('POST', '/api/admin/people/invite', {
+    api('POST', '/api/admin/people/invite', {
       email: text(data, 'email'),
       units: parentUnits(editing!.household),
       household_id: editing!.household.id,
@@ -623,8 +614,9 @@ onSubmit(
     ]
     editing.links.set(invited.id, invited.url)
     await renderAccounts()
-    said(
+    showStatus(
       `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
+      statusHere(),
     )
   },
 )

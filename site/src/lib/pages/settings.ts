@@ -1,15 +1,11 @@
 // Settings: one small form per setting, named in words, with its description and default; a refusal shows
 // beside the field. Then the site's last builds, and a rebuild button.
-import type { PUT as SaveSetting } from '#routes/api/admin/settings/[key].ts'
-import type { GET as ListSettings } from '#routes/api/admin/settings/index.ts'
-import type { GET as SiteBuilds } from '#routes/api/admin/site/index.ts'
-import type { POST as Rebuild } from '#routes/api/admin/site/rebuild.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, report, signedInFor, tell, when } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 
-type Setting = AnswerOf<typeof ListSettings>['settings'][number]
+type Setting = AnswerOf<Route<'GET /api/admin/settings'>>['settings'][number]
 
-await signedInFor('settings:write')
+await signedInFor('/admin/settings/')
 
 const shown = (s: Setting, value: unknown) =>
   value === null
@@ -57,11 +53,11 @@ function settingCard(s: Setting): HTMLElement {
     () => {
       const raw = field.value.trim()
       const value = raw === '' ? null : s.minimum !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : raw
-      return api<typeof SaveSetting>('PUT', `/api/admin/settings/${encodeURIComponent(s.key)}`, { value })
+      return api('PUT', `/api/admin/settings/${encodeURIComponent(s.key)}`, { value })
     },
     (setting) => {
       field.value = setting.value === null ? '' : String(setting.value)
-      tell(`Saved “${s.label}”.`)
+      showStatus(`Saved “${s.label}”.`)
     },
     { problem: byId('status'), reset: false },
   )
@@ -70,12 +66,12 @@ function settingCard(s: Setting): HTMLElement {
 }
 
 async function load() {
-  const body = answered(await api<typeof ListSettings>('GET', '/api/admin/settings'))
+  const body = bodyOrShowError(await api('GET', '/api/admin/settings'))
   if (body) byId('settings').replaceChildren(...body.settings.map(settingCard))
 }
 
 async function build() {
-  const res = await api<typeof SiteBuilds>('GET', '/api/admin/site')
+  const res = await api('GET', '/api/admin/site')
   const last = res.ok ? res.body.last : null
   byId('build').textContent = !res.ok
     ? 'The build history could not be read.'
@@ -86,7 +82,7 @@ async function build() {
 }
 
 byId('rebuild').addEventListener('click', async () => {
-  report(await api<typeof Rebuild>('POST', '/api/admin/site/rebuild'), 'Rebuild asked for: the site updates in a few seconds.')
+  showOutcome(await api('POST', '/api/admin/site/rebuild'), 'Rebuild asked for: the site updates in a few seconds.')
   setTimeout(build, 3000)
 })
 await Promise.all([load(), build()])

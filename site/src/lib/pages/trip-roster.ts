@@ -1,14 +1,13 @@
 // Trip roster of one event (?uid=…): what is still missing first, then the counts, the scouts with their health forms
 // and photo consent, the households with phones, emergency contacts, permission slips, balances and slots, the
 // volunteers, the maybes and the waitlist. Print and CSV buttons; the print layout lives in the page.
-import type { GET as Roster } from '#routes/api/admin/calendar/[uid]/roster/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, dollars, plural, scoutName } from '#server/words.ts'
-import { api, byId, detailOf, h, signedInFor } from '../admin.ts'
+import { api, byId, detailOf, h, signedInFor, type Route } from '../admin.ts'
 
-await signedInFor('calendar:write')
+await signedInFor('/admin/calendar/')
 
-type TripRoster = AnswerOf<typeof Roster>
+type TripRoster = AnswerOf<Route<'GET /api/admin/calendar/{uid}/roster'>>
 type Household = TripRoster['households'][number]
 type Scout = TripRoster['scouts'][number]
 
@@ -158,8 +157,8 @@ byId('print').addEventListener('click', () => window.print())
 const uid = new URLSearchParams(location.search).get('uid')
 if (!uid) noRoster('No event was chosen. Open the trip roster from an event on the calendar.')
 else {
-  const path = `/api/admin/calendar/${encodeURIComponent(uid)}`
-  const res = await api<typeof Roster>('GET', `${path}/roster`)
+  const path = `/api/admin/calendar/${encodeURIComponent(uid)}` as const
+  const res = await api('GET', `${path}/roster`)
   if (res.status === 404)
     noRoster('There is no trip roster for this event: it is not in the calendar, or it does not ask families to reply.')
   else if (!res.ok) noRoster(detailOf(res))

@@ -1,12 +1,10 @@
 // Own units: name, number and meeting day, time and place of the units you may edit.
-import type { PATCH as ChangeUnit } from '#routes/api/admin/units/[slug_or_id].ts'
-import type { GET as ListUnits } from '#routes/api/admin/units/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { answered, api, byId, h, onSubmit, signedInFor, tell } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, type Route, showStatus, bodyOrShowError } from '../admin.ts'
 
-await signedInFor('unit:write_own')
+await signedInFor('/admin/units/')
 
-type Unit = AnswerOf<typeof ListUnits>['units'][number]
+type Unit = AnswerOf<Route<'GET /api/admin/units'>>['units'][number]
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 
 function unitForm(u: Unit): HTMLFormElement {
@@ -34,16 +32,16 @@ function unitForm(u: Unit): HTMLFormElement {
     form,
     (data) => {
       const fields = Object.fromEntries([...data].map(([k, v]) => [k, String(v).trim() || null]))
-      return api<typeof ChangeUnit>('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<typeof ChangeUnit>)
+      return api('PATCH', `/api/admin/units/${u.slug}`, fields as BodyOf<Route<'PATCH /api/admin/units/{slug_or_id}'>>)
     },
     (unit) => {
       form.querySelector('h2')!.textContent = `${unit.name}${unit.number ? ` ${unit.number}` : ''}`
-      tell(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
+      showStatus(`Saved the ${u.unit_type}. The public page updates in a few seconds.`)
     },
     { problem, reset: false },
   )
   return form
 }
 
-const listed = answered(await api<typeof ListUnits>('GET', '/api/admin/units'))
+const listed = bodyOrShowError(await api('GET', '/api/admin/units'))
 if (listed) byId('units').append(...listed.units.map(unitForm))
