@@ -42,13 +42,18 @@ function queryOf(url: string): Record<string, unknown> {
   return start < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(start + 1)))
 }
 
-/** A handler's answer as a Response: JSON with the route's success status, or the Response it made itself. */
+/** A handler's answer as a Response: JSON with the route's success status, or the Response it made itself; either
+ * with the headers the handler set (a cookie beside a redirect). */
 function responseOf(value: unknown, status: number, headers: AnswerHeaders): Response {
-  if (value instanceof Response) return value
-  const answer = new Headers({ 'content-type': 'application/json;charset=utf-8' })
+  const made = value instanceof Response
+  if (made && isEmpty(headers)) return value
+  const answer = new Headers(made ? value.headers : { 'content-type': 'application/json;charset=utf-8' })
   for (const [name, field] of Object.entries(headers)) for (const one of Array.isArray(field) ? field : [field]) answer.append(name, one)
+  if (made) return new Response(value.body, { status: value.status, headers: answer })
   return new Response(value === undefined ? null : JSON.stringify(value), { status, headers: answer })
 }
+
+const isEmpty = (headers: object) => Object.keys(headers).length === 0
 
 /** What a handler is given from the request: its path parameters, query and body, validated. */
 interface Inputs {
