@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { existsSync, mkdirSync } from 'node:fs'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
 import { readEnv } from './env.ts'
-import { record } from './db/write.ts'
+import { record, write } from './db/write.ts'
 import { createAccount } from './people/accounts.ts'
 import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
@@ -59,7 +59,7 @@ switch (command) {
     const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
     const email = normaliseEmail(values.email!)
     try {
-      await db.transaction().execute(async (trx) => {
+      await write(db, async (trx) => {
         await createAccount(trx, { email, name: values.name ?? null, password, global_role: 'owner', units: [] })
         await record(trx, 'cli', 'people.create_owner', `Created owner ${email} from the command line`)
       })

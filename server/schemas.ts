@@ -6,7 +6,7 @@ import { type TObject, Type as t, type TSchema } from '@sinclair/typebox'
 import { instantOf, TIMESTAMP_HINT } from './formats.ts'
 import { unprocessable } from './errors.ts'
 import { multiline, withMessage } from './http/validate.ts'
-import { WEEKDAYS } from './db/database.ts'
+import { WEEKDAYS } from './units/tables.ts'
 
 export { multiline, t, withMessage }
 

@@ -1,4 +1,6 @@
 // Dates, times and names as the site writes them for people (pages, admin screens and history), in one place.
+import type { Repeat } from './calendar/event.ts'
+import type { RsvpAnswer } from './calendar/tables.ts'
 
 /** "2027-02-14" → "Sun, Feb 14" (with `year`: "Sun, Feb 14, 2027"). */
 export function dayWords(date: string, { year = false } = {}): string {
@@ -21,6 +23,27 @@ export function clockWords(time: string): string {
 export function instantWords(instant: string | number | Date, timeZone: string): string {
   return new Date(instant).toLocaleString('en-US', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
 }
+
+/**
+ * How an event repeats: `every` as a page tells it ("Repeats every week until …"), `often` as the history writes it
+ * ("…, weekly until …").
+ */
+export const REPEAT_WORDS: Record<Repeat, { every: string; often: string }> = {
+  weekly: { every: 'every week', often: 'weekly' },
+  monthly_date: { every: 'every month on the same date', often: 'monthly on the same date' },
+  monthly_weekday: { every: 'every month on the same weekday', often: 'monthly on the same weekday' },
+}
+
+/** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM (, weekly until Tue, May 25, 2027). */
+export const eventWords = (e: { title: string; date: string; time?: string | null; repeat?: Repeat; repeat_until?: string }) =>
+  `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}` +
+  (e.repeat && e.repeat_until ? `, ${REPEAT_WORDS[e.repeat].often} until ${dayWords(e.repeat_until, { year: true })}` : '')
+
+const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
+
+/** A household's reply: "coming, 2 adults and 3 scouts", "not coming". */
+export const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: number }) =>
+  r.answer === 'no' ? ANSWER_WORDS.no : `${ANSWER_WORDS[r.answer]}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 
 /** Whose something is: pack, troop or both. */
 export const UNIT_WORDS: Record<string, string> = { pack: 'Pack', troop: 'Troop', both: 'Pack and troop' }

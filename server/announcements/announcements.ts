@@ -1,7 +1,8 @@
 // Announcements: how one is shown, creating one within the character and live caps, and revoking one.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { ANNOUNCEMENT_UNITS, type Executor } from '../db/database.ts'
+import { ANNOUNCEMENT_UNITS } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
@@ -89,13 +90,13 @@ export async function announcementById(db: Executor, id: number) {
 
 export const listAnnouncements = async (db: Executor) => ({
   announcements: await announcementsWithState(db),
-  max_chars: (await getSetting(db, 'announcements.max_chars')) as number,
-  live_cap: (await getSetting(db, 'announcements.live_cap')) as number,
+  max_chars: await getSetting(db, 'announcements.max_chars'),
+  live_cap: await getSetting(db, 'announcements.live_cap'),
 })
 
 /** 422 for an empty or over-long message or a bad window; 409 with the live ones when this would be live over the cap. */
 export async function createAnnouncement(db: Db, caller: Caller, input: typeof NewAnnouncement.static) {
-  const maxChars: number = await getSetting(db, 'announcements.max_chars')
+  const maxChars = await getSetting(db, 'announcements.max_chars')
   const message = input.message.trim()
   if (!message) throw unprocessable('message: must not be empty')
   const length = [...message].length
@@ -108,7 +109,7 @@ export async function createAnnouncement(db: Db, caller: Caller, input: typeof N
   const id = await write(db, async (trx) => {
     if (starts <= now) {
       const live = (await announcementsWithState(trx, now)).filter((a) => a.state === 'live')
-      const cap: number = await getSetting(trx, 'announcements.live_cap')
+      const cap = await getSetting(trx, 'announcements.live_cap')
       if (live.length >= cap)
         throw conflict(`The live cap of ${cap} announcements is reached; revoke one or schedule this later`, 'live_cap_reached', { live })
     }

@@ -1,5 +1,6 @@
 // The one rule for an announcement's state: revoked > expired > scheduled > live or over_cap.
-import type { Announcement, Executor } from '../db/database.ts'
+import type { Announcement } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
 
 export const STATES = ['live', 'scheduled', 'expired', 'revoked', 'over_cap'] as const

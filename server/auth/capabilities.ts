@@ -23,8 +23,12 @@ export const CAPABILITY_WORDS = {
 export type Capability = keyof typeof CAPABILITY_WORDS
 export const CAPABILITIES = Object.keys(CAPABILITY_WORDS) as Capability[]
 
-export type GlobalRole = 'owner' | 'admin'
-export type UnitRole = 'member' | 'leader'
+/** The roles, written once: a unit role is held per unit (memberships.role), a global role site-wide (people.global_role). */
+export const UNIT_ROLES = ['member', 'leader'] as const
+export type UnitRole = (typeof UNIT_ROLES)[number]
+export const GLOBAL_ROLES = ['owner', 'admin'] as const
+export type GlobalRole = (typeof GLOBAL_ROLES)[number]
+export type Role = UnitRole | GlobalRole
 
 const EVERYONE: Capability[] = ['account:self', 'apikeys:own']
 const LEADER: Capability[] = [
@@ -45,7 +49,7 @@ const ADMIN: Capability[] = [...LEADER, 'people:invite_admin', 'history:read', '
 const OWNER: Capability[] = [...ADMIN, 'people:manage']
 
 /** Capabilities by role, as in the README's matrix. */
-export const ROLE_CAPABILITIES: Record<UnitRole | GlobalRole, readonly Capability[]> = {
+export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
   member: EVERYONE,
   leader: LEADER,
   admin: ADMIN,

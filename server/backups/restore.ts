@@ -76,6 +76,7 @@ export async function restoreDatabase(databasePath: string, backup: string, now 
     const kept = existing ? keepReplaced(databasePath, now) : null
     renameSync(incoming, databasePath)
     fsyncFolder(path.dirname(path.resolve(databasePath)))
+    // Not write(): the restore itself is the change (a file swap no transaction holds); this entry goes into the restored file.
     const db = openDatabase(databasePath)
     const keptWords = kept ? `; the replaced database is kept as ${kept}` : ''
     await record(

@@ -69,8 +69,8 @@ export class BackupSchedule {
     const [hour, timeZone] = await Promise.all([getSetting(this.db, 'backups.hour'), getSetting(this.db, 'site.timezone')])
     this.planned = planAtStart(this.now(), hour, timeZone, newestDaily(this.place.dir, stemOf(this.place.databasePath)))
     // A changed hour or time zone moves the next daily run at once (a pending catch-up stays).
-    this.unsubscribe = onSettingChange((db, key) => {
-      if (db === this.db && (key === 'backups.hour' || key === 'site.timezone') && this.planned?.reason === 'daily' && !this.running)
+    this.unsubscribe = onSettingChange('backup schedule', (db) => {
+      if (db === this.db && this.planned?.reason === 'daily' && !this.running)
         void this.daily().then(
           (next) => {
             if (this.running || this.stopped) return

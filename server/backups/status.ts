@@ -20,6 +20,7 @@ export async function recordBackup(
   outcome: BackupOutcome,
   logged?: { kind: HistoryKind; summary: string },
 ): Promise<void> {
+  // Not write(): a successful backup is the service's own bookkeeping, with no action-log entry unless `logged` asks.
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('backups')

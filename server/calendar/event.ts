@@ -232,12 +232,22 @@ export function occurrencesIn(objects: { ics: string }[], from: number, to: numb
         return []
       }
     })
-    .sort((a, b) => a.start - b.start || a.title.localeCompare(b.title))
+    .sort(byStartThenTitle)
 }
 
+const byStartThenTitle = (a: Occurrence, b: Occurrence) => a.start - b.start || a.title.localeCompare(b.title)
+
+/** Every occurrence of the events in one resource, from the earliest instant a Date holds to the latest. */
+export const allOccurrences = (ics: string, timeZone: string): Occurrence[] => occurrences(ics, -8.64e15, 8.64e15, timeZone)
+
 /** A resource's first occurrence (a repeating event's first day); undefined when it holds none or is not valid iCalendar. */
-export const firstOccurrence = (ics: string, timeZone: string): Occurrence | undefined =>
-  occurrencesIn([{ ics }], -8.64e15, 8.64e15, timeZone)[0]
+export const firstOccurrence = (ics: string, timeZone: string): Occurrence | undefined => {
+  try {
+    return allOccurrences(ics, timeZone).sort(byStartThenTitle)[0]
+  } catch {
+    return undefined
+  }
+}
 
 /** The title and unit of the (first) event in a resource, for naming it and choosing whom it concerns. */
 export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit'] } | null {
@@ -267,5 +277,5 @@ export function uidOf(ics: string): string | null {
 /** The days a repeat falls on, from `date` to `until` (before any are skipped). */
 export function repeatDates(date: string, repeat: Repeat, until: string): string[] {
   const ics = toICalendar('repeat-dates', { title: 'repeat', date, unit: 'both', repeat, repeat_until: until }, 'UTC')
-  return occurrences(ics, -8.64e15, 8.64e15, 'UTC').map((o) => o.date)
+  return allOccurrences(ics, 'UTC').map((o) => o.date)
 }

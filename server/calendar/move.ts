@@ -14,7 +14,7 @@ export interface MoveOutcome {
 }
 
 export async function moveToStore(db: Db, store: CalDavStore): Promise<MoveOutcome> {
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   const waiting = await db.selectFrom('calendar_site_events').select(['uid', 'ics']).orderBy('changed_at').execute()
   const held = new Set((await store.list()).map((o) => o.uid))
   const outcome: MoveOutcome = { moved: [], present: [] }

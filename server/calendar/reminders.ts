@@ -5,7 +5,8 @@
 // before the start is not "reminded" of the answer it just gave. Without mail, leaders see the same list as a to-do.
 import type { Db } from '../db/client.ts'
 import { type Selectable, sql } from 'kysely'
-import type { Executor, ReminderKind, RsvpEventTable } from '../db/database.ts'
+import type { ReminderKind, RsvpEventTable } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { compose } from '../mail/compose.ts'
 import type { MailSender } from '../mail/sender.ts'
@@ -130,7 +131,7 @@ function letterOf(kind: ReminderKind, e: Event, closes: string | null, answer: s
 export async function sendReminders(db: Db, now: number, baseUrl: string): Promise<{ queued: number; next: number }> {
   let queued = 0
   let next = Infinity
-  const [site, timeZone]: [string, string] = [await getSetting(db, 'site.name'), await getSetting(db, 'site.timezone')]
+  const [site, timeZone] = [await getSetting(db, 'site.name'), await getSetting(db, 'site.timezone')]
   for (const e of await eventsAhead(db, now))
     for (const [kind, due] of dueTimes(e)) {
       if (due > now) {

@@ -1,6 +1,6 @@
 // The shapes of replies and sign-ups as the API takes and answers them: a household's reply, the headcounts, one reply
 // as leaders and families see it, an event with its replies, and its reminders.
-import { REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES } from '../db/database.ts'
+import { REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES } from './tables.ts'
 import { Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
 import { Money, ReplySignupFields, Signup } from './signup.ts'
 

@@ -5,13 +5,14 @@ import type { Caller } from '../auth/credential.ts'
 import { csvDocument, eventFileName } from '../csv.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
-import { type Executor, RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from '../db/database.ts'
+import { RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from './tables.ts'
+import type { Executor } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { siteTime } from '../settings/registry.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
-import { clockWords, dayWords, dollars, plural } from '../words.ts'
+import { dollars, eventWords, plural, replyWords } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import {
   money,
@@ -426,12 +427,6 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
   })
   return { household_id: householdId, household: reply.household, ...money(reply.owed_cents ?? 0, payment.paid_cents), ...payment }
 }
-
-const ANSWER_WORDS: Record<RsvpAnswer, string> = { yes: 'coming', maybe: 'maybe', no: 'not coming' }
-const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: number }) =>
-  r.answer === 'no' ? ANSWER_WORDS.no : `${ANSWER_WORDS[r.answer]}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
-const eventWords = (e: { title: string; date: string; time: string | null }) =>
-  `“${e.title}”, ${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ''}`
 
 /** The replies as CSV for a leader, one line per household, with the headcount lines at the end. */
 export async function repliesCsv(db: Executor, caller: Caller, uid: string) {

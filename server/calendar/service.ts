@@ -25,7 +25,7 @@ import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
 import { Signup, signupFrom, type SignupSettings } from './signup.ts'
 import type { SignupMail } from './signup-mail.ts'
 import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
-import { clockWords, dayWords } from '../words.ts'
+import { eventWords } from '../words.ts'
 
 /** What the admin calendar says while the CalDAV store does not answer (the shown events are the last good copy). */
 export const UNREACHABLE = 'The calendar server is not answering; changes will be possible again when it is.'
@@ -184,7 +184,7 @@ function repeatFrom(body: typeof EventBody.static, repeat: Repeat) {
 }
 
 export async function shownWindow(db: Executor, now = Date.now()) {
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   const from = zonedToUtc(utcToZoned(now, timeZone).date, '00:00', timeZone)
   return { timeZone, from, to: from + WINDOW_DAYS * 86_400_000 }
 }
@@ -220,7 +220,7 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
   const snapshot = await calendar.snapshot()
   const { objects } = snapshot
   const now = nowIso()
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('calendar_objects').execute()
     for (const o of objects)
@@ -333,17 +333,6 @@ export async function createEvent(db: Db, calendar: CalendarStore, caller: Calle
 
 const askingWords = ({ rsvp, signup }: { rsvp: boolean; signup: SignupSettings | null }) =>
   rsvp ? `, asking families to ${signup ? 'sign up' : 'reply'}` : ''
-
-const REPEAT_WORDS: Record<Repeat, string> = {
-  weekly: 'weekly',
-  monthly_date: 'monthly on the same date',
-  monthly_weekday: 'monthly on the same weekday',
-}
-
-/** An event as the history writes it: “Pinewood derby”, Sun, Feb 14, 2027, 10:00 AM (, weekly until Tue, May 25, 2027). */
-const eventWords = (e: { title: string; date: string; time?: string; repeat?: Repeat; repeat_until?: string }) =>
-  `“${e.title}”, ${dayWords(e.date, { year: true })}${e.time ? `, ${clockWords(e.time)}` : ''}` +
-  (e.repeat && e.repeat_until ? `, ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}` : '')
 
 /** A stored resource as the history writes it, named by its first occurrence (a repeating one by its first day). */
 export function storedEventWords(ics: string, timeZone: string): string | null {

@@ -33,7 +33,7 @@ export async function queueSignupMail(
   households: number[],
 ): Promise<number> {
   if (!mail || !households.length) return 0
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const news = NEWS[kind](event.title, dayWords(event.date, { year: true }))
   const letter = await compose(trx, {
     subject: news.subject,

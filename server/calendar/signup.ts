@@ -4,7 +4,7 @@
 import type { Executor } from '../db/database.ts'
 import { unprocessable, conflict } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, OneOf, t, Timestamp, parseTimestamp } from '../schemas.ts'
-import { PAYMENT_METHODS } from '../db/database.ts'
+import { PAYMENT_METHODS } from './tables.ts'
 
 export const Slot = t.Object(
   {

@@ -6,7 +6,13 @@ import { isCatalogPath } from '../http/edge.ts'
 import { openApiDocument } from '../http/openapi.ts'
 import type { LoadedRoute } from '../routes.ts'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
+/** The parts of the writer's document this file reads or adds to (its operations' answers and its components). */
+interface Written {
+  info: Json
+  paths: Record<string, Record<string, { responses: Record<string, { headers?: Json }> }>>
+  components: { securitySchemes?: unknown; headers?: Json } & Json
+}
 
 const header = (description: string, example: string) => ({ description, schema: { type: 'string' }, example })
 
@@ -30,10 +36,10 @@ export function catalogDocument(registry: LoadedRoute[], baseUrl: string): Json 
   const document = openApiDocument(
     registry.filter((route) => route.def.auth === 'public' && isCatalogPath(route.docPath)),
     baseUrl,
-  ) as Json
-  for (const operations of Object.values(document.paths as Json))
-    for (const operation of Object.values(operations as Json)) {
-      for (const response of Object.values(operation.responses as Json))
+  ) as Json & Written
+  for (const operations of Object.values(document.paths))
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses))
         for (const name of ON_EVERY_ANSWER) (response.headers ??= {})[name] = ref(name)
     }
   // Every operation here is public: the credentials of the admin API are not part of this document.

@@ -1,6 +1,6 @@
 // The season catalog file format, written once in TypeBox; catalog/season.schema.json is generated from it.
 import { Type as t } from '@sinclair/typebox'
-import { CATALOG_STATUSES, GAME_MODES } from '../db/database.ts'
+import { CATALOG_STATUSES, GAME_MODES } from './tables.ts'
 import '../formats.ts' // `format: date` means a real calendar date
 
 export const SCHEMA_ID = 'https://scouting-units.example/catalog/season.schema.json'
@@ -99,20 +99,29 @@ export const Season = t.Object(
   { additionalProperties: false, $id: SCHEMA_ID, title: 'Season catalog file', description: 'One season of the collectibles catalog.' },
 )
 
+const isStringConst = (branch: unknown): branch is { const: string } =>
+  typeof branch === 'object' && branch !== null && 'const' in branch && typeof branch.const === 'string'
+
+/** The constants of a schema node that is a union of string constants (`anyOf` of `const`s); null for any other node. */
+export function stringConsts(node: object): string[] | null {
+  return 'anyOf' in node && Array.isArray(node.anyOf) && node.anyOf.every(isStringConst) ? node.anyOf.map((b) => b.const) : null
+}
+
 /** A union of string constants becomes `enum`, which editors offer as completions. */
-function enumsFromConstUnions(node: any): any {
+function enumsFromConstUnions(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(enumsFromConstUnions)
   if (!node || typeof node !== 'object') return node
-  if (Array.isArray(node.anyOf) && node.anyOf.every((b: any) => typeof b.const === 'string')) {
-    const { anyOf, ...rest } = node
-    return { ...rest, type: 'string', enum: anyOf.map((b: any) => b.const) }
+  const consts = stringConsts(node)
+  if (consts) {
+    const { anyOf: _, ...rest } = node as { anyOf: unknown }
+    return { ...rest, type: 'string', enum: consts }
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, enumsFromConstUnions(v)]))
 }
 
 /** The JSON Schema document written to catalog/season.schema.json. */
 export function jsonSchema(): Record<string, unknown> {
-  const { $id, ...rest } = enumsFromConstUnions(JSON.parse(JSON.stringify(Season)))
+  const { $id, ...rest } = enumsFromConstUnions(JSON.parse(JSON.stringify(Season))) as Record<string, unknown>
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id, ...rest }
 }
 

@@ -1,10 +1,10 @@
 // Validates one season file: the JSON Schema rules, then the rules a schema cannot express; and flattens it.
-import type { CatalogVariant } from '../db/database.ts'
-import type { Static } from '@sinclair/typebox'
+import type { CatalogVariant } from './tables.ts'
+import { type Static, TypeGuard } from '@sinclair/typebox'
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler'
 import path from 'node:path'
 import { quote, readJson } from './json-text.ts'
-import { Season } from './schema.ts'
+import { Season, stringConsts } from './schema.ts'
 
 export type SeasonFile = Static<typeof Season>
 
@@ -56,17 +56,19 @@ const TYPE_NAMES: Partial<Record<ValueErrorType, string>> = {
 }
 
 function schemaMessage(error: ValueError): string {
-  const s = error.schema as any
+  const s = error.schema
   // Each message speaks of the check that failed: a number where a string belongs is "must be a string", never
   // what the string should look like.
   if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required but missing'
   if (error.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known property (unknown properties are refused)'
   const type = TYPE_NAMES[error.type]
   if (type) return `must be ${type}`
-  if (error.type === ValueErrorType.Union && Array.isArray(s.anyOf) && s.anyOf.every((b: any) => typeof b.const === 'string'))
-    return `must be one of ${s.anyOf.map((b: any) => b.const).join(', ')}`
-  if (error.type === ValueErrorType.StringFormat && s.format === 'date') return 'must be a real calendar date written YYYY-MM-DD'
-  if (error.type === ValueErrorType.StringPattern && s.pattern === '^c[0-9]+s[0-9]+$') return 'must look like c6s3 (c<chapter>s<season>)'
+  const consts = error.type === ValueErrorType.Union && stringConsts(s)
+  if (consts) return `must be one of ${consts.join(', ')}`
+  if (error.type === ValueErrorType.StringFormat && TypeGuard.IsString(s) && s.format === 'date')
+    return 'must be a real calendar date written YYYY-MM-DD'
+  if (error.type === ValueErrorType.StringPattern && TypeGuard.IsString(s) && s.pattern === '^c[0-9]+s[0-9]+$')
+    return 'must look like c6s3 (c<chapter>s<season>)'
   return error.message.charAt(0).toLowerCase() + error.message.slice(1)
 }
 
@@ -147,7 +149,7 @@ export function validateSeason(
   for (const d of read.duplicates) problems.push({ level: 'error', ...d })
   const data = read.value
   problems.push(...schemaProblems(data))
-  const season = (data as any)?.season
+  const season = typeof data === 'object' && data !== null && 'season' in data ? data.season : undefined
   if (typeof season === 'string' && season !== name.replace(/\.json$/i, ''))
     problems.push({
       level: 'error',

@@ -1,5 +1,5 @@
 // Opens the SQLite file through Kysely with the pragmas the service relies on, and migrates it (after a backup).
-import { Database as SqliteDatabase, type Statement } from 'bun:sqlite'
+import { type SQLQueryBindings, Database as SqliteDatabase, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { promises as fs } from 'node:fs'
@@ -75,7 +75,8 @@ class KeptStatements implements DatabaseConnection {
       if (this.#statements.size >= STATEMENTS_KEPT) this.#forgetOldest()
       this.#statements.set(sql, kept)
     }
-    const values = parameters as any[]
+    // Kysely passes on the values a query was built with: the strings, numbers, nulls and bytes SQLite binds.
+    const values = parameters as SQLQueryBindings[]
     if (kept.returnsRows) return Promise.resolve({ rows: kept.statement.all(...values) as R[] })
     const { changes, lastInsertRowid } = kept.statement.run(...values)
     return Promise.resolve({ insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] })

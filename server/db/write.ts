@@ -10,7 +10,11 @@ export type Trx = Transaction<Database>
 
 const logged = new WeakSet<Executor>()
 
-/** Writes one action-log entry and gives its id; inside `write`, it commits with the change it describes. */
+/**
+ * Writes one action-log entry and gives its id; inside `write`, it commits with the change it describes. Called
+ * with the database outside `write`, it logs an event that changed no row (a failed sign-in, a rebuild asked for):
+ * the one insert commits by itself, so there is nothing for `write` to hold together.
+ */
 export async function record(db: Executor, actor: string, kind: HistoryKind, summary: string): Promise<number> {
   noteWrite(kind)
   logged.add(db)

@@ -1,6 +1,6 @@
 // The public join form: a lead stored with its owed copies, or a filled honeypot stored apart as spam.
 import type { Db } from '../db/client.ts'
-import { LEAD_UNITS } from '../db/database.ts'
+import { LEAD_UNITS } from './tables.ts'
 import { record, write } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
 import { EMAIL_PATTERN } from '../formats.ts'

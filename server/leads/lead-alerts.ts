@@ -1,7 +1,8 @@
 // New-lead alerts: when the join form brings a family, each leader of the unit they asked about (both units when
 // they are not sure) who has not turned it off gets a short mail pointing to the leads page, at most one in ten
 // minutes. The mail names nobody: the family's details stay on the site, behind a sign-in.
-import type { Executor, Lead } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import type { Lead } from './tables.ts'
 import { compose } from '../mail/compose.ts'
 import { mailedSince, queueMail } from '../mail/outbox.ts'
 import { getSetting } from '../settings/registry.ts'
@@ -32,7 +33,7 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
   )
   const due = leaders.filter((l) => !alerted.has(l.email))
   if (!due.length) return 0
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const about = lead.unit === 'unsure' ? 'is not sure which unit suits them' : `asked about the ${lead.unit}`
   const letter = await compose(trx, {
     subject: `A new family sent the join form`,

@@ -2,7 +2,8 @@
 // copies that failed, and replaying them.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, type Lead, MIRROR_STATUSES } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { type Lead, MIRROR_STATUSES } from './tables.ts'
 import { record } from '../db/write.ts'
 import { unprocessable } from '../errors.ts'
 import type { Outbound } from '../http/outbound.ts'
@@ -22,7 +23,7 @@ export async function configuredTargets(db: Executor): Promise<'spreadsheet'[]> 
  * plain words (never another server's status or an address); the service log keeps what happened.
  */
 export async function copyToSpreadsheet(db: Db, outbound: Outbound, lead: Lead): Promise<boolean> {
-  const url: string | null = await getSetting(db, 'mirrors.spreadsheet_url')
+  const url = await getSetting(db, 'mirrors.spreadsheet_url')
   let error: string | null = null
   let detail: string | null = null
   if (!url) error = detail = 'mirrors.spreadsheet_url is not set'

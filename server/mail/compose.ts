@@ -23,7 +23,7 @@ const escape = (text: string) => Bun.escapeHTML(text)
 
 /** The two parts of a letter, signed with the site's name. */
 export async function compose(db: Executor, letter: Letter): Promise<{ subject: string; text: string; html: string }> {
-  const site: string = await getSetting(db, 'site.name')
+  const site = await getSetting(db, 'site.name')
   const text = [
     ...letter.paragraphs,
     ...(letter.markdown ? [letter.markdown.trim()] : []),

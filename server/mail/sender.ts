@@ -96,7 +96,7 @@ export class MailSender {
     while (!this.stopped) {
       const now = Date.now()
       this.attempts = this.attempts.filter((at) => at > now - WINDOW_MS)
-      const perMinute: number = await getSetting(this.db, 'mail.per_minute')
+      const perMinute = await getSetting(this.db, 'mail.per_minute')
       if (this.attempts.length >= perMinute) return this.later(this.attempts[this.attempts.length - perMinute] + WINDOW_MS - now)
       // Mail someone is waiting for goes first; then the oldest.
       const mail = await this.db

@@ -3,7 +3,8 @@
 // emails, each address once — and to what was skipped and why. A leader reaches only the units they lead.
 import type { Caller } from '../auth/credential.ts'
 import { titleAndUnitOf } from '../calendar/event.ts'
-import { type Executor, UNIT_SLUGS } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { UNIT_SLUGS } from '../units/tables.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import { ledUnits } from '../roster/commands.ts'
 import { Line, OneOf, t } from '../schemas.ts'

@@ -8,8 +8,6 @@ import { errorText, logEvent } from '../ops/log.ts'
 import { onSettingChange } from '../settings/registry.ts'
 import { CATCH_UP_MS, digestClock, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
 
-const SETTINGS = new Set(['mail.digest_day', 'mail.digest_hour', 'site.timezone'])
-
 export class DigestSchedule {
   private readonly timer = new DueTimer(
     () => this.tick(),
@@ -28,8 +26,8 @@ export class DigestSchedule {
   ) {}
 
   start(): void {
-    this.unsubscribe = onSettingChange((db, key) => {
-      if (db === this.db && SETTINGS.has(key)) this.timer.wake()
+    this.unsubscribe = onSettingChange('digest schedule', (db) => {
+      if (db === this.db) this.timer.wake()
     })
     this.timer.wake()
   }

@@ -6,7 +6,8 @@ import { announcementsWithState } from '../announcements/state.ts'
 import { occurrencesIn } from '../calendar/event.ts'
 import { addDays, utcToZoned, zonedToUtc } from '../calendar/zone.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, WEEKDAYS } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { WEEKDAYS } from '../units/tables.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { compose } from '../mail/compose.ts'
 import { markdownText } from '../mail/markdown.ts'
@@ -119,7 +120,7 @@ interface HouseholdDigest {
 
 /** What each household would get at `now`: those with a subscribed address and something coming. */
 export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number> | null = null): Promise<HouseholdDigest[]> {
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   const [units, scouts, objects, asking, announcements] = await Promise.all([
     db.selectFrom('units').select(['id', 'slug']).execute(),
     db
@@ -213,7 +214,7 @@ function digestMarkdown(digest: HouseholdDigest, baseUrl: string): string {
  * restart or from a second timer, finds the run recorded and does nothing. Returns how many mails it queued.
  */
 export async function sendDigest(db: Db, at: number, baseUrl: string): Promise<number> {
-  const timeZone: string = await getSetting(db, 'site.timezone')
+  const timeZone = await getSetting(db, 'site.timezone')
   const day = utcToZoned(at, timeZone).date
   return write(db, async (trx) => {
     const done = await trx.selectFrom('digest_runs').select('day').where('day', '=', day).executeTakeFirst()
@@ -222,7 +223,7 @@ export async function sendDigest(db: Db, at: number, baseUrl: string): Promise<n
       return 0
     }
     const digests = await digestsAt(trx, Date.now())
-    const site: string = await getSetting(trx, 'site.name')
+    const site = await getSetting(trx, 'site.name')
     const tokens = await unsubscribeTokens(
       trx,
       digests.flatMap((d) => d.emails),

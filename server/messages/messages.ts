@@ -3,7 +3,8 @@
 import { type Selectable, sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, UNIT_SLUGS } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { UNIT_SLUGS } from '../units/tables.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
@@ -220,7 +221,7 @@ interface Sending {
 
 /** One mail per address, replies going to the leader; a non-urgent one carries its one-click unsubscribe (RFC 8058). */
 async function queueMessageMails(trx: Executor, messageId: number, recipients: Recipient[], m: Sending) {
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const tokens = await unsubscribeTokens(
     trx,
     recipients.map((r) => r.email),

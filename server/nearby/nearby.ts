@@ -2,7 +2,8 @@
 // sent) and deactivating one.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, NEARBY_UNIT_TYPES } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { NEARBY_UNIT_TYPES } from './tables.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound } from '../errors.ts'
 import {

@@ -1,6 +1,6 @@
 // The order of the nearby-units directory, on the public page and in the admin list: by type (packs first, as
 // the types are listed), then by unit number as a number, then by name.
-import { NEARBY_UNIT_TYPES } from '../db/database.ts'
+import { NEARBY_UNIT_TYPES } from './tables.ts'
 
 type Listed = { unit_type: string; unit_number: string | null; name: string }
 

@@ -2,7 +2,9 @@
 // changing (the slug too) and deleting one; the public site builds the published ones at /pages/{slug}/.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { ANNOUNCEMENT_UNITS, type ContentPage, type Executor } from '../db/database.ts'
+import { ANNOUNCEMENT_UNITS } from '../announcements/tables.ts'
+import type { Executor } from '../db/database.ts'
+import type { ContentPage } from './tables.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, nowIso, OneOf, t, withMessage } from '../schemas.ts'

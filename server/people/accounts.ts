@@ -1,4 +1,5 @@
 // Creating an account (from an invite or the first-owner setup), signed in straight away.
+import type { GlobalRole } from '../auth/capabilities.ts'
 import { conflict } from '../errors.ts'
 import type { Executor } from '../db/database.ts'
 import { nowIso } from '../schemas.ts'
@@ -9,7 +10,7 @@ interface NewAccount {
   email: string
   name: string | null
   password: string
-  global_role: 'owner' | 'admin' | null
+  global_role: GlobalRole | null
   units: UnitGrant[]
 }
 

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { randomToken } from '../auth/tokens.ts'
 import { addDays } from '../calendar/zone.ts'
-import { record } from '../db/write.ts'
+import { record, write } from '../db/write.ts'
 import { programYear } from '../roster/queries.ts'
 import { today } from '../settings/registry.ts'
 import { createAccount } from './accounts.ts'
@@ -248,7 +248,7 @@ export async function addDemoHouseholds(db: Executor, households: DemoHousehold[
 
 export async function seedDemo(db: Db): Promise<string[]> {
   const lines: string[] = []
-  await db.transaction().execute(async (trx) => {
+  await write(db, async (trx) => {
     await trx
       .updateTable('units')
       .set({ number: '123', meeting_day: 'tuesday', meeting_time: '18:30', meeting_place: 'Community Church hall' })

@@ -1,20 +1,19 @@
 // What a credential may grant, and so whose account it may touch: the one check used by invites, invite
 // revocation, role changes and reset links. It reads the credential's capabilities (a key's scopes ∩ its
 // owner's), never the person's role alone.
+import type { GlobalRole, UnitRole } from '../auth/capabilities.ts'
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import type { Executor } from '../db/database.ts'
 
 export interface UnitGrant {
   unit_id: number
-  role: 'member' | 'leader'
+  role: UnitRole
   title?: string | null
 }
 
-export type GlobalRoleGrant = 'owner' | 'admin' | null
-
 /** Roles as the history writes them: "admin, leader of Cub Scout Pack", or "no roles". */
-export async function rolesInWords(db: Executor, globalRole: GlobalRoleGrant, units: UnitGrant[]): Promise<string> {
+export async function rolesInWords(db: Executor, globalRole: GlobalRole | null, units: UnitGrant[]): Promise<string> {
   const names = new Map((await db.selectFrom('units').select(['id', 'name']).execute()).map((u) => [u.id, u.name]))
   const unitRoles = units.map((u) => `${u.role} of ${names.get(u.unit_id) ?? 'an unknown unit'}${u.title ? ` (${u.title})` : ''}`)
   return [globalRole, ...unitRoles].filter(Boolean).join(', ') || 'no roles'
@@ -31,7 +30,7 @@ function grantableUnit(caller: Caller, unitId: number): boolean {
  * can hold it), admin needs `people:invite_admin`, a unit role needs `people:invite_leader` in a unit the
  * person leads (every unit for admins and owners). 422 for an unknown or repeated unit.
  */
-export async function assertMayGrant(db: Executor, caller: Caller, globalRole: GlobalRoleGrant, units: UnitGrant[]) {
+export async function assertMayGrant(db: Executor, caller: Caller, globalRole: GlobalRole | null, units: UnitGrant[]) {
   if (!caller.person) throw forbidden('Only a person can grant roles')
   const can = (c: Parameters<typeof caller.capabilities.has>[0]) => caller.capabilities.has(c)
   if (globalRole === 'owner' && !can('people:manage')) throw forbidden('Granting owner needs a signed-in owner (people:manage)')
@@ -48,7 +47,7 @@ export async function assertMayGrant(db: Executor, caller: Caller, globalRole: G
 }
 
 /** An invite: `people:invite_leader`, and the right to grant its roles. Checked when it is issued and when it is used. */
-export async function assertMayInvite(db: Executor, caller: Caller, globalRole: GlobalRoleGrant, units: UnitGrant[]) {
+export async function assertMayInvite(db: Executor, caller: Caller, globalRole: GlobalRole | null, units: UnitGrant[]) {
   if (!caller.capabilities.has('people:invite_leader')) throw forbidden('Invites need people:invite_leader')
   await assertMayGrant(db, caller, globalRole, units)
 }
@@ -61,7 +60,7 @@ export async function assertMayInvite(db: Executor, caller: Caller, globalRole: 
 export async function assertMayReset(
   db: Executor,
   caller: Caller,
-  target: { global_role: GlobalRoleGrant; units: { unit_id: number; role: 'member' | 'leader' }[]; disabled: boolean },
+  target: { global_role: GlobalRole | null; units: { unit_id: number; role: UnitRole }[]; disabled: boolean },
 ) {
   if (!caller.capabilities.has('people:invite_admin')) throw forbidden('Reset links need people:invite_admin')
   await assertMayGrant(db, caller, target.global_role, target.units)
@@ -72,8 +71,8 @@ const GLOBAL_RANK = { admin: 1, owner: 2 } as const
 const UNIT_RANK = { member: 1, leader: 2 } as const
 
 export interface Roles {
-  global_role: GlobalRoleGrant
-  units: { unit_id: number; role: 'member' | 'leader' }[]
+  global_role: GlobalRole | null
+  units: { unit_id: number; role: UnitRole }[]
 }
 
 /** True when `a` holds a role `b` does not: another unit's role, or a higher one (owner over admin, leader over member). */

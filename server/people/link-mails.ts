@@ -31,7 +31,7 @@ const whoOf = (caller: Caller) => caller.person?.email ?? 'A leader'
 const until = async (db: Executor, expiresAt: string) => instantWords(expiresAt, await getSetting(db, 'site.timezone'))
 
 export async function queueInviteMail(trx: Executor, caller: Caller, to: string, roles: string, url: string, expiresAt: string) {
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const letter = await compose(trx, {
     subject: `Your invitation to ${site}`,
     paragraphs: [`${whoOf(caller)} invited you to ${site} as ${roles}.`, 'Choose a password to make your account.'],
@@ -43,7 +43,7 @@ export async function queueInviteMail(trx: Executor, caller: Caller, to: string,
 }
 
 export async function queueResetMail(trx: Executor, to: string, url: string, expiresAt: string, askedBy: Caller | 'self') {
-  const site: string = await getSetting(trx, 'site.name')
+  const site = await getSetting(trx, 'site.name')
   const letter = await compose(trx, {
     subject: `A new password for ${site}`,
     paragraphs: [

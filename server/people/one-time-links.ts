@@ -1,7 +1,8 @@
 // One-time links (invites, password resets, the first-owner setup): found by the SHA-256 of their token, open
 // until used, revoked or expired, and used exactly once even when two requests race.
 import { sha256 } from '../auth/tokens.ts'
-import type { Executor, Invite, ResetLink, SetupToken } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import type { Invite, ResetLink, SetupToken } from './tables.ts'
 import type { Trx } from '../db/write.ts'
 import { gone, notFound } from '../errors.ts'
 import { Instant, Line, nowIso, t } from '../schemas.ts'

@@ -4,7 +4,8 @@ import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
 import { endSessionsOf } from '../auth/sessions.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, GLOBAL_ROLES } from '../db/database.ts'
+import { GLOBAL_ROLES, UNIT_ROLES } from '../auth/capabilities.ts'
+import type { Executor } from '../db/database.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { KeyView, keyView } from '../keys/keys.ts'
 import { notFound } from '../errors.ts'
@@ -142,13 +143,13 @@ export async function listPeople(db: Executor, caller: Caller) {
   const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
   const grantable = {
     global_roles: caller.capabilities.has('people:manage')
-      ? ['owner' as const, 'admin' as const]
+      ? [...GLOBAL_ROLES]
       : caller.capabilities.has('people:invite_admin')
         ? ['admin' as const]
         : [],
     units: units
       .filter((u) => me.global_role || me.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
-      .map((u) => ({ ...u, roles: ['member' as const, 'leader' as const] })),
+      .map((u) => ({ ...u, roles: [...UNIT_ROLES] })),
   }
   return { people, invites: invites.map((i) => ({ ...i, units: JSON.parse(i.units) as UnitGrant[] })), grantable }
 }

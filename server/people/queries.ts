@@ -1,5 +1,5 @@
 // Loading a person with their unit memberships, and the capabilities that follow from them.
-import { capabilitiesOf, type Capability, type GlobalRole } from '../auth/capabilities.ts'
+import { capabilitiesOf, type Capability, type GlobalRole, type UnitRole } from '../auth/capabilities.ts'
 import type { Executor } from '../db/database.ts'
 import { groupBy } from '../group-by.ts'
 
@@ -9,7 +9,7 @@ export interface PersonInfo {
   name: string | null
   global_role: GlobalRole | null
   disabled: boolean
-  units: { unit_id: number; slug: string; role: 'member' | 'leader'; title: string | null }[]
+  units: { unit_id: number; slug: string; role: UnitRole; title: string | null }[]
 }
 
 /** People with their unit memberships: two queries, however many people. */

@@ -1,5 +1,5 @@
 // Schemas for people: the roles a grant carries, and how a person is shown.
-import { GLOBAL_ROLES, UNIT_ROLES } from '../db/database.ts'
+import { GLOBAL_ROLES, UNIT_ROLES } from '../auth/capabilities.ts'
 import { Instant, Line, Nullable, OneOf, OptionalNullable, t } from '../schemas.ts'
 
 export const GlobalRoleSchema = Nullable(OneOf(GLOBAL_ROLES, { description: 'owner, admin, or null for none' }))

@@ -3,7 +3,8 @@
 // they lead; admins and owners anywhere.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import type { CheckItem, Executor } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import type { CheckItem } from './tables.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'

@@ -6,7 +6,8 @@ import { householdLeaders } from './household-leaders.ts'
 import { type ExpressionBuilder, sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
-import type { CheckItem, Database, Executor, Scout } from '../db/database.ts'
+import type { Database, Executor } from '../db/database.ts'
+import type { CheckItem, Scout } from './tables.ts'
 import { addDays } from '../calendar/zone.ts'
 import { csvDocument } from '../csv.ts'
 import { notFound } from '../errors.ts'
@@ -18,7 +19,7 @@ import { findUnit } from '../units/units.ts'
 
 /** The program year now, by the calendar year it starts in (setting roster.year_start_month, site time zone). */
 export async function programYear(db: Executor, now = new Date()): Promise<{ year: number; label: string }> {
-  const startMonth: number = await getSetting(db, 'roster.year_start_month')
+  const startMonth = await getSetting(db, 'roster.year_start_month')
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: await getSetting(db, 'site.timezone'),
     year: 'numeric',

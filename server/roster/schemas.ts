@@ -1,6 +1,7 @@
 // Roster schemas: household and scout fields as requests take them, and households as answers show them.
 import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
-import { CHECK_ITEMS, UNIT_SLUGS } from '../db/database.ts'
+import { CHECK_ITEMS } from './tables.ts'
+import { UNIT_SLUGS } from '../units/tables.ts'
 import { UnitView } from '../units/units.ts'
 import { NextCursor, PageQuery } from '../http/paging.ts'
 import { DateString, Email, Instant, Line, Lines, Nullable, OneOf, OneShapeOf, OptionalNullable, t, withMessage } from '../schemas.ts'

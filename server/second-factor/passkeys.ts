@@ -10,7 +10,8 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
 import { isoBase64URL } from '@simplewebauthn/server/helpers'
-import type { Executor, SecondFactor } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import type { SecondFactor } from './tables.ts'
 import type { Env } from '../env.ts'
 import { nowIso, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'

@@ -1,6 +1,7 @@
 // Who must have a second factor (setting security.second_factor: optional, admins, or leaders too), since when,
 // and what that means for a session: 14 days to add one with a banner on every admin page, then only the account
 // page until they do.
+import type { GlobalRole, UnitRole } from '../auth/capabilities.ts'
 import type { Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
 
@@ -12,8 +13,8 @@ export const GRACE_DAYS = 14
 const DAY = 86_400_000
 
 interface Roles {
-  global_role: 'owner' | 'admin' | null
-  units: { role: 'member' | 'leader' }[]
+  global_role: GlobalRole | null
+  units: { role: UnitRole }[]
 }
 
 /** Whether the policy asks this person for a second factor. */
@@ -29,7 +30,7 @@ export function asks(policy: SecondFactorPolicy, person: Roles): boolean {
  * change of the setting or of roles, so the 14 days count from when the asking started.
  */
 export async function syncAsked(trx: Executor, personId?: number): Promise<void> {
-  const policy: SecondFactorPolicy = await getSetting(trx, 'security.second_factor')
+  const policy = await getSetting(trx, 'security.second_factor')
   let people = trx.selectFrom('people').select(['id', 'global_role', 'second_factor_asked_since'])
   if (personId !== undefined) people = people.where('id', '=', personId)
   const rows = await people.execute()
@@ -75,7 +76,7 @@ export function statusOf(askedSince: string | null, enrolled: boolean, now = Dat
  * hand (no sync ran): asked by it but not yet marked, they are asked from now; no longer asked, they are not.
  */
 export async function secondFactorStatus(db: Executor, person: { id: number } & Roles): Promise<SecondFactorStatus> {
-  const policy: SecondFactorPolicy = await getSetting(db, 'security.second_factor')
+  const policy = await getSetting(db, 'security.second_factor')
   const row = await db.selectFrom('people').select('second_factor_asked_since').where('id', '=', person.id).executeTakeFirstOrThrow()
   let askedSince = asks(policy, person) ? row.second_factor_asked_since : null
   if (asks(policy, person) && askedSince === null) {

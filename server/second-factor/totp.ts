@@ -1,7 +1,8 @@
 // Authenticator apps (TOTP, RFC 6238, through otpauth): one per person, counted once a code from it is confirmed;
 // each code works once.
 import { Secret, TOTP } from 'otpauth'
-import type { Executor, SecondFactor } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import type { SecondFactor } from './tables.ts'
 import { nowIso } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 

@@ -1,37 +1,50 @@
 // The typed settings registry: every run-time setting with its type, default, description and check; reading
 // them, and changing one (a value that widens where credentials work needs a signed-in person).
-import { type TSchema, Type as t } from '@sinclair/typebox'
+import { type Static, type TInteger, type TNull, type TSchema, type TString, type TUnion, Type as t, TypeGuard } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, WEEKDAYS } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { WEEKDAYS } from '../units/tables.ts'
 import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
-import type { Outbound } from '../http/outbound.ts'
+import type { Services } from '../routes.ts'
 import { instantWords } from '../words.ts'
 import { syncAsked } from '../second-factor/policy.ts'
 
-interface SettingDef {
+/**
+ * What a committed change sets off outside its transaction: the public pages show the value ('public pages'), the
+ * site's refresh timer follows it, or a schedule that listens with `onSettingChange` looks again.
+ */
+export type AfterChange = 'public pages' | 'site refresh' | 'backup schedule' | 'digest schedule'
+
+/** One setting; `S` is its schema, so its value type (Static<S>) is known to every reader. */
+interface SettingDef<S extends TSchema = TSchema> {
   /** What the settings page calls it. */
   label: string
   type: string
-  schema: TSchema
-  default: unknown
+  schema: S
+  default: Static<S>
   description: string
   /** For a setting with a few values: each value with its words. */
   choices?: Record<string, string>
-  /** Extra validation beyond the schema; returns an error message or null. */
-  check?: (value: any) => string | null
+  /** Extra validation beyond the schema (the value has passed it); returns an error message or null. */
+  check?(value: Static<S>): string | null
   /**
    * True for a value that widens where credentials work or loosens a protection (given the value in force): only a
    * signed-in person (a session) may set it, never a key or the break-glass token.
    */
-  widens?: (value: unknown, current: unknown) => boolean
+  widens?(value: Static<S>, current: Static<S>): boolean
   /** Work the change brings with it, in the same transaction (who a policy now covers). */
   applies?: (trx: Executor) => Promise<void>
+  /** What the change sets off once it is committed. */
+  after?: readonly AfterChange[]
   /** An address the service will call: refused when it names this machine or a private network (see Outbound). */
   calledByService?: true
 }
+
+/** A setting declared in place: its callbacks read values of its schema's type. */
+const setting = <S extends TSchema>(def: SettingDef<S>) => def
 
 const httpUrl = (value: string | null) => {
   if (value === null) return null
@@ -53,16 +66,24 @@ const timeZone = (value: string) => {
 }
 
 /** A whole-number setting from `min` to `max`. */
-const integer = (label: string, min: number, max: number, fallback: number, description: string): SettingDef => ({
+const integer = (
+  label: string,
+  min: number,
+  max: number,
+  fallback: number,
+  description: string,
+  after?: readonly AfterChange[],
+): SettingDef<TInteger> => ({
   label,
   type: `a whole number from ${min} to ${max}`,
   schema: t.Integer({ minimum: min, maximum: max }),
   default: fallback,
   description,
+  after,
 })
 
 /** An http(s) URL, or null to turn the feature off. */
-const url = (label: string, description: string): SettingDef => ({
+const url = (label: string, description: string): SettingDef<TUnion<[TString, TNull]>> => ({
   label,
   type: 'an http(s) address, or null for none',
   schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
@@ -73,17 +94,18 @@ const url = (label: string, description: string): SettingDef => ({
 })
 
 /** One line of text shown on the public site. */
-const text = (label: string, max: number, fallback: string, description: string): SettingDef => ({
+const text = (label: string, max: number, fallback: string, description: string): SettingDef<TString> => ({
   label,
   type: `text of 1 to ${max} characters`,
   schema: t.String({ minLength: 1, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }),
   default: fallback,
   description,
-  check: (value: string) => (value.trim() ? null : 'must not be blank'),
+  check: (value) => (value.trim() ? null : 'must not be blank'),
+  after: ['public pages'],
 })
 
 /** security.second_factor from loosest to strictest: loosening it needs a signed-in person. */
-const STRICTNESS = ['optional', 'admins', 'leaders']
+const STRICTNESS = ['optional', 'admins', 'leaders'] as const
 
 export const SETTINGS = {
   'site.name': text('Site name', 60, 'Pack & Troop', 'The name at the top of every page, in page titles and in link previews.'),
@@ -93,7 +115,7 @@ export const SETTINGS = {
     'A Cub Scout pack and a Scouts BSA troop: meetings, events and how to join.',
     'One or two sentences for search results and link previews.',
   ),
-  api_keys_from: {
+  api_keys_from: setting({
     label: 'Where API keys work',
     type: 'lan or anywhere',
     schema: t.Union([t.Literal('lan'), t.Literal('anywhere')]),
@@ -101,18 +123,21 @@ export const SETTINGS = {
     description: 'Whether scripts with API keys may call the site only from the local network, or from anywhere.',
     choices: { lan: 'Only from the local network', anywhere: 'From anywhere' },
     widens: (value) => value === 'anywhere',
-  },
+  }),
   'announcements.max_chars': integer('Longest announcement', 1, 2000, 280, 'The most characters an announcement message may have.'),
-  'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.'),
-  'site.timezone': {
+  'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.', [
+    'public pages',
+  ]),
+  'site.timezone': setting({
     label: 'Time zone',
     type: 'an IANA time zone such as America/Chicago',
     schema: t.String({ minLength: 1, maxLength: 64 }),
     default: 'America/Chicago',
     description: 'The time zone the units meet in (for example America/Chicago): calendar and displayed times use it.',
     check: timeZone,
-  },
-  'security.second_factor': {
+    after: ['public pages', 'backup schedule', 'digest schedule'],
+  }),
+  'security.second_factor': setting({
     label: 'Second factor',
     type: 'optional, admins or leaders',
     schema: t.Union([t.Literal('optional'), t.Literal('admins'), t.Literal('leaders')]),
@@ -125,9 +150,9 @@ export const SETTINGS = {
       admins: 'Required of owners and admins',
       leaders: 'Required of owners, admins and unit leaders',
     },
-    widens: (value, current) => STRICTNESS.indexOf(value as string) < STRICTNESS.indexOf(current as string),
+    widens: (value, current) => STRICTNESS.indexOf(value) < STRICTNESS.indexOf(current),
     applies: (trx) => syncAsked(trx),
-  },
+  }),
   'mirrors.spreadsheet_url': url(
     'Spreadsheet copy of new leads',
     'The web address of a spreadsheet web app that receives a copy of each new lead. Leave empty for no copy.',
@@ -156,6 +181,7 @@ export const SETTINGS = {
     1440,
     15,
     'How often the public site is rebuilt on its own, to pick up calendar changes made in other calendar apps.',
+    ['site refresh'],
   ),
   'backups.keep': integer(
     'Daily backups kept',
@@ -170,6 +196,7 @@ export const SETTINGS = {
     23,
     3,
     "The hour (0–23, in the site's time zone) at which the daily copy of the database is made; 3 is 3 AM.",
+    ['backup schedule'],
   ),
   'mail.per_minute': integer(
     'Mails sent per minute',
@@ -178,7 +205,7 @@ export const SETTINGS = {
     60,
     'The most mails handed to the mail relay in any minute; the rest wait their turn. Many internet providers block a sender that goes faster than their limit.',
   ),
-  'mail.digest_day': {
+  'mail.digest_day': setting({
     label: 'Day of the weekly digest',
     type: 'a day of the week, or none',
     schema: t.Union([...WEEKDAYS.map((d) => t.Literal(d)), t.Literal('none')]),
@@ -186,13 +213,15 @@ export const SETTINGS = {
     description:
       "The day each family gets a mail with the next two weeks of its units' events and the live announcements; none sends no digest.",
     choices: { ...Object.fromEntries(WEEKDAYS.map((d) => [d, d[0].toUpperCase() + d.slice(1)])), none: 'No digest' },
-  },
+    after: ['digest schedule'],
+  }),
   'mail.digest_hour': integer(
     'Hour of the weekly digest',
     0,
     23,
     18,
     "The hour (0–23, in the site's time zone) at which the weekly digest goes; 18 is 6 PM.",
+    ['digest schedule'],
   ),
   'catalog.per_minute': integer(
     'Catalog requests per minute per address',
@@ -204,6 +233,8 @@ export const SETTINGS = {
 } satisfies Record<string, SettingDef>
 
 export type SettingKey = keyof typeof SETTINGS
+/** The value of the setting under `K`, as its schema declares it. */
+export type SettingValueOf<K extends SettingKey> = Static<(typeof SETTINGS)[K]['schema']>
 export const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(SETTINGS, key)
 
 /** Whether only a signed-in person may set this value (it widens where credentials work, or loosens a protection). */
@@ -222,12 +253,27 @@ export function settingError(key: SettingKey, value: unknown): string | null {
 /** Stored values by database, read again at least this often so a change made by hand (SQL) takes effect. */
 const cache = new WeakMap<object, { values: Map<string, unknown>; readAt: number }>()
 const REREAD_MS = 10_000
-const listeners = new Set<(db: Db, key: SettingKey) => void>()
+type Schedule = Extract<AfterChange, `${string} schedule`>
+const listeners = new Set<{ schedule: Schedule; listener: (db: Db) => void }>()
 
-/** Calls `listener` after each committed change of a setting (so a schedule can follow its hour); returns the unsubscribe. */
-export function onSettingChange(listener: (db: Db, key: SettingKey) => void): () => void {
-  listeners.add(listener)
-  return () => void listeners.delete(listener)
+/**
+ * Calls `listener` after each committed change of a setting that names `schedule` in its `after` (so a schedule can
+ * follow its hour); returns the unsubscribe.
+ */
+export function onSettingChange(schedule: Schedule, listener: (db: Db) => void): () => void {
+  const entry = { schedule, listener }
+  listeners.add(entry)
+  return () => void listeners.delete(entry)
+}
+
+/** The services a change's after-commit effects reach. */
+type SettingServices = Pick<Services, 'db' | 'outbound' | 'publicDataChanged' | 'site'>
+
+/** The work each effect names, in the order a setting lists them. */
+function workOf(effect: AfterChange, services: SettingServices): (() => unknown)[] {
+  if (effect === 'public pages') return [() => services.publicDataChanged()]
+  if (effect === 'site refresh') return [async () => services.site?.startPeriodic(await getSetting(services.db, 'site.rebuild_minutes'))]
+  return [...listeners].filter((l) => l.schedule === effect).map((l) => () => l.listener(services.db))
 }
 
 /** The values read within the last REREAD_MS, or undefined. */
@@ -247,21 +293,23 @@ async function storedValues(db: Executor): Promise<Map<string, unknown>> {
   return values
 }
 
+/** The value in force among `values` (a value is checked against its schema when it is written). */
+const valueIn = <K extends SettingKey>(values: Map<string, unknown>, key: K) =>
+  (values.has(key) ? values.get(key) : SETTINGS[key].default) as SettingValueOf<K>
+
 /** A setting's value when the settings were read within the last 10 s (by `getSetting`), else undefined. */
-export function loadedSetting<K extends SettingKey>(db: Executor, key: K): (typeof SETTINGS)[K]['default'] | any {
+export function loadedSetting<K extends SettingKey>(db: Executor, key: K): SettingValueOf<K> | undefined {
   const values = freshValues(db)
-  if (!values) return undefined
-  return values.has(key) ? values.get(key) : SETTINGS[key].default
+  return values && valueIn(values, key)
 }
 
-export async function getSetting<K extends SettingKey>(db: Executor, key: K): Promise<(typeof SETTINGS)[K]['default'] | any> {
-  const values = await storedValues(db)
-  return values.has(key) ? values.get(key) : SETTINGS[key].default
+export async function getSetting<K extends SettingKey>(db: Executor, key: K): Promise<SettingValueOf<K>> {
+  return valueIn(await storedValues(db), key)
 }
 
 const boundsOf = (key: SettingKey) => {
   const { schema }: SettingDef = SETTINGS[key]
-  return schema.type === 'integer' ? { minimum: schema.minimum as number, maximum: schema.maximum as number } : {}
+  return TypeGuard.IsInteger(schema) ? { minimum: schema.minimum, maximum: schema.maximum } : {}
 }
 
 const choicesOf = (key: SettingKey) => {
@@ -277,7 +325,7 @@ export async function listSettings(db: Executor) {
     type: SETTINGS[key].type,
     ...choicesOf(key),
     ...boundsOf(key),
-    value: values.has(key) ? values.get(key) : SETTINGS[key].default,
+    value: valueIn(values, key),
     default: SETTINGS[key].default,
     description: SETTINGS[key].description,
   }))
@@ -335,7 +383,8 @@ export const SettingValue = t.Object(
  * service would call on this machine or a private network among them), 403 for a key or the break-glass token
  * widening where credentials work.
  */
-export async function changeSetting(db: Db, outbound: Outbound, caller: Caller, key: string, value: unknown) {
+export async function changeSetting(services: SettingServices, caller: Caller, key: string, value: unknown): Promise<void> {
+  const { db, outbound } = services
   if (!isSettingKey(key)) throw unprocessable(`Unknown setting key: ${key}`)
   const def: SettingDef = SETTINGS[key]
   const problem = value === null ? null : (settingError(key, value) ?? (def.calledByService ? outbound.problemWith(value as string) : null))
@@ -360,14 +409,13 @@ export async function changeSetting(db: Db, outbound: Outbound, caller: Caller, 
     )
   })
   cache.delete(db)
-  // The change is committed: a listener's failure must not turn it into an error answer.
-  for (const listener of listeners)
+  // The change is committed: an effect's failure must not turn it into an error answer.
+  for (const work of (def.after ?? []).flatMap((effect) => workOf(effect, services)))
     try {
-      listener(db, key)
+      await work()
     } catch (error) {
       console.error(`After changing ${key}: ${error instanceof Error ? error.message : error}`)
     }
-  return { setting: (await listSettings(db)).find((s) => s.key === key)! }
 }
 
 /** An instant as people read it in the site's time zone: "Dec 6, 2026, 6:00 PM". */

@@ -246,6 +246,7 @@ export class SiteBuilder {
       this.swapIn(name)
       await this.scheduleNextChange()
     } else rmSync(outDir, { recursive: true, force: true })
+    // Not write(): a build that worked is the service's own bookkeeping; only a failure goes to the action log.
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('site_builds')

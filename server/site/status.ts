@@ -52,6 +52,7 @@ export const RebuildQueued = t.Object(
 )
 
 export async function askForRebuild(db: Db, caller: Caller, site: SiteBuilder | null) {
+  // Not write(): the request changes no row, so its log entry is the one insert (see record()).
   await record(db, caller.actor, 'site.rebuild', 'Asked for a site rebuild')
   site?.request('asked by ' + caller.actor)
   return { queued: site !== null }

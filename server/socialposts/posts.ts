@@ -3,7 +3,8 @@
 // the publisher.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, POST_STATUSES, type PostStatus, type SocialPost } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { POST_STATUSES, type PostStatus, type SocialPost } from './tables.ts'
 import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
@@ -251,11 +252,11 @@ export const Reschedule = t.Object(
 /** Asks the control server (signed with the post's own signature) to redraft the post; it waits as a draft. */
 export async function reschedulePost(db: Db, outbound: Outbound, caller: Caller, id: string, input: typeof Reschedule.static) {
   const post = await findPost(db, id)
-  const minutes: number = await getSetting(db, 'socialposts.min_lead_minutes')
+  const minutes = await getSetting(db, 'socialposts.min_lead_minutes')
   const when = parseTimestamp('scheduled_for', input.scheduled_for)
   if (when < Date.now() + minutes * 60_000) throw unprocessable(`scheduled_for: must be at least ${minutes} minutes from now`)
   assertChangeable(post)
-  const control: string | null = await getSetting(db, 'socialposts.control_url')
+  const control = await getSetting(db, 'socialposts.control_url')
   if (!control) throw conflict('The publisher is not configured: set the socialposts.control_url setting')
   const signature = new URL(post.cancel_url!).searchParams.get('sig')
   if (!signature) throw badGateway("The post's cancel link carries no signature; the publisher must report it again")

@@ -2,7 +2,8 @@
 // changing their meeting details.
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
-import { type Executor, UNIT_SLUGS } from '../db/database.ts'
+import type { Executor } from '../db/database.ts'
+import { UNIT_SLUGS } from './tables.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { forbidden, notFound } from '../errors.ts'
 import { editableUnitIds } from '../people/queries.ts'

@@ -19,8 +19,8 @@ export const mailSetUp = env.mail !== null
 /** The site's name and description (settings), and where it is served (PUBLIC_BASE_URL). */
 export async function siteInfo() {
   return {
-    name: (await getSetting(db, 'site.name')) as string,
-    description: (await getSetting(db, 'site.description')) as string,
+    name: await getSetting(db, 'site.name'),
+    description: await getSetting(db, 'site.description'),
     baseUrl: env.publicBaseUrl,
   }
 }

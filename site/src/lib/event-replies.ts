@@ -5,9 +5,8 @@ import type { GET as Replies } from '#routes/api/admin/calendar/[uid]/rsvps/inde
 import type { PUT as RecordPayment } from '#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts'
 import type { GET as Roster } from '#routes/api/admin/roster/index.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { dollars, instantWords, plural, scoutName } from '#server/words.ts'
+import { dollars, instantWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, detailOf, h, holds, onSubmit, say, type signedInFor } from './admin.ts'
-import { replyWords } from './rsvp-form.ts'
 
 type ReplyList = AnswerOf<typeof Replies>
 /** Who is looking (for the roster's scout names) and the site's time zone (for times). */

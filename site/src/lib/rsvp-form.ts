@@ -4,7 +4,7 @@
 import type { GET as Family } from '#routes/api/admin/family/index.ts'
 import type { GET as Replies, PUT as Answer } from '#routes/api/admin/calendar/[uid]/rsvps/index.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dollars, listWords, plural, scoutName } from '#server/words.ts'
+import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, detailOf, h, say, SITE_ZONE } from './admin.ts'
 
 type AskingEvent = AnswerOf<typeof Family>['events'][number]
@@ -17,11 +17,6 @@ const ANSWERS = [
   ['maybe', 'Maybe'],
   ['no', 'Not coming'],
 ] as const
-
-export const replyWords = (r: Pick<Reply, 'answer' | 'adults' | 'scouts'>) =>
-  r.answer === 'no'
-    ? 'not coming'
-    : `${r.answer === 'yes' ? 'coming' : 'maybe'}, ${plural(r.adults, 'adult')} and ${plural(r.scouts, 'scout')}`
 
 // In the site's time zone, named, as the site writes days and times: "Fri, Jan 8, 9:00 PM CST".
 const closeWords = (instant: string) =>

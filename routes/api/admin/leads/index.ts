@@ -1,6 +1,7 @@
 // GET /api/admin/leads: leads newest first; `q` searches name, email, phone and message; unclaimed/mine filters; paging.
 import { nextLink } from '#server/http/paging.ts'
-import { LeadPage, LeadQuery, listLeads } from '#server/leads/leads.ts'
+import { listLeads } from '#server/leads/queries.ts'
+import { LeadPage, LeadQuery } from '#server/leads/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('leads:read', 'List leads', {

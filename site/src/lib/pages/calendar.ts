@@ -6,7 +6,7 @@ import type { DELETE as DeleteEvent, PUT as ChangeEvent } from '#routes/api/admi
 import type { GET as ListEvents, POST as CreateEvent } from '#routes/api/admin/calendar/index.ts'
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { clockWords, dayWords, UNIT_WORDS } from '#server/words.ts'
+import { clockWords, dayWords, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
 import { answered, api, ownUnit, type ApiResult, byId, h, onSubmit, report, signedInFor, SITE_ZONE, tell, when } from '../admin.ts'
 import { showReplies } from '../event-replies.ts'
 
@@ -33,12 +33,6 @@ const signupBox = byId<HTMLFieldSetElement>('signup')
 const showSignup = () => (signupBox.hidden = signupBox.disabled = !field('rsvp').checked)
 field('rsvp').addEventListener('change', showSignup)
 field('closes_time').addEventListener('input', () => (field('closes_date').required = !!field('closes_time').value))
-
-const REPEAT_WORDS: Record<string, string> = {
-  weekly: 'every week',
-  monthly_weekday: 'every month on the same weekday',
-  monthly_date: 'every month on the same date',
-}
 
 /** A day and time in the site's time zone as RFC 3339 with the zone's offset on that day: "2027-01-08T21:00:00-06:00". */
 function zonedTimestamp(date: string, time: string) {
@@ -234,7 +228,7 @@ async function load() {
         e.location && h('p', {}, e.location),
         e.repeat &&
           e.repeat_until &&
-          h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat]} until ${dayWords(e.repeat_until, { year: true })}`),
+          h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat].every} until ${dayWords(e.repeat_until, { year: true })}`),
         e.replies && repliesPart(e, e.replies),
         e.mine
           ? writable &&

@@ -1,5 +1,6 @@
 // POST /api/admin/leads/:id/claim: take an unclaimed lead; one conditional update, so one of two racers wins.
-import { claimLead, LeadAnswer } from '#server/leads/leads.ts'
+import { claimLead } from '#server/leads/commands.ts'
+import { LeadAnswer } from '#server/leads/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 

@@ -1,5 +1,6 @@
 // GET /api/admin/leads/:id: one lead with its claim and its copies to outside targets.
-import { LeadDetail, leadWithCopies } from '#server/leads/leads.ts'
+import { leadWithCopies } from '#server/leads/queries.ts'
+import { LeadDetail } from '#server/leads/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 

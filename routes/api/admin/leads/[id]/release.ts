@@ -1,5 +1,6 @@
 // POST /api/admin/leads/:id/release: the holder (or someone with people:manage) lets a lead go.
-import { LeadAnswer, releaseLead } from '#server/leads/leads.ts'
+import { releaseLead } from '#server/leads/commands.ts'
+import { LeadAnswer } from '#server/leads/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 

@@ -1,0 +1,13 @@
+// The sessions table's type (composed into Database by db/database.ts).
+import type { Generated } from 'kysely'
+
+export interface SessionTable {
+  id: Generated<number>
+  token_hash: string
+  person_id: number
+  created_at: string
+  last_seen_at: string
+  expires_at: string
+  address: string | null
+  user_agent: string | null
+}
