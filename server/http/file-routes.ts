@@ -9,7 +9,7 @@ import { Elysia } from 'elysia'
 import { sessionCookies } from '../account/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, HttpError, notFound, unauthorized } from '../errors.ts'
-import { type HandlerContext, type LoadedRoute, type RouteDef, type Services, successStatus } from '../routes.ts'
+import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
 import { validator, withTextRules } from './validate.ts'
@@ -259,15 +259,9 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   return app
 }
 
-/** A documented path (`/api/admin/leads/{id}`) as a pattern its requests match; a tail's id may hold a slash. */
-export function pathPattern(docPath: string, tailParam?: string): RegExp {
-  const escaped = docPath.replace(/[.+?^$()|[\]\\]/g, '\\$&')
-  return new RegExp(`^${escaped.replace(/\{(\w+)\}/g, (_, name) => (name === tailParam ? '.+' : '[^/]+'))}/?$`)
-}
-
 /** The methods a path answers to, for a 405 with `Allow` when another method was used. */
 export function methodsAt(registry: LoadedRoute[]) {
   // From the documented path, so an action under a tail route is its own path (`…/{post_id}/cancel`).
-  const patterns = registry.map((r) => ({ method: r.method, pattern: pathPattern(r.docPath, r.tail?.param) }))
+  const patterns = registry.map((r) => ({ method: r.method, pattern: pathPattern(r) }))
   return (path: string): string[] => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
 }
