@@ -23,7 +23,7 @@ const requestId = (sent: string | null) => (sent !== null && REQUEST_ID.test(sen
 /** On every answer: no MIME sniffing, no referrer to other sites. */
 const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' } as const
 
-/** The status an answer went out with: the Response's (every route and refusal answers one), else what `set` says. */
+/** The status an answer went out with: a route's Response's, else what `set` says (the error hook puts a refusal's there). */
 const statusOf = (answer: unknown, set: { status?: number | string }) =>
   answer instanceof Response ? answer.status : typeof set.status === 'number' ? set.status : 200
 
@@ -68,7 +68,10 @@ export function edge({ auth, addressOf, log }: EdgeOptions) {
         Object.assign(set.headers, SECURITY_HEADERS)
         const path = requestPath(request)
         if (path === null) throw badRequest('The request URL or its Host header cannot be read')
-        if (!isAdminPath(path) && !isDocsPath(path)) return refuseCrossSite(request, null)
+        if (!isAdminPath(path) && !isDocsPath(path)) {
+          refuseCrossSite(request, null)
+          return
+        }
         set.headers['cache-control'] = 'no-store'
         context.caller = admit(request, path, await authenticate(auth, request, addressOf))
       })
