@@ -256,3 +256,10 @@ export async function loadRoutes(dir = path.join(import.meta.dir, '..', 'routes'
   }
   return routes
 }
+
+/** The pattern of the paths a route answers, from its documented path; a tail's id may hold a slash, and a trailing
+ * slash is allowed. */
+export function pathPattern(route: Pick<LoadedRoute, 'docPath' | 'tail'>): RegExp {
+  const escaped = route.docPath.replace(/[.+?^$()|[\]\\]/g, '\\$&')
+  return new RegExp(`^${escaped.replace(/\{(\w+)\}/g, (_, name) => (name === route.tail?.param ? '.+' : '[^/]+'))}/?$`)
+}

@@ -7,7 +7,7 @@ import path from 'node:path'
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 import { EMAIL_PATTERN, instantOf, isCalendarDate } from '../server/formats.ts'
 import { openApiDocument } from '../server/http/openapi.ts'
-import { type LoadedRoute, loadRoutes } from '../server/routes.ts'
+import { loadRoutes, pathPattern } from '../server/routes.ts'
 
 type Json = Record<string, any>
 
@@ -15,13 +15,6 @@ interface Operation {
   method: string
   pattern: RegExp
   docPath: string
-}
-
-/** `/api/admin/keys/:id` → a pattern for concrete paths; a tail action matches `<anything>/<action>`. */
-function patternOf(route: LoadedRoute): RegExp {
-  const escaped = route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')
-  const tail = route.tail ? escaped.replace(/\*$/, `.+/${route.tail.action}`) : escaped.replace(/\*/g, '.+')
-  return new RegExp(`^${tail}$`)
 }
 
 export class Contract {
@@ -45,7 +38,7 @@ export class Contract {
     // does, a static segment before a parameter (`/api/catalog/search` before `/api/catalog/{season}`).
     const params = (docPath: string) => (docPath.match(/\{/g) ?? []).length
     const operations = routes
-      .map((r) => ({ method: r.method, pattern: patternOf(r), docPath: r.docPath, tail: !!r.tail }))
+      .map((r) => ({ method: r.method, pattern: pathPattern(r), docPath: r.docPath, tail: !!r.tail }))
       .sort((a, b) => Number(b.tail) - Number(a.tail) || params(a.docPath) - params(b.docPath))
     return new Contract(document, operations)
   }

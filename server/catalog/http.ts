@@ -2,8 +2,7 @@
 // use; a strong ETag per representation, 304 by weak comparison, and the coding the client prefers (RFC 9110).
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { type DressedInit, dressedInit, dressedResponse } from '../http/front-door.ts'
-import { type Repeat, requestState } from '../http/request-state.ts'
+import { noneMatch } from '../http/versions.ts'
 
 export type Coding = 'identity' | 'br' | 'zstd' | 'gzip'
 type Compressed = Exclude<Coding, 'identity'>
@@ -52,7 +51,7 @@ interface Entry {
   /** Compressed on the first request that wants the coding; a promise while that runs. */
   encoded: Partial<Record<Compressed, Bytes | Promise<Bytes>>>
   /** The 304's headers per coding, made once: a 304 is the answer the bot gets most. */
-  notModified: Partial<Record<Coding, DressedInit>>
+  notModified: Partial<Record<Coding, Record<string, string>>>
   bytes: number
 }
 
@@ -76,24 +75,16 @@ export function cachedJson(
   return cachedBody(request, key, versionNow, async () => encoder.encode(JSON.stringify(await build())))
 }
 
-/**
- * As `cachedJson`, for a builder that serialises its JSON itself. While the entry stays current, the front door answers
- * the next GET of the same target (path and query as sent) from it without routing: the answer the route would give,
- * since the key and version come from nothing but the target. The front door offers that only outside /api/admin and
- * /api/docs, where no credential is read, so a repeat never skips a credential check.
- */
+/** As `cachedJson`, for a builder that serialises its JSON itself. */
 export function cachedBody(
   request: Request,
   key: string,
   versionNow: () => number,
   build: (version: number) => Promise<Bytes>,
 ): Response | Promise<Response> {
-  const fromCache: Repeat = (asked) => {
-    const entry = cache.get(key)
-    return entry !== undefined && entry.version === versionNow() ? answer(asked, entry) : null
-  }
-  requestState.repeatWith(request, fromCache)
-  return fromCache(request) ?? entryFor(key, versionNow(), build).then((fresh) => answer(request, fresh))
+  const entry = cache.get(key)
+  if (entry !== undefined && entry.version === versionNow()) return answer(request, entry)
+  return entryFor(key, versionNow(), build).then((fresh) => answer(request, fresh))
 }
 
 function entryFor(key: string, version: number, build: (version: number) => Promise<Bytes>): Promise<Entry> {
@@ -139,23 +130,25 @@ function answer(request: Request, entry: Entry): Response | Promise<Response> {
   const etag = entry.etags[coding]
   const match = request.headers.get('if-none-match')
   if (match !== null && noneMatch(match, etag))
-    return dressedResponse(null, (entry.notModified[coding] ??= dressedInit(304, { etag, vary: VARY, 'cache-control': CACHE_CONTROL })))
+    return new Response(null, {
+      status: 304,
+      headers: (entry.notModified[coding] ??= { etag, vary: VARY, 'cache-control': CACHE_CONTROL }),
+    })
   if (coding === 'identity') return ok(entry.body, etag, null)
   const encoded = (entry.encoded[coding] ??= compress(entry, coding))
   return encoded instanceof Uint8Array ? ok(encoded, etag, coding) : encoded.then((bytes) => ok(bytes, etag, coding))
 }
 
 const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
-  dressedResponse(
-    body,
-    dressedInit(200, {
+  new Response(body, {
+    headers: {
       'content-type': 'application/json',
       etag,
       vary: VARY,
       'cache-control': CACHE_CONTROL,
       ...(coding ? { 'content-encoding': coding } : {}),
-    }),
-  )
+    },
+  })
 
 function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
   const done = (bytes: Bytes) => {
@@ -171,26 +164,6 @@ function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
     if (entry.encoded[coding] === pending) delete entry.encoded[coding]
   })
   return pending
-}
-
-/**
- * True when an If-None-Match value is `*` or lists `etag` (RFC 9110 §13.1.2): weak comparison, so `W/"x"` names
- * `"x"` too. A value that is not a list of entity tags matches nothing, which costs at most a full answer.
- */
-export function noneMatch(value: string, etag: string): boolean {
-  if (value === etag) return true
-  let i = 0
-  for (;;) {
-    while (i < value.length && (value[i] === ' ' || value[i] === '\t' || value[i] === ',')) i++
-    if (i === value.length) return false
-    if (value[i] === '*') return value.trim() === '*'
-    if (value.startsWith('W/', i)) i += 2
-    if (value[i] !== '"') return false
-    const end = value.indexOf('"', i + 1)
-    if (end < 0) return false
-    if (end + 1 - i === etag.length && value.startsWith(etag, i)) return true
-    i = end + 1
-  }
 }
 
 const negotiated = new Map<string, Coding>()

@@ -2,7 +2,7 @@
 // read the full one: the public catalog operations only, built by the same writer from the same route registry, with
 // what the front door adds to every catalog answer (request id, CORS, the rate limit).
 import { Type as t } from '@sinclair/typebox'
-import { isCatalogPath } from '../http/front-door.ts'
+import { isCatalogPath } from '../http/edge.ts'
 import { openApiDocument } from '../http/openapi.ts'
 import type { LoadedRoute } from '../routes.ts'
 

@@ -2,7 +2,6 @@
 // says or when it is absent), JSON no deeper than MAX_DEPTH (400, found by a scan before any object is
 // built), forms as flat fields, and any other type of body refused (415).
 import { HttpError } from '../errors.ts'
-import type { RouteDef } from '../routes.ts'
 
 /** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
 export const MAX_DEPTH = 32
@@ -92,17 +91,5 @@ export async function parseBody(request: Request, contentType: string, limit: nu
     return JSON.parse(text)
   } catch {
     throw new HttpError(400, 'Malformed JSON body')
-  }
-}
-
-/**
- * The body parser of one mount (a parse hook): the size limit of the route the request is for, and forms only
- * where that route takes them. A route that takes no body ignores whatever is sent: it is never read.
- */
-export function bodyParser(routeFor: (path: string) => RouteDef | undefined) {
-  return ({ request, contentType, path }: { request: Request; contentType?: string; path: string }) => {
-    const def = routeFor(path)
-    if (!def?.body) return null
-    return parseBody(request, (contentType ?? '').trim().toLowerCase(), def.maxBody ?? DEFAULT_BODY_LIMIT, def.forms ?? false)
   }
 }

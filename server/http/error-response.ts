@@ -19,16 +19,15 @@ export function notServed(method: string, path: string, allowed: (path: string) 
 
 export function errorResponse(code: string | number, error: unknown, request: Request, allowed: (path: string) => string[]): Response {
   if (error instanceof HttpError) return refusal(error)
-  // Elysia wraps what a parse hook throws; our body parser throws HttpError.
-  if (code === 'PARSE' && (error as { cause?: unknown })?.cause instanceof HttpError)
-    return errorResponse(code, (error as { cause: HttpError }).cause, request, allowed)
-  if (code === 'PARSE') return json(400, { detail: 'Malformed request body', code: 'bad_request' })
   if (code === 'NOT_FOUND') return errorResponse(code, notServed(request.method, requestPath(request) ?? '', allowed), request, allowed)
   console.error(`500 on ${request.method} ${requestPath(request) ?? request.url}:`, error)
   return json(500, { detail: 'Internal error; it has been logged', code: 'internal_error' })
 }
 
 export const errorHandling = (allowed: (path: string) => string[]) =>
-  new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error, request }) =>
-    errorResponse(code, error, request, allowed),
-  )
+  new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error, request, set }) => {
+    const response = errorResponse(code, error, request, allowed)
+    // Kept in `set` too: after the answer, Elysia hands the log only `set` for a refusal.
+    set.status = response.status
+    return response
+  })

@@ -6,7 +6,7 @@ import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
 import { versionedPaths } from './versions.ts'
-import { isCatalogPath } from './front-door.ts'
+import { isCatalogPath } from './edge.ts'
 
 type Json = Record<string, unknown>
 

@@ -2,11 +2,11 @@
 import { Elysia } from 'elysia'
 import { serveStatic, type SiteSource } from '../site/static.ts'
 import { notServed } from './error-response.ts'
-import { requestState } from './request-state.ts'
+import { requestPath } from './request-path.ts'
 
 export function sitePages(site: SiteSource | null, allowed: (path: string) => string[]) {
   const page = ({ request }: { request: Request }) => {
-    const { path } = requestState.of(request)
+    const path = requestPath(request) ?? '/'
     if (path === '/api' || path.startsWith('/api/')) throw notServed(request.method, path, allowed)
     return serveStatic(site, path, request.method)
   }

@@ -5,7 +5,7 @@
 // no other write slips between them. Without If-Match a write goes ahead as before.
 import { createHash } from 'node:crypto'
 import { HttpError } from '../errors.ts'
-import { isAdminPath } from './front-door.ts'
+import { isAdminPath } from './edge.ts'
 import type { Answer, LoadedRoute } from '../routes.ts'
 
 /** The strong ETag of a JSON answer. */
@@ -29,6 +29,26 @@ export function versionedPaths(registry: LoadedRoute[]): Set<string> {
     if (json && (path.includes(':') || methods.includes('PATCH') || methods.includes('PUT'))) paths.add(path)
   }
   return paths
+}
+
+/**
+ * True when an If-None-Match value is `*` or lists `etag` (RFC 9110 §13.1.2): weak comparison, so `W/"x"` names
+ * `"x"` too. A value that is not a list of entity tags matches nothing, which costs at most a full answer.
+ */
+export function noneMatch(value: string, etag: string): boolean {
+  if (value === etag) return true
+  let i = 0
+  for (;;) {
+    while (i < value.length && (value[i] === ' ' || value[i] === '\t' || value[i] === ',')) i++
+    if (i === value.length) return false
+    if (value[i] === '*') return value.trim() === '*'
+    if (value.startsWith('W/', i)) i += 2
+    if (value[i] !== '"') return false
+    const end = value.indexOf('"', i + 1)
+    if (end < 0) return false
+    if (end + 1 - i === etag.length && value.startsWith(etag, i)) return true
+    i = end + 1
+  }
 }
 
 /** Whether an If-Match field matches `etag` (strong comparison: a weak tag never matches), or `*` for any. */

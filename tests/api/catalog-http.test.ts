@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { autocompleteIndex } from '../../server/catalog/autocomplete.ts'
-import { negotiate, noneMatch } from '../../server/catalog/http.ts'
+import { negotiate } from '../../server/catalog/http.ts'
+import { noneMatch } from '../../server/http/versions.ts'
 import { eventually, startServer, type TestServer } from '../helpers.ts'
 
 const variant = (name: string, confirmed: boolean) => ({ variant: name, status: 'released', released_at: '2026-06-05', confirmed })

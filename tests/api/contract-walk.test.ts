@@ -3,7 +3,7 @@
 // with Allow, and every list that pages answers next_cursor, a Link to the next page and 422 to a cursor it never gave.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { loadRoutes, type LoadedRoute } from '#server/routes.ts'
-import { isAdminPath } from '#server/http/front-door.ts'
+import { isAdminPath } from '#server/http/edge.ts'
 import { METHODS } from '#server/routes.ts'
 import { copyFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'

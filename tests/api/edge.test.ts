@@ -8,7 +8,7 @@ import path from 'node:path'
 import { Logger } from '../../server/ops/log.ts'
 import { WindowLimiter } from '../../server/rate-limit.ts'
 import { redoclyLint } from '../contract.ts'
-import { rawHttp, ROLES, startServer, type TestServer } from '../helpers.ts'
+import { eventually, rawHttp, ROLES, startServer, type TestServer } from '../helpers.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'edge-'))
 const lines: string[] = []
@@ -69,7 +69,8 @@ describe('X-Request-Id', () => {
   it("is in the request's log line", async () => {
     await get('/api/catalog/c6s3', { 'x-request-id': 'edge-log.check_1' })
     const fresh = await get('/healthz', { 'x-request-id': 'too long '.repeat(20) })
-    log.drain()
+    // Each line is written just after its answer is sent.
+    await eventually(async () => (log.drain(), lines.some((l) => l.includes(`request_id=${fresh.headers.get('x-request-id')} `))))
     expect(lines.find((l) => l.includes('request_id=edge-log.check_1'))).toMatch(
       / GET \/api\/catalog\/c6s3 200 [\d.]+ms request_id=edge-log\.check_1 via=none$/,
     )

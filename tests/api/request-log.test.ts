@@ -10,7 +10,7 @@ import { type Db, openMigrated } from '../../server/db/client.ts'
 import { readEnv } from '../../server/env.ts'
 import { type LogFormat, Logger } from '../../server/ops/log.ts'
 import { createAccount } from '../../server/people/accounts.ts'
-import { ADMIN_TOKEN, PASSWORD, rawHttp } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, PASSWORD, rawHttp } from '../helpers.ts'
 import { startService } from '../service-process.ts'
 
 const dirs: string[] = []
@@ -29,11 +29,20 @@ async function startLogged(format: LogFormat) {
   const app = await createApp({ db, env, log })
   app.listen({ ...SERVE_OPTIONS, port: 0, hostname: '127.0.0.1' })
   const url = `http://127.0.0.1:${app.server!.port}`
-  const send = async (method: string, p: string, headers: Record<string, string> = {}, body?: string) => {
-    const res = await fetch(url + p, { method, headers, body, redirect: 'manual' })
-    await res.arrayBuffer()
-    return res
+  /** Waits for the log line of the answer `answered` gives (written just after the answer is sent). */
+  const logged = async <T>(answered: Promise<T>): Promise<T> => {
+    const before = (log.drain(), written.length)
+    const answer = await answered
+    await eventually(async () => (log.drain(), written.length > before))
+    return answer
   }
+  const send = (method: string, p: string, headers: Record<string, string> = {}, body?: string) =>
+    logged(
+      fetch(url + p, { method, headers, body, redirect: 'manual' }).then(async (res) => {
+        await res.arrayBuffer()
+        return res
+      }),
+    )
   return {
     url,
     db: db as Db,
@@ -43,6 +52,8 @@ async function startLogged(format: LogFormat) {
       return written
     },
     send,
+    /** Sends raw bytes (see rawHttp) and waits for the answer's log line. */
+    raw: (request: string) => logged(rawHttp(url, request)),
     async stop() {
       await app.stop(true)
       await db.destroy()
@@ -76,6 +87,8 @@ describe('the request log (text)', () => {
   beforeAll(async () => {
     s = await startLogged('text')
     owner = await ownerWithKey(s)
+    // The sign-in and the new key: their lines are written just after their answers.
+    await eventually(async () => s.lines.length >= 2)
     s.lines.length = 0
   })
   afterAll(() => s.stop())
@@ -106,9 +119,8 @@ describe('the request log (text)', () => {
 
   it('logs refusals made before any route (an unreadable Host) as well', async () => {
     s.lines.length = 0
-    const res = await rawHttp(s.url, 'GET /api/admin/whoami HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n')
+    const res = await s.raw('GET /api/admin/whoami HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n')
     expect(res.status).toBe(400)
-    await Bun.sleep(20)
     expect(s.lines).toHaveLength(1)
     expect(s.lines[0]).toMatch(/ GET \S+ 400 [\d.]+ms request_id=[\w-]{36} via=none$/)
   })
@@ -123,8 +135,7 @@ describe('the request log (text)', () => {
     await s.send('GET', '/api/admin/leads?q=smith', { authorization: `Bearer ${owner.key}` })
     // Spelled otherwise, the same pages (the site decodes the path and skips empty segments).
     for (const target of ['//invite/oddTOKEN0123456789', '/%69nvite/encodedTOKEN0123456789', '/Setup/caseTOKEN0123456789'])
-      await rawHttp(s.url, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
-    await Bun.sleep(20)
+      await s.raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
     const log = s.lines.join('\n')
     const spelled = ['oddTOKEN0123456789', 'encodedTOKEN0123456789', 'caseTOKEN0123456789']
     for (const secret of [...secrets, ...spelled, owner.cookie.split('=')[1], owner.key, PASSWORD, 'smith'])

@@ -1,0 +1,90 @@
+// The edge of the app, as Elysia lifecycle hooks every request meets before routing and after its answer: a readable
+// path (400 otherwise), the request id and the security headers on every answer, and for the admin API and its docs
+// the credential (401 without one, 403 from a network it may not be used from) and the CSRF rule for browser writes.
+// After the answer, one request log line.
+import { Elysia } from 'elysia'
+import { type AuthContext, type Caller, authenticate } from '../auth/credential.ts'
+import { badRequest, forbidden, unauthorized } from '../errors.ts'
+import type { Logger } from '../ops/log.ts'
+import { requestOrigin, requestPath } from './request-path.ts'
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Paths that need a credential: the admin API and its docs. */
+export const isAdminPath = (path: string) => path === '/api/admin' || path.startsWith('/api/admin/')
+export const isDocsPath = (path: string) => path === '/api/docs' || path.startsWith('/api/docs/')
+/** The public catalog, which answers CORS and keeps a rate limit per address (see catalog/edge.ts). */
+export const isCatalogPath = (path: string) => path === '/api/catalog' || path.startsWith('/api/catalog/')
+
+/** A request id the client sent is kept when it is 1 to 128 of these characters; anything else gets a new one. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
+const requestId = (sent: string | null) => (sent !== null && REQUEST_ID.test(sent) ? sent : crypto.randomUUID())
+
+/** On every answer: no MIME sniffing, no referrer to other sites. */
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' } as const
+
+/** The status an answer went out with: a route's Response's, else what `set` says (the error hook puts a refusal's there). */
+const statusOf = (answer: unknown, set: { status?: number | string }) =>
+  answer instanceof Response ? answer.status : typeof set.status === 'number' ? set.status : 200
+
+export interface EdgeOptions {
+  auth: AuthContext
+  /** Reads a request's client address (the peer, or the proxy's header from a trusted proxy). */
+  addressOf: (request: Request) => string | null
+  log: Logger | null
+}
+
+export function edge({ auth, addressOf, log }: EdgeOptions) {
+  const ownOrigin = new URL(auth.env.publicBaseUrl).origin
+
+  /** The CSRF rule: a browser-driven write must come from our own pages; keys and the break-glass token are
+   * headers a browser never adds by itself, and a write with neither Origin nor Sec-Fetch-Site is a script. */
+  const refuseCrossSite = (request: Request, caller: Caller | null) => {
+    if (!UNSAFE.has(request.method) || caller?.via === 'key' || caller?.via === 'break_glass') return
+    const origin = request.headers.get('origin')
+    if (origin && origin !== ownOrigin && origin !== requestOrigin(request))
+      throw forbidden('Cross-site request refused (Origin does not match this site)')
+    if (request.headers.get('sec-fetch-site') === 'cross-site') throw forbidden('Cross-site request refused (Sec-Fetch-Site: cross-site)')
+  }
+
+  /** Who may use a guarded path: no credential is 401, and the docs need a signed-in leader or above. */
+  const admit = (request: Request, path: string, caller: Caller | null) => {
+    if (!caller) throw unauthorized()
+    if (isDocsPath(path) && (caller.via !== 'session' || !caller.capabilities.has('api:docs')))
+      throw forbidden('The API docs need a signed-in leader, admin or owner')
+    refuseCrossSite(request, caller)
+    return caller
+  }
+
+  return (
+    new Elysia({ name: 'edge' })
+      // Set for each request by `arrive` below: who is asking (null outside the guarded paths) and since when.
+      .decorate({ caller: null as Caller | null, arrivedAt: 0 })
+      // Async, so Elysia awaits it whatever its source looks like: a credential may need the database.
+      .onRequest(async function arrive(context) {
+        const { request, set } = context
+        context.arrivedAt = performance.now()
+        set.headers['x-request-id'] = requestId(request.headers.get('x-request-id'))
+        Object.assign(set.headers, SECURITY_HEADERS)
+        const path = requestPath(request)
+        if (path === null) throw badRequest('The request URL or its Host header cannot be read')
+        if (!isAdminPath(path) && !isDocsPath(path)) {
+          refuseCrossSite(request, null)
+          return
+        }
+        set.headers['cache-control'] = 'no-store'
+        context.caller = admit(request, path, await authenticate(auth, request, addressOf))
+      })
+      .onAfterResponse({ as: 'global' }, function logLine({ request, set, responseValue, caller, arrivedAt }) {
+        log?.request(
+          request.method,
+          request.url,
+          statusOf(responseValue, set),
+          arrivedAt,
+          caller?.via ?? 'none',
+          String(set.headers['x-request-id'] ?? '-'),
+        )
+      })
+      .as('global')
+  )
+}
