@@ -3,7 +3,7 @@
 // (the setting catalog.per_minute), counted before anything else is answered, and a preflight (OPTIONS) is answered.
 import { Elysia } from 'elysia'
 import { tooMany } from '../errors.ts'
-import { isCatalogPath } from '../http/edge.ts'
+import { addToAnswer, isCatalogPath } from '../http/edge.ts'
 import { requestPath } from '../http/request-path.ts'
 import { WindowLimiter } from '../rate-limit.ts'
 import { getSetting, loadedSetting, SETTINGS } from '../settings/registry.ts'
@@ -26,7 +26,7 @@ const WINDOW_S = 60
 
 export function catalogEdge(db: Db, addressOf: (request: Request) => string | null) {
   const hits = new WindowLimiter(WINDOW_S * 1000)
-  let perMinute = SETTINGS['catalog.per_minute'].default as number
+  let perMinute: number = SETTINGS['catalog.per_minute'].default
   let reading = false
   /** catalog.per_minute without waiting: the settings read in the last seconds, else the last value while they are read again. */
   const limitNow = (): number => {
@@ -42,26 +42,37 @@ export function catalogEdge(db: Db, addressOf: (request: Request) => string | nu
     return perMinute
   }
 
-  const preflight = ({ set }: { set: { headers: Record<string, string | number> } }) => {
-    Object.assign(set.headers, PREFLIGHT)
-    return new Response(null, { status: 204 })
-  }
-  return new Elysia({ name: 'catalog-edge' })
-    .onRequest(function catalogArrival({ request, set }) {
-      const path = requestPath(request)
-      if (path === null || !isCatalogPath(path)) return
-      Object.assign(set.headers, CORS)
-      if (request.method === 'OPTIONS') return
-      // The fields of the IETF httpapi draft (draft-ietf-httpapi-ratelimit-headers-10): RateLimit-Policy names a policy
-      // with its quota `q` over a window of `w` seconds; RateLimit gives the quota left `r` and the seconds `t` until
-      // it is restored.
-      const limit = limitNow()
-      const left = hits.hit(addressOf(request) ?? 'unknown', limit)
-      const reset = hits.resetSeconds()
-      set.headers['ratelimit-policy'] = `"default";q=${limit};w=${WINDOW_S}`
-      set.headers.ratelimit = `"default";r=${left < 0 ? 0 : left};t=${reset}`
-      if (left < 0) throw tooMany(`More than ${limit} catalog requests this minute from this address; wait as Retry-After says`, reset)
-    })
-    .options('/api/catalog', preflight)
-    .options('/api/catalog/*', preflight)
+  const preflight = () => new Response(null, { status: 204, headers: PREFLIGHT })
+  return (
+    new Elysia({ name: 'catalog-edge' })
+      // The fields of this request's answer, set by `catalogArrival`: CORS, and unless a preflight the RateLimit fields;
+      // null outside the catalog.
+      .decorate({ catalogFields: null as Record<string, string> | null })
+      .onRequest(function catalogArrival(context) {
+        const { request } = context
+        const path = requestPath(request)
+        if (path === null || !isCatalogPath(path)) return
+        if (request.method === 'OPTIONS') return void (context.catalogFields = CORS)
+        // The fields of the IETF httpapi draft (draft-ietf-httpapi-ratelimit-headers-10): RateLimit-Policy names a policy
+        // with its quota `q` over a window of `w` seconds; RateLimit gives the quota left `r` and the seconds `t` until
+        // it is restored.
+        const limit = limitNow()
+        const left = hits.hit(addressOf(request) ?? 'unknown', limit)
+        const reset = hits.resetSeconds()
+        context.catalogFields = {
+          ...CORS,
+          'ratelimit-policy': `"default";q=${limit};w=${WINDOW_S}`,
+          ratelimit: `"default";r=${left < 0 ? 0 : left};t=${reset}`,
+        }
+        if (left < 0) throw tooMany(`More than ${limit} catalog requests this minute from this address; wait as Retry-After says`, reset)
+      })
+      .mapResponse({ as: 'global' }, function catalogDress({ responseValue, set, catalogFields }) {
+        if (catalogFields !== null) addToAnswer(responseValue, set, catalogFields)
+      })
+      .onError({ as: 'global' }, function catalogDressRefusal({ set, catalogFields }) {
+        if (catalogFields !== null) addToAnswer(null, set, catalogFields)
+      })
+      .options('/api/catalog', preflight)
+      .options('/api/catalog/*', preflight)
+  )
 }

@@ -1,7 +1,7 @@
-// The edge of the app, as Elysia lifecycle hooks every request meets before routing and after its answer: a readable
-// path (400 otherwise), the request id and the security headers on every answer, and for the admin API and its docs
-// the credential (401 without one, 403 from a network it may not be used from) and the CSRF rule for browser writes.
-// After the answer, one request log line.
+// The edge of the app, as Elysia lifecycle hooks every request meets: before routing, a readable path (400 otherwise)
+// and for the admin API and its docs the credential (401 without one, 403 from a network it may not be used from) and
+// the CSRF rule for browser writes; on the answer, whatever gave it, the request id, the security headers and no
+// caching of admin answers unless the route says; after it is sent, one request log line.
 import { Elysia } from 'elysia'
 import { type AuthContext, type Caller, authenticate } from '../auth/credential.ts'
 import { badRequest, forbidden, unauthorized } from '../errors.ts'
@@ -26,6 +26,26 @@ const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy
 /** The status an answer went out with: a route's Response's, else what `set` says (the error hook puts a refusal's there). */
 const statusOf = (answer: unknown, set: { status?: number | string }) =>
   answer instanceof Response ? answer.status : typeof set.status === 'number' ? set.status : 200
+
+/**
+ * Adds header fields to an answer unless it has them already (a route may say its own `cache-control`): to the
+ * Response itself when it is one, which Elysia then sends as it is, else to `set`, from which Elysia makes the
+ * Response (a refusal the error hook answers, a plain value).
+ */
+export function addToAnswer(answer: unknown, set: { headers: Record<string, unknown> }, fields: Record<string, string>) {
+  if (answer instanceof Response) {
+    for (const name in fields) if (!answer.headers.has(name)) answer.headers.set(name, fields[name])
+  } else for (const name in fields) set.headers[name] ??= fields[name]
+}
+
+/** The fields every answer carries: its request id, the security headers, and for the guarded paths no caching. */
+function fieldsFor(request: Request, requestId: string): Record<string, string> {
+  const path = requestPath(request)
+  const guarded = path !== null && (isAdminPath(path) || isDocsPath(path))
+  return guarded
+    ? { 'x-request-id': requestId, ...SECURITY_HEADERS, 'cache-control': 'no-store' }
+    : { 'x-request-id': requestId, ...SECURITY_HEADERS }
+}
 
 export interface EdgeOptions {
   auth: AuthContext
@@ -58,32 +78,30 @@ export function edge({ auth, addressOf, log }: EdgeOptions) {
 
   return (
     new Elysia({ name: 'edge' })
-      // Set for each request by `arrive` below: who is asking (null outside the guarded paths) and since when.
-      .decorate({ caller: null as Caller | null, arrivedAt: 0 })
+      // Set for each request by `arrive` below: who is asking (null outside the guarded paths), since when, its id.
+      .decorate({ caller: null as Caller | null, arrivedAt: 0, requestId: '-' })
       // Async, so Elysia awaits it whatever its source looks like: a credential may need the database.
       .onRequest(async function arrive(context) {
-        const { request, set } = context
+        const { request } = context
         context.arrivedAt = performance.now()
-        set.headers['x-request-id'] = requestId(request.headers.get('x-request-id'))
-        Object.assign(set.headers, SECURITY_HEADERS)
+        context.requestId = requestId(request.headers.get('x-request-id'))
         const path = requestPath(request)
         if (path === null) throw badRequest('The request URL or its Host header cannot be read')
         if (!isAdminPath(path) && !isDocsPath(path)) {
           refuseCrossSite(request, null)
           return
         }
-        set.headers['cache-control'] = 'no-store'
         context.caller = admit(request, path, await authenticate(auth, request, addressOf))
       })
-      .onAfterResponse({ as: 'global' }, function logLine({ request, set, responseValue, caller, arrivedAt }) {
-        log?.request(
-          request.method,
-          request.url,
-          statusOf(responseValue, set),
-          arrivedAt,
-          caller?.via ?? 'none',
-          String(set.headers['x-request-id'] ?? '-'),
-        )
+      // A route's or a page's Response gets them on the way out; a refusal from the error hook, in `set`.
+      .mapResponse({ as: 'global' }, function dress({ request, responseValue, set, requestId }) {
+        addToAnswer(responseValue, set, fieldsFor(request, requestId))
+      })
+      .onError({ as: 'global' }, function dressRefusal({ request, set, requestId }) {
+        addToAnswer(null, set, fieldsFor(request, requestId))
+      })
+      .onAfterResponse({ as: 'global' }, function logLine({ request, set, responseValue, caller, arrivedAt, requestId }) {
+        log?.request(request.method, request.url, statusOf(responseValue, set), arrivedAt, caller?.via ?? 'none', requestId)
       })
       .as('global')
   )
