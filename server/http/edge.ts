@@ -28,14 +28,16 @@ const statusOf = (answer: unknown, set: { status?: number | string }) =>
   answer instanceof Response ? answer.status : typeof set.status === 'number' ? set.status : 200
 
 /**
- * Adds header fields to an answer unless it has them already (a route may say its own `cache-control`): to the
- * Response itself when it is one, which Elysia then sends as it is, else to `set`, from which Elysia makes the
- * Response (a refusal the error hook answers, a plain value).
+ * Adds header fields to an answer: to the Response itself when it is one, which Elysia then sends as it is, else to
+ * `set`, from which Elysia makes the Response (a refusal the error hook answers, a plain value). `cache-control` is
+ * added only where the answer has none: a route may say its own.
  */
 export function addToAnswer(answer: unknown, set: { headers: Record<string, unknown> }, fields: Record<string, string>) {
-  if (answer instanceof Response) {
-    for (const name in fields) if (!answer.headers.has(name)) answer.headers.set(name, fields[name])
-  } else for (const name in fields) set.headers[name] ??= fields[name]
+  if (!(answer instanceof Response)) {
+    for (const name in fields) set.headers[name] ??= fields[name]
+    return
+  }
+  for (const name in fields) if (name !== 'cache-control' || !answer.headers.has(name)) answer.headers.set(name, fields[name])
 }
 
 /** The fields every answer carries: its request id, the security headers, and for the guarded paths no caching. */
