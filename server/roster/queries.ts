@@ -52,14 +52,13 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
     .select(['household_people.household_id', 'people.id', 'people.email', 'people.name'])
     .where('household_people.household_id', 'in', idList(ids))
     .execute()
-  const scouts = await db
-    .selectFrom('scouts')
-    .innerJoin('units', 'units.id', 'scouts.unit_id')
-    .selectAll('scouts')
-    .select(['units.slug as unit_slug', 'units.name as unit_name'])
-    .where('scouts.household_id', 'in', idList(ids))
-    .orderBy('scouts.first_name')
-    .execute()
+  // Each household's few scouts are put in order and given their unit here: sorting and joining in SQL cost more.
+  const units = new Map((await db.selectFrom('units').select(['id', 'slug', 'name']).execute()).map((u) => [u.id, u]))
+  const scouts = (await db.selectFrom('scouts').selectAll().where('household_id', 'in', idList(ids)).execute()).map((sc) => ({
+    ...sc,
+    unit_slug: units.get(sc.unit_id)!.slug,
+    unit_name: units.get(sc.unit_id)!.name,
+  }))
   const checks = scouts.length
     ? await db
         .selectFrom('checks')
@@ -84,6 +83,7 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
   const healthFormOf = (scoutId: number) => ({ ...checkOf(scoutId, 'health_form'), ...forms.get(scoutId)! })
   const peopleOf = groupBy(people, (p) => p.household_id)
   const scoutsOf = groupBy(scouts, (sc) => sc.household_id)
+  for (const group of scoutsOf.values()) group.sort((a, b) => (a.first_name < b.first_name ? -1 : a.first_name > b.first_name ? 1 : 0))
   const byId = new Map(households.map((h) => [h.id, h]))
   return ids
     .map((id) => byId.get(id))
@@ -106,6 +106,15 @@ export async function householdsView(db: Executor, ids: number[], year: number) 
 export async function healthForms(db: Executor, scoutIds: number[], day: string, year: number) {
   const out = new Map<number, ReturnType<typeof healthFormOn>>()
   if (!scoutIds.length) return out
+  const handedIn = await formsHandedIn(db, year, scoutIds)
+  for (const id of scoutIds) out.set(id, formStanding(handedIn.get(id), day))
+  return out
+}
+
+type HandedIn = { form_date: string | null; undated_this_year: number }
+
+/** The forms handed in, by scout: of these scouts, or of every scout (one pass, for the whole roster). */
+async function formsHandedIn(db: Executor, year: number, scoutIds?: number[]): Promise<Map<number, HandedIn>> {
   const rows = await db
     .selectFrom('checks')
     .select([
@@ -115,16 +124,16 @@ export async function healthForms(db: Executor, scoutIds: number[], day: string,
     ])
     .where('item', '=', 'health_form')
     .where('done', '=', 1)
-    .where('scout_id', 'in', idList(scoutIds))
+    .$if(!!scoutIds, (q) => q.where('scout_id', 'in', idList(scoutIds!)))
     .groupBy('scout_id')
     .execute()
-  const handedIn = new Map(rows.map((r) => [r.scout_id, r]))
-  for (const id of scoutIds) {
-    const form = handedIn.get(id)
-    const dated = healthFormOn(form?.form_date ?? null, day)
-    out.set(id, { ...dated, current: dated.current || form?.undated_this_year === 1 })
-  }
-  return out
+  return new Map(rows.map((r) => [r.scout_id, r]))
+}
+
+/** How a scout's health form stands on `day`, from the forms they handed in (healthForms). */
+function formStanding(form: HandedIn | undefined, day: string) {
+  const dated = healthFormOn(form?.form_date ?? null, day)
+  return { ...dated, current: dated.current || form?.undated_this_year === 1 }
 }
 
 /** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */
@@ -256,46 +265,46 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
   const places = new Map(rows.map((r) => [r.id, placeOf(r)]))
   rows.sort((a, b) => byPlace(places.get(a.id)!, places.get(b.id)!))
   const year = await programYear(db)
-  const soon = addDays(await today(db), HEALTH_FORM_WARNING_DAYS)
+  const day = await today(db)
+  const soon = addDays(day, HEALTH_FORM_WARNING_DAYS)
   const healthMissing = (form: { current: boolean; expires_on: string | null }) =>
     !form.current || (form.expires_on !== null && form.expires_on <= soon)
   const byScout = !!unit || !!den || !!filters.dues || !!filters.health
-  const views = await householdsView(
-    db,
-    rows.map((r) => r.id),
-    year.year,
-  )
-  const households = views
+  // The filters and counts read a few facts of every scout; the full view is built only for the households answered.
+  const scoutsOf = groupBy(await scoutStanding(db, year.year, day), (sc) => sc.household_id)
+  const found = rows
     .map((h) => ({
-      ...h,
-      scouts: h.scouts.filter(
+      id: h.id,
+      active: h.active === 1,
+      scouts: (scoutsOf.get(h.id) ?? []).filter(
         (sc) =>
           (!unit || sc.unit_id === unit.id) &&
           (!den || sc.den === den) &&
-          (!filters.dues || (h.active && !sc.checks.dues.done)) &&
-          (!filters.health || (h.active && healthMissing(sc.checks.health_form))),
+          (!filters.dues || (h.active === 1 && !sc.dues_done)) &&
+          (!filters.health || (h.active === 1 && healthMissing(sc.health_form))),
       ),
     }))
     .filter((h) => !byScout || h.scouts.length)
   // A page starts after the cursor's place, not at an offset, so households added or removed meanwhile neither
   // repeat nor skip one.
   const paged = filters.limit !== undefined || after !== undefined
-  const from = after ? households.filter((h) => byPlace(places.get(h.id)!, after) > 0) : households
-  const page = paged ? pageOf(from, filters.limit ?? PAGE.default) : { rows: households, more: false }
+  const from = after ? found.filter((h) => byPlace(places.get(h.id)!, after) > 0) : found
+  const page = paged ? pageOf(from, filters.limit ?? PAGE.default) : { rows: found, more: false }
   const last = page.more ? page.rows.at(-1) : undefined
-  const invites = groupBy(
-    await openInvites(
-      db,
-      page.rows.map((h) => h.id),
-    ),
-    (i) => i.household_id,
-  )
-  const shown = households.filter((h) => h.active).flatMap((h) => h.scouts)
+  const answered = page.rows.map((h) => h.id)
+  const shownScouts = new Set(page.rows.flatMap((h) => h.scouts.map((sc) => sc.id)))
+  const invites = groupBy(await openInvites(db, answered), (i) => i.household_id)
+  const households = (await householdsView(db, answered, year.year)).map((h) => ({
+    ...h,
+    scouts: h.scouts.filter((sc) => shownScouts.has(sc.id)),
+    invites: (invites.get(h.id) ?? []).map(({ household_id, ...i }) => i),
+  }))
+  const counted = found.filter((h) => h.active).flatMap((h) => h.scouts)
   const counts = {
-    households: households.length,
-    scouts: households.reduce((n, h) => n + h.scouts.length, 0),
-    dues_unpaid: shown.filter((sc) => !sc.checks.dues.done).length,
-    health_missing: shown.filter((sc) => healthMissing(sc.checks.health_form)).length,
+    households: found.length,
+    scouts: found.reduce((n, h) => n + h.scouts.length, 0),
+    dues_unpaid: counted.filter((sc) => !sc.dues_done).length,
+    health_missing: counted.filter((sc) => healthMissing(sc.health_form)).length,
   }
   const denUnits = await db
     .selectFrom('scouts')
@@ -311,15 +320,27 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
     unit: unit ?? null,
     units,
     year,
-    households: page.rows.map((h) => ({
-      ...h,
-      invites: (invites.get(h.id) ?? []).map(({ household_id, ...i }) => i),
-    })),
+    households,
     counts,
     next_cursor: last ? encodeCursor('roster', { ...filters }, [last.id]) : null,
     dens: [...new Set(denUnits.filter((d) => !unit || d.unit_id === unit.id).map((d) => d.den!))].sort(),
     den_units: denUnits.map((d) => ({ ...d, den: d.den!, scouts: Number(d.scouts) })),
   }
+}
+
+/** What the roster's filters and counts read of every scout: household, unit, den, this year's dues, its health form on `day`. */
+async function scoutStanding(db: Executor, year: number, day: string) {
+  const scouts = await db.selectFrom('scouts').select(['id', 'household_id', 'unit_id', 'den']).execute()
+  const paid = await db
+    .selectFrom('checks')
+    .select('scout_id')
+    .where('year', '=', year)
+    .where('item', '=', 'dues')
+    .where('done', '=', 1)
+    .execute()
+  const duesDone = new Set(paid.map((c) => c.scout_id))
+  const forms = await formsHandedIn(db, year)
+  return scouts.map((sc) => ({ ...sc, dues_done: duesDone.has(sc.id), health_form: formStanding(forms.get(sc.id), day) }))
 }
 
 /** The open invites (not used, revoked or expired) that link their account to one of these households. */

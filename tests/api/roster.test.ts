@@ -575,6 +575,19 @@ describe('GET /api/admin/roster: search, filters, sort and counts over 60 househ
   })
 
   // Last in this block: it adds households.
+  it('answers each household of a page as the whole roster does: the same scouts kept by the filters, checks and invites', async () => {
+    for (const filters of ['', '?unit=pack&dues=unpaid', '?health=missing', '?unit=troop']) {
+      const whole = (await get(filters)).body.households
+      const paged = await walkPages(
+        (path) => r.req('GET', path, { cookie }),
+        `/api/admin/roster${filters}`,
+        8,
+        (body) => body.households,
+      )
+      expect(paged, filters).toEqual(whole)
+    }
+  })
+
   it('pages with limit and cursor in the same order, counts staying totals, each household once while households are added', async () => {
     const walk = async (filters: string, limit: number, between?: () => Promise<unknown>) => {
       const whole = await get(filters)

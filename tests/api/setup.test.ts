@@ -128,4 +128,26 @@ describe('GET /api/admin/summary: your_use', () => {
       { href: '/admin/keys/', count: 1 },
     ])
   })
+
+  it("counts only the caller's last 1,000 changes, so a long history costs no more to read", async () => {
+    const leader = await s.as(ROLES.packLeader)
+    // Signing in has logged entries of its own (no admin page's), newer than those below.
+    const { own } = await s.db
+      .selectFrom('action_log')
+      .select((eb) => eb.fn.countAll<number>().as('own'))
+      .where('actor', '=', leader.email)
+      .executeTakeFirstOrThrow()
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString()
+    const entry = (kind: string, minutesAgo: number) => ({ at: at(minutesAgo), kind, actor: leader.email, summary: 'Earlier change' })
+    await s.db
+      .insertInto('action_log')
+      .values([
+        ...Array.from({ length: 5 }, (_, i) => entry('leads.claim', 2000 + i)),
+        ...Array.from({ length: 1000 }, (_, i) => entry('nearby.update', 1 + i)),
+      ])
+      .execute()
+    expect((await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })).body.your_use).toEqual([
+      { href: '/admin/nearby/', count: 1000 - Number(own) },
+    ])
+  })
 })
