@@ -2,7 +2,7 @@
 // its capability, its schemas in and out, and the answers it may give; the same declaration drives validation,
 // the OpenAPI document and the tests' contract checks.
 import type { Client } from './auth/sessions.ts'
-import { type Static, type TSchema, TypeGuard } from '@sinclair/typebox'
+import { Kind, type Static, type TSchema } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
@@ -86,10 +86,12 @@ type Others = Omit<Answers, 200 | 201 | 202>
 /** A success body: a JSON schema, or a download of another media type. */
 type Body = TSchema | { media: string }
 
+// A schema is told from a media type by its Kind alone: checking the whole schema (TypeGuard.IsSchema) walked every
+// answer's schema at start, a third of the time the route files took to load.
 const answering =
   <Status extends 200 | 201 | 202>(status: Status) =>
   <S extends Body, const O extends Others = {}>(body: S, description: string, others?: O) =>
-    ({ [status]: { description, ...(TypeGuard.IsSchema(body) ? { schema: body } : body) }, ...others }) as Record<
+    ({ [status]: { description, ...(Kind in body ? { schema: body } : body) }, ...others }) as Record<
       Status,
       S extends TSchema ? { description: string; schema: S } : { description: string; media: string }
     > &

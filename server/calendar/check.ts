@@ -1,8 +1,10 @@
 // `caldav-check`: is the configured collection reachable, are the credentials accepted, is it a calendar, can it take an event? One plain line.
-import { createCalendarObject, deleteCalendarObject, propfind } from 'tsdav'
 import type { Env } from '../env.ts'
 import { toICalendar } from './event.ts'
 import { basicAuth } from './store.ts'
+
+/** tsdav is loaded when a CalDAV store is first used: most units keep their calendar in the site itself. */
+const caldav = () => import('tsdav')
 
 const TIMEOUT_MS = 8000
 const EXAMPLE_URL = 'https://cloud.example.org/remote.php/dav/calendars/USER/CALENDAR/'
@@ -48,7 +50,7 @@ async function check(config: NonNullable<Env['caldav']>): Promise<CheckResult> {
 
   let here
   try {
-    here = (await propfind({ url: url.href, props: PROPS, depth: '0', ...options() }))[0]
+    here = (await (await caldav()).propfind({ url: url.href, props: PROPS, depth: '0', ...options() }))[0]
   } catch (error) {
     return problem(`Cannot reach ${url.host}: ${reason(error)}`)
   }
@@ -73,7 +75,7 @@ async function check(config: NonNullable<Env['caldav']>): Promise<CheckResult> {
 /** The first events calendar directly inside a folder (a calendar home), to suggest its URL; undefined when none. */
 async function calendarInside(folder: URL, options: Options): Promise<string | undefined> {
   try {
-    const below = await propfind({ url: folder.href, props: PROPS, depth: '1', ...options() })
+    const below = await (await caldav()).propfind({ url: folder.href, props: PROPS, depth: '1', ...options() })
     const found = below.find((r) => r.href && new URL(r.href, folder).href !== folder.href && isCalendar(r.props) && holdsEvents(r.props))
     return found ? new URL(found.href!, folder).href : undefined
   } catch {
@@ -92,7 +94,9 @@ async function writeAndDelete(collection: URL, options: Options): Promise<string
   let saved: Response | undefined
   let removed: Response | Error | undefined
   try {
-    saved = await createCalendarObject({
+    saved = await (
+      await caldav()
+    ).createCalendarObject({
       calendar: { url: collection.href } as never,
       filename: `${uid}.ics`,
       iCalString: ics,
@@ -105,7 +109,7 @@ async function writeAndDelete(collection: URL, options: Options): Promise<string
     // Also when the answer was lost: the server may have stored the event anyway.
     if (!saved || saved.ok) {
       const object = { url: new URL(`${uid}.ics`, collection).href }
-      removed = await deleteCalendarObject({ calendarObject: object, ...options() }).catch((error: Error) => error)
+      removed = await (await caldav()).deleteCalendarObject({ calendarObject: object, ...options() }).catch((error: Error) => error)
       if (removed instanceof Response) await removed.body?.cancel()
     }
   }

@@ -1,12 +1,14 @@
 // Where events are kept: a CalDAV collection through tsdav (list, create, update and delete one-VEVENT resources,
 // with timeouts and ETags), or, with none configured, the site itself (site-store.ts). Both answer the same calls.
-import { createCalendarObject, deleteCalendarObject, fetchCalendarObjects, propfind, updateCalendarObject } from 'tsdav'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import type { Env } from '../env.ts'
 import { conflict, HttpError } from '../errors.ts'
 import { uidOf } from './event.ts'
 import { SiteStore } from './site-store.ts'
+
+/** tsdav is loaded when a CalDAV store is first used: most units keep their calendar in the site itself. */
+const caldav = () => import('tsdav')
 
 const TIMEOUT_MS = 8000
 
@@ -81,7 +83,9 @@ export class CalDavStore implements CalendarStore {
   async changeTag(): Promise<string | null> {
     let answers
     try {
-      answers = await propfind({ url: this.collection.url, props: { 'cs:getctag': {}, 'd:sync-token': {} }, depth: '0', ...this.options() })
+      answers = await (
+        await caldav()
+      ).propfind({ url: this.collection.url, props: { 'cs:getctag': {}, 'd:sync-token': {} }, depth: '0', ...this.options() })
     } catch (error) {
       throw badGateway('could not be reached', error)
     }
@@ -111,7 +115,7 @@ export class CalDavStore implements CalendarStore {
   async list(): Promise<StoredObject[]> {
     let objects
     try {
-      objects = await fetchCalendarObjects({ calendar: this.collection as never, ...this.options() })
+      objects = await (await caldav()).fetchCalendarObjects({ calendar: this.collection as never, ...this.options() })
     } catch (error) {
       throw badGateway('could not be read', error)
     }
@@ -125,8 +129,8 @@ export class CalDavStore implements CalendarStore {
   }
 
   async create(uid: string, ics: string): Promise<void> {
-    const res = await this.write('create', () =>
-      createCalendarObject({
+    const res = await this.write('create', async () =>
+      (await caldav()).createCalendarObject({
         calendar: this.collection as never,
         filename: `${encodeURIComponent(uid)}.ics`,
         iCalString: ics,
@@ -138,15 +142,15 @@ export class CalDavStore implements CalendarStore {
 
   /** Replaces a resource only if it still has `etag` (412 from the store becomes 409). */
   async update(url: string, etag: string | null, ics: string): Promise<void> {
-    const res = await this.write('update', () =>
-      updateCalendarObject({ calendarObject: { url, etag: etag ?? undefined, data: ics }, ...this.options() }),
+    const res = await this.write('update', async () =>
+      (await caldav()).updateCalendarObject({ calendarObject: { url, etag: etag ?? undefined, data: ics }, ...this.options() }),
     )
     await res.body?.cancel()
   }
 
   async remove(url: string, etag: string | null): Promise<void> {
-    const res = await this.write('delete', () =>
-      deleteCalendarObject({ calendarObject: { url, etag: etag ?? undefined }, ...this.options() }),
+    const res = await this.write('delete', async () =>
+      (await caldav()).deleteCalendarObject({ calendarObject: { url, etag: etag ?? undefined }, ...this.options() }),
     )
     await res.body?.cancel()
   }

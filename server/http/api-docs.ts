@@ -47,11 +47,16 @@ const text = (body: string, type: string, headers: Record<string, string> = {}) 
   new Response(body, { headers: { 'content-type': type, ...headers } })
 
 export function apiDocs(registry: LoadedRoute[], baseUrl: string) {
-  const document = openApiDocument(registry, baseUrl)
-  const html = page(document)
+  // Made when the docs are first read, not at start: the document and its page are about 9 MB that most runs never use.
+  let made: { document: object; html: string } | null = null
+  const docs = () => {
+    if (made) return made
+    const document = openApiDocument(registry, baseUrl)
+    return (made = { document, html: page(document) })
+  }
   const app = new Elysia({ name: 'api-docs' })
-    .get('/api/docs', () => text(html, 'text/html; charset=utf-8', { 'content-security-policy': POLICY }))
-    .get('/api/docs/json', () => document)
+    .get('/api/docs', () => text(docs().html, 'text/html; charset=utf-8', { 'content-security-policy': POLICY }))
+    .get('/api/docs/json', () => docs().document)
     .get('/api/docs/start.js', () => text(START, 'text/javascript; charset=utf-8'))
     .get('/api/docs/overrides.css', () => text(OVERRIDES, 'text/css; charset=utf-8'))
   for (const [name, asset] of Object.entries(ASSETS))

@@ -1,6 +1,6 @@
 // The SMTP relay through nodemailer: one connection setup for the sender and the mail-check command, and how a
 // failure is read (the relay's 4xx, a refused or lost connection and a timeout are worth retrying; a 5xx is final).
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { MailConfig } from './config.ts'
 
@@ -23,22 +23,27 @@ export interface Relay {
 
 export function smtpRelay(config: MailConfig): Relay {
   const domain = addressparser(config.from, { flatten: true })[0].address.split('@')[1]
-  const transport: Transporter = nodemailer.createTransport({
-    url: config.url,
-    requireTLS: config.requireTls || undefined,
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 60_000,
-  })
+  // nodemailer is loaded when the first mail goes (or the relay is checked), not at start.
+  let made: Promise<Transporter> | null = null
+  const transport = () =>
+    (made ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: config.url,
+        requireTLS: config.requireTls || undefined,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 60_000,
+      }),
+    ))
   return {
     async send(mail) {
       const { replyTo, ...headers } = mail.headers ?? {}
-      await transport.sendMail({ from: config.from, ...mail, messageId: `<${mail.messageId}@${domain}>`, replyTo, headers })
+      await (await transport()).sendMail({ from: config.from, ...mail, messageId: `<${mail.messageId}@${domain}>`, replyTo, headers })
     },
     async verify() {
-      await transport.verify()
+      await (await transport()).verify()
     },
-    close: () => transport.close(),
+    close: () => void made?.then((t) => t.close()),
   }
 }
 

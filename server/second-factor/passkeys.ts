@@ -1,15 +1,7 @@
 // Passkeys (WebAuthn, through @simplewebauthn/server): registering one for your account, and checking one at sign-in,
 // as a second factor after the password or on its own. The relying party is the site's own address
 // (PUBLIC_BASE_URL): its host name is the RP ID, its origin the only one accepted.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { Executor } from '../db/database.ts'
 import type { SecondFactor } from './tables.ts'
 import type { Env } from '../env.ts'
@@ -17,6 +9,8 @@ import { nowIso, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 
 const CHALLENGE_MS = 5 * 60_000
+/** The library is loaded when a passkey is first registered or used: it and its crypto hold about 25 MB. */
+const webauthn = () => import('@simplewebauthn/server')
 /** EdDSA, ES256 and RS256: what phones and security keys make (Bun would also offer ML-DSA, which few verify yet). */
 const ALGORITHMS = [-8, -7, -257]
 
@@ -63,6 +57,7 @@ export function relyingParty(env: Readonly<Env>) {
 /** Options for navigator.credentials.create(), excluding the person's passkeys; the challenge is kept five minutes. */
 export async function registrationOptions(db: Executor, env: Readonly<Env>, person: { id: number; email: string; name: string | null }) {
   const existing = await passkeysOf(db, person.id)
+  const { generateRegistrationOptions } = await webauthn()
   const options = await generateRegistrationOptions({
     rpName: await getSetting(db, 'site.name'),
     rpID: relyingParty(env).rpID,
@@ -93,6 +88,7 @@ export async function verifiedRegistration(trx: Executor, env: Readonly<Env>, pe
   if (!pending || Date.parse(pending.expires_at) <= Date.now()) return null
   const { rpID, origin } = relyingParty(env)
   try {
+    const { verifyRegistrationResponse } = await webauthn()
     const { verified, registrationInfo } = await verifyRegistrationResponse({
       response,
       expectedChallenge: pending.challenge,
@@ -115,6 +111,7 @@ export function passkeysOf(db: Executor, personId: number) {
 /** Options for navigator.credentials.get(): the person's passkeys, or any passkey of this site when `personId` is null. */
 export async function authenticationOptions(db: Executor, env: Readonly<Env>, personId: number | null) {
   const passkeys = personId === null ? [] : await passkeysOf(db, personId)
+  const { generateAuthenticationOptions } = await webauthn()
   return generateAuthenticationOptions({
     rpID: relyingParty(env).rpID,
     allowCredentials: passkeys.map((p) => ({ id: p.credential_id!, transports: JSON.parse(p.transports ?? '[]') })),
@@ -140,6 +137,7 @@ export async function usePasskey(
   if (!passkey) return null
   const { rpID, origin } = relyingParty(env)
   try {
+    const { verifyAuthenticationResponse } = await webauthn()
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
@@ -148,7 +146,7 @@ export async function usePasskey(
       requireUserVerification: personId === null,
       credential: {
         id: passkey.credential_id!,
-        publicKey: isoBase64URL.toBuffer(passkey.public_key!),
+        publicKey: new Uint8Array(Buffer.from(passkey.public_key!, 'base64url')),
         counter: passkey.counter ?? 0,
         transports: JSON.parse(passkey.transports ?? '[]'),
       },
@@ -173,7 +171,7 @@ export const storedCredential = (credential: {
   transports?: string[]
 }) => ({
   credential_id: credential.id,
-  public_key: isoBase64URL.fromBuffer(credential.publicKey),
+  public_key: Buffer.from(credential.publicKey).toString('base64url'),
   counter: credential.counter,
   transports: JSON.stringify(credential.transports ?? []),
 })
