@@ -1,6 +1,6 @@
 // The catalog's own OpenAPI document (GET /api/catalog/openapi.json), for bot authors, who have no credential to
 // read the full one: the public catalog operations only, built by the same writer from the same route registry, with
-// what the front door adds to every catalog answer (request id, CORS, the rate limit).
+// what the edges add to every catalog answer (request id, CORS, the rate limit).
 import { Type as t } from '@sinclair/typebox'
 import { isCatalogPath } from '../http/edge.ts'
 import { openApiDocument } from '../http/openapi.ts'
