@@ -106,15 +106,15 @@ export const accepted = answering(202)
 
 type SuccessStatus = 200 | 201 | 202
 /** What a handler may return: the body of one of its success answers, or a Response it built itself. */
-type Returned<R> = 0 extends 1 & R // a route of the registry, whose answers are not known here
+type Returned<R> = Answers extends R // a route of the registry, whose answers are not known here
   ? unknown
   : | { [K in keyof R]: K extends SuccessStatus ? (R[K] extends { schema: infer S extends TSchema } ? Static<S> : never) : never }[keyof R]
     | Response
 
 /** The JSON a route answers with on success (for typed clients: the admin pages). */
-export type AnswerOf<D> = D extends RouteDef<any, any, any, infer R> ? Exclude<Returned<R>, Response> : never
+export type AnswerOf<D> = D extends { responses: infer R } ? Exclude<Returned<R>, Response> : never
 /** The JSON body a route takes. */
-export type BodyOf<D> = D extends RouteDef<any, any, infer B, any> ? In<B> : never
+export type BodyOf<D> = D extends { body?: infer B } ? In<B> : never
 
 /** What a route declares besides its capability and summary. */
 interface RouteOptions<P, Q, B, R> {
@@ -147,19 +147,23 @@ interface RouteOptions<P, Q, B, R> {
 type Awaitable<T> = T | Promise<T>
 type Handler<P, Q, B, R, C> = (ctx: HandlerContext<In<P>, In<Q>, In<B>, C>) => Awaitable<Returned<R>>
 
-export type RouteDef<P = any, Q = any, B = any, R extends Answers = any> = RouteOptions<P, Q, B, R> & {
+type Inputs = TSchema | undefined
+
+/**
+ * A route as defineRoute makes it. Without type arguments, any route of the registry: its handler is written as a
+ * method so that a route with its own schemas still counts as one (a method's parameter is compared both ways).
+ */
+export type RouteDef<P = Inputs, Q = Inputs, B = Inputs, R extends Answers = Answers> = RouteOptions<P, Q, B, R> & {
   /** One line for the API docs. */
   summary: string
 } & (
-    | { auth: 'public'; handler: Handler<P, Q, B, R, Caller | null> }
+    | { auth: 'public'; handler(ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller | null>): Awaitable<Returned<R>> }
     | {
         /** The capability the caller needs, or `any` for any valid credential. */
         auth: Capability | 'any'
-        handler: Handler<P, Q, B, R, Caller>
+        handler(ctx: HandlerContext<In<P>, In<Q>, In<B>, Caller>): Awaitable<Returned<R>>
       }
   )
-
-type Inputs = TSchema | undefined
 
 /**
  * One route: the capability it needs (`public` for none, `any` for any credential), a one-line summary for the
@@ -201,11 +205,17 @@ export const successStatus = (def: RouteDef): number => Number(Object.keys(def.r
  * id before it may hold a slash (`/api/admin/socialposts/pack/fall-popcorn/cancel`). Each action is an ordinary
  * route whose `params` hold the id under `param`.
  */
-export interface TailDef<A extends Record<string, RouteDef> = Record<string, RouteDef>> {
+export interface TailDef<A extends Record<string, Action> = Record<string, RouteDef>> {
   tail: { param: string; actions: A }
 }
 
-export const defineTail = <A extends Record<string, RouteDef>>(param: string, actions: A): TailDef<A> => ({ tail: { param, actions } })
+/**
+ * What every action is checked for here: only what all routes have, so that the actions' own types (a route with no
+ * body) are kept as defineRoute made them rather than widened to any route's.
+ */
+type Action = Pick<RouteDef, 'summary' | 'operationId'>
+
+export const defineTail = <A extends Record<string, Action>>(param: string, actions: A): TailDef<A> => ({ tail: { param, actions } })
 
 export interface LoadedRoute {
   method: Method
