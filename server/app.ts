@@ -73,8 +73,6 @@ export async function createApp({
   outbound,
   mail,
 }: AppOptions) {
-  // The listening server gives the peer's address; a proxy's header counts only from a trusted proxy (TRUST_PROXY).
-  const addressOf = (request: Request) => addresses.clientAddress(app.server?.requestIP(request)?.address ?? null, request.headers)
   const guarded = outbound ?? new Outbound(env.outboundAllow)
   const addresses = addressRules(env.trustProxy, env.lanCidrs, (peer) =>
     logEvent('proxy.untrusted', {
@@ -84,6 +82,8 @@ export async function createApp({
         'their clients count as unknown, never the LAN. Behind a reverse proxy on this machine, set TRUST_PROXY=127.0.0.1/32,::1/128',
     }),
   )
+  // The listening server gives the peer's address; a proxy's header counts only from a trusted proxy (TRUST_PROXY).
+  const addressOf = (request: Request) => addresses.clientAddress(app.server?.requestIP(request)?.address ?? null, request.headers)
   const mirrors = new MirrorQueue(db, guarded)
   const services: Services = {
     db,

@@ -64,7 +64,8 @@ export interface HandlerContext<P, Q, B, C> extends Services {
   client: Client
   /** Answers with the cookies of this new session of `personId`; gives the page their pages start from. */
   startSession(token: string, personId: number): Promise<'/admin/' | '/family/'>
-  set: { status?: number | string; headers: Record<string, string | number | string[]> }
+  /** Header fields for the answer (a cookie, a Link); the status is the route's declared success status. */
+  set: { headers: Record<string, string | string[]> }
 }
 
 /** One answer a route may give: a description, and its JSON schema or another media type. */

@@ -7,6 +7,9 @@ export const STATES = ['live', 'scheduled', 'expired', 'revoked', 'over_cap'] as
 export type AnnouncementState = (typeof STATES)[number]
 export type AnnouncementWithState = Announcement & { state: AnnouncementState }
 
+/** Whether an announcement's window is open at `now`: not revoked, started, not ended. */
+const isOpen = (a: Announcement, now: number) => !a.revoked_at && Date.parse(a.ends_at) > now && Date.parse(a.starts_at) <= now
+
 /** The state of one announcement at `now`, given whether it is among the earliest-starting open ones that fill the cap. */
 function stateOf(a: Announcement, now: number, live: (a: Announcement) => boolean): AnnouncementState {
   if (a.revoked_at) return 'revoked'
@@ -20,9 +23,7 @@ function stateOf(a: Announcement, now: number, live: (a: Announcement) => boolea
  * ones fill the live cap; the rest are over_cap (and not shown publicly).
  */
 export function withStates(rows: Announcement[], liveCap: number, now = Date.now()): AnnouncementWithState[] {
-  const open = rows
-    .filter((a) => !a.revoked_at && Date.parse(a.ends_at) > now && Date.parse(a.starts_at) <= now)
-    .sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id - b.id)
+  const open = rows.filter((a) => isOpen(a, now)).sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id - b.id)
   const live = new Set(open.slice(0, liveCap).map((a) => a.id))
   return rows.map((a) => ({ ...a, state: stateOf(a, now, (x) => live.has(x.id)) }))
 }
@@ -62,8 +63,7 @@ export async function announcementWithState(db: Executor, id: number, now = Date
   const row = await db.selectFrom('announcements').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return undefined
   const live = new Set<number>()
-  if (!row.revoked_at && Date.parse(row.ends_at) > now && Date.parse(row.starts_at) <= now)
-    for (const a of await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))) live.add(a.id)
+  if (isOpen(row, now)) for (const a of await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))) live.add(a.id)
   return { ...row, state: stateOf(row, now, (a) => live.has(a.id)) }
 }
 

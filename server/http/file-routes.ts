@@ -12,6 +12,7 @@ import { forbidden, HttpError, notFound, unauthorized } from '../errors.ts'
 import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
+import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
 import { etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
@@ -142,6 +143,8 @@ function runner(
   /** Runs the handler with its context: the services, the inputs, who is asking, and what it may set on its answer. */
   const handle = async ({ request, caller }: Arrival, inputs: Inputs) => {
     const set = { headers: {} as AnswerHeaders }
+    let address: string | null | undefined // read when a handler first asks
+    const addressNow = () => (address === undefined ? (address = addressOf(request)) : address)
     const context: HandlerContext<unknown, unknown, unknown, Caller | null> = {
       ...services,
       ...inputs,
@@ -149,10 +152,10 @@ function runner(
       request,
       set,
       get address() {
-        return addressOf(request)
+        return addressNow()
       },
       get client() {
-        return { address: addressOf(request), userAgent: request.headers.get('user-agent') }
+        return { address: addressNow(), userAgent: request.headers.get('user-agent') }
       },
       async startSession(token: string, personId: number) {
         const { cookies, start } = await sessionCookies(services.db, token, personId, services.env.publicBaseUrl)
@@ -186,7 +189,7 @@ function runner(
       })
     const inputs = check(sent)
     if (versioning?.kind === 'write')
-      return versioning.locks.run(new URL(request.url).pathname, async () => {
+      return versioning.locks.run(requestPath(request) ?? '', async () => {
         const wanted = request.headers.get('if-match')
         if (wanted !== null && !ifMatches(wanted, await versioning.current(arrival, params))) throw preconditionFailed()
         const { value, headers } = await handle(arrival, inputs)
@@ -236,8 +239,8 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   for (const routes of Map.groupBy(registry, (r) => `${r.method} ${r.path}`).values()) {
     const { method, path, tail } = routes[0]
     if (!tail) {
-      const run =
-        reads.get(method === 'GET' ? path : '') ?? runner(routes[0].def, services, addressOf, retried(method), versioningOf(method, path))
+      const read = method === 'GET' ? reads.get(path) : undefined
+      const run = read ?? runner(routes[0].def, services, addressOf, retried(method), versioningOf(method, path))
       app.route(method, path, ({ request, params, caller }) => run({ request, params, caller }, params), { parse: 'none' })
       continue
     }
@@ -250,7 +253,7 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
         const { id, action } = splitTail((params as Record<string, string>)['*'])
         const run = actions.get(action)
         if (!id) throw notFound()
-        if (!run) throw notServed(method, new URL(request.url).pathname, allowed)
+        if (!run) throw notServed(method, requestPath(request) ?? '', allowed)
         return run({ request, params, caller }, { [tail.param]: id })
       },
       { parse: 'none' },
