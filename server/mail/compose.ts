@@ -10,6 +10,8 @@ export interface Letter {
   paragraphs: string[]
   /** A body written in Markdown (a leader's message, the digest): the text part carries it as written. */
   markdown?: string
+  /** The plain-text part of `markdown` when the service wrote it with escapes and marks a reader should not see. */
+  text?: string
   link?: { label: string; url: string }
   /** Paragraphs after the link. */
   after?: string[]
@@ -26,7 +28,7 @@ export async function compose(db: Executor, letter: Letter): Promise<{ subject: 
   const site = await getSetting(db, 'site.name')
   const text = [
     ...letter.paragraphs,
-    ...(letter.markdown ? [letter.markdown.trim()] : []),
+    ...(letter.text ? [letter.text.trim()] : letter.markdown ? [letter.markdown.trim()] : []),
     ...(letter.link ? [`${letter.link.label}:\n${letter.link.url}`] : []),
     ...(letter.after ?? []),
     `— ${site}`,

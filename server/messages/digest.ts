@@ -186,26 +186,34 @@ export async function digestPreview(db: Executor, caller: Caller) {
   }
 }
 
-/** The markdown of one household's digest. */
-function digestMarkdown(digest: HouseholdDigest, baseUrl: string): string {
-  const lines: string[] = []
+/**
+ * One household's digest, as Markdown for the HTML part (titles escaped so their punctuation stays literal) and as
+ * plain text for the text part (the same lines without escapes or marks).
+ */
+function digestBody(digest: HouseholdDigest, baseUrl: string): { markdown: string; text: string } {
+  const markdown: string[] = []
+  const text: string[] = []
+  const line = (md: string, plain = md) => (markdown.push(md), text.push(plain))
   if (digest.events.length) {
-    lines.push('## Coming up in the next two weeks', '')
+    line('## Coming up in the next two weeks', 'Coming up in the next two weeks')
+    line('')
     for (const e of digest.events) {
       const when = `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ''}`
       // Bare addresses: the HTML part links them, and the text part reads well.
       const reply = e.asks_reply ? ` — reply: ${baseUrl}/family/#event-${encodeURIComponent(e.uid)}` : ''
-      lines.push(`- **${markdownText(when)}**: ${markdownText(e.title)} (${UNIT_WORDS[e.unit].toLowerCase()})${reply}`)
+      const unit = UNIT_WORDS[e.unit].toLowerCase()
+      line(`- **${markdownText(when)}**: ${markdownText(e.title)} (${unit})${reply}`, `- ${when}: ${e.title} (${unit})${reply}`)
     }
-    lines.push('')
+    line('')
   }
   if (digest.announcements.length) {
-    lines.push('## Announcements', '')
-    for (const a of digest.announcements) lines.push(`- ${markdownText(a)}`)
-    lines.push('')
+    line('## Announcements', 'Announcements')
+    line('')
+    for (const a of digest.announcements) line(`- ${markdownText(a)}`, `- ${a}`)
+    line('')
   }
-  lines.push(`The full calendar: ${baseUrl}/calendar/`)
-  return lines.join('\n')
+  line(`The full calendar: ${baseUrl}/calendar/`)
+  return { markdown: markdown.join('\n'), text: text.join('\n') }
 }
 
 /**
@@ -229,13 +237,13 @@ export async function sendDigest(db: Db, at: number, baseUrl: string): Promise<n
     )
     const mails = []
     for (const digest of digests) {
-      const markdown = digestMarkdown(digest, baseUrl)
+      const body = digestBody(digest, baseUrl)
       for (const to of digest.emails) {
         const token = tokens.get(to)!
         const letter = await compose(trx, {
           subject: `This week at ${site}`,
           paragraphs: [],
-          markdown,
+          ...body,
           why: `You get this weekly mail because ${to} is on the roster of ${site}.`,
           unsubscribe: `${baseUrl}/unsubscribe/#${token}`,
         })

@@ -167,7 +167,10 @@ export async function invite(db: Db, caller: Caller, input: typeof NewInvite.sta
       .returning(['id', 'expires_at'])
       .executeTakeFirstOrThrow()
     const roles = await rolesInWords(trx, globalRole, units)
-    if (input.send_email) await queueInviteMail(trx, caller, email, roles, url, inserted.expires_at)
+    if (input.send_email) {
+      const grant = { roles: globalRole || units.length ? roles : null, household: household?.parent_name ?? null }
+      await queueInviteMail(trx, caller, email, grant, url, inserted.expires_at)
+    }
     await record(
       trx,
       caller.actor,

@@ -30,11 +30,26 @@ const whoOf = (caller: Caller) => caller.person?.email ?? 'A leader'
 
 const until = async (db: Executor, expiresAt: string) => instantWords(expiresAt, await getSetting(db, 'site.timezone'))
 
-export async function queueInviteMail(trx: Executor, caller: Caller, to: string, roles: string, url: string, expiresAt: string) {
+/** What an invite gives, as its mail says it: the roles in words (null for none) and the household it joins. */
+export interface InviteGrant {
+  roles: string | null
+  household: string | null
+}
+
+/** What the new account is for, in one sentence: the roles it brings, else the family page it opens. */
+function purposeOf(who: string, site: string, { roles, household }: InviteGrant): string[] {
+  const invited = `${who} invited you to ${site}${roles ? ` as ${roles}` : ''}.`
+  if (household)
+    return [invited, `Your account opens the family page of ${household}'s household: its scouts, the calendar and replies to events.`]
+  if (roles) return [invited]
+  return [invited, 'Your account opens your family page: the calendar, and your household once a leader links it to your account.']
+}
+
+export async function queueInviteMail(trx: Executor, caller: Caller, to: string, grant: InviteGrant, url: string, expiresAt: string) {
   const site = await getSetting(trx, 'site.name')
   const letter = await compose(trx, {
     subject: `Your invitation to ${site}`,
-    paragraphs: [`${whoOf(caller)} invited you to ${site} as ${roles}.`, 'Choose a password to make your account.'],
+    paragraphs: [...purposeOf(whoOf(caller), site, grant), 'Choose a password to make your account.'],
     link: { label: 'Accept the invitation', url },
     after: [`The link works once, until ${await until(trx, expiresAt)}.`],
     why: `You get this mail because a leader of ${site} invited ${to}. If you did not expect it, you can ignore it.`,

@@ -105,7 +105,11 @@ describe('the weekly digest', () => {
     const [mail, troopMail] = [await relay.waitFor(packFamily), await relay.waitFor(troopFamily)]
     expect(mail.to).toEqual([packFamily])
     expect(mail.subject).toBe('This week at Pack & Troop')
-    expect(mail.text).toContain('Pinewood \\[Derby\\]') // the text part is the Markdown, escaped
+    // The text part reads as plain text: no Markdown escapes or marks; the HTML part shows the title as written.
+    expect(mail.text).toContain('Pinewood [Derby] (pack)')
+    expect(mail.text).not.toContain('\\')
+    expect(mail.text).not.toContain('**')
+    expect(mail.text).not.toContain('## ')
     expect(mail.html).toContain('Pinewood [Derby]')
     expect(mail.html).toContain('Popcorn orders are due')
     expect(mail.html).toContain(`href="http://127.0.0.1:1/family/#event-${encodeURIComponent('derby@test')}"`)

@@ -43,6 +43,23 @@ describe('POST /api/admin/people/invite with send_email', () => {
     expect((await s.lastLog('people.invite')).summary).toBe(`Invited ${email} as admin, by email`)
   })
 
+  it('says what an account without roles is for, never "as no roles"', async () => {
+    const email = uniqueEmail('no-roles')
+    expect((await invite(email, { global_role: null, send_email: true })).status).toBe(201)
+    const mail = await relay.waitFor(email)
+    expect(mail.text).not.toContain('no roles')
+    expect(mail.text).toContain('invited you to Pack & Troop.')
+    expect(mail.text).toContain('Your account opens your family page')
+    const household = await s.req('POST', '/api/admin/roster/households', {
+      cookie: owner.cookie,
+      json: { parent_name: 'Robin Vale', email: uniqueEmail('vale-household') },
+    })
+    expect(household.status).toBe(201)
+    const linked = uniqueEmail('linked')
+    expect((await invite(linked, { global_role: null, household_id: household.body.id, send_email: true })).status).toBe(201)
+    expect((await relay.waitFor(linked)).text).toContain("Your account opens the family page of Robin Vale's household")
+  })
+
   it('keeps no copy of the link once the mail has gone', async () => {
     const email = uniqueEmail('forgotten')
     await invite(email)
