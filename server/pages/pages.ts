@@ -175,6 +175,7 @@ export function deletePage(db: Db, caller: Caller, slug: string) {
     const page = await mustFind(trx, slug)
     await trx.deleteFrom('content_pages').where('id', '=', page.id).execute()
     await record(trx, caller.actor, 'pages.delete', `Deleted “${page.title}” (/pages/${page.slug}/)`)
+    return view(page)
   })
 }
 

@@ -136,18 +136,19 @@ function formStanding(form: HandedIn | undefined, day: string) {
   return { ...dated, current: dated.current || form?.undated_this_year === 1 }
 }
 
-/** One household as householdsView shows it, with this program year's checklist; 404 when there is none. */
+/** One household as the roster lists it: with this program year's checklist and its open invites; 404 when there is none. */
 export async function householdById(db: Executor, id: number) {
   const [household] = await householdsView(db, [id], (await programYear(db)).year)
   if (!household) throw notFound('No such household')
-  return household
+  return { ...household, invites: (await openInvites(db, [id])).map(withoutHousehold) }
 }
 
 /** One scout as its household shows it, with this program year's checks; 404 when there is none. */
 export async function scoutById(db: Executor, id: number) {
   const scout = await db.selectFrom('scouts').select('household_id').where('id', '=', id).executeTakeFirst()
   if (!scout) throw notFound('No such scout')
-  return (await householdById(db, scout.household_id)).scouts.find((sc) => sc.id === id)!
+  const [household] = await householdsView(db, [scout.household_id], (await programYear(db)).year)
+  return household.scouts.find((sc) => sc.id === id)!
 }
 
 export interface RosterFilters {
@@ -297,7 +298,7 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
   const households = (await householdsView(db, answered, year.year)).map((h) => ({
     ...h,
     scouts: h.scouts.filter((sc) => shownScouts.has(sc.id)),
-    invites: (invites.get(h.id) ?? []).map(({ household_id, ...i }) => i),
+    invites: (invites.get(h.id) ?? []).map(withoutHousehold),
   }))
   const counted = found.filter((h) => h.active).flatMap((h) => h.scouts)
   const counts = {
@@ -342,6 +343,9 @@ async function scoutStanding(db: Executor, year: number, day: string) {
   const forms = await formsHandedIn(db, year)
   return scouts.map((sc) => ({ ...sc, dues_done: duesDone.has(sc.id), health_form: formStanding(forms.get(sc.id), day) }))
 }
+
+/** An open invite as its household shows it. */
+const withoutHousehold = ({ household_id, ...invite }: Awaited<ReturnType<typeof openInvites>>[number]) => invite
 
 /** The open invites (not used, revoked or expired) that link their account to one of these households. */
 async function openInvites(db: Executor, householdIds: number[]) {

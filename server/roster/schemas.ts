@@ -331,8 +331,8 @@ const ROSTER_HOUSEHOLD_EXAMPLE = {
   ],
 }
 
-/** A household as the roster lists it: with the open invites that link their account to it when accepted. */
-const RosterHousehold = t.Object(
+/** A household as the roster lists it, and as it answers alone: with the open invites that link their account to it. */
+export const RosterHousehold = t.Object(
   {
     ...HouseholdView.properties,
     invites: t.Array(OpenInvite, { description: 'Open invites that link the account to this household when accepted' }),

@@ -378,6 +378,13 @@ export const SettingValue = t.Object(
   { additionalProperties: false, examples: [{ value: 2 }] },
 )
 
+/** A value as the history shows it: a choice in its words, no address as "none", text in quotes. */
+function valueWords(def: SettingDef, value: unknown): string {
+  if (value === null) return 'none'
+  if (def.choices && typeof value === 'string') return def.choices[value] ?? value
+  return typeof value === 'string' ? `“${value}”` : String(value)
+}
+
 /**
  * Changes a setting (null restores its default): 422 for an unknown key or a value it refuses (an address the
  * service would call on this machine or a private network among them), 403 for a key or the break-glass token
@@ -390,7 +397,8 @@ export async function changeSetting(services: SettingServices, caller: Caller, k
   const problem = value === null ? null : (settingError(key, value) ?? (def.calledByService ? outbound.problemWith(value as string) : null))
   if (problem) throw unprocessable(`value: ${problem}`)
   const next = value ?? def.default
-  if (needsSession(key, next, await getSetting(db, key)) && caller.via !== 'session')
+  const before = await getSetting(db, key)
+  if (needsSession(key, next, before) && caller.via !== 'session')
     throw forbidden(`Setting ${key} to ${JSON.stringify(next)} widens where credentials work or loosens a protection: sign in to do it`)
   await write(db, async (trx) => {
     if (value === null) await trx.deleteFrom('settings').where('key', '=', key).execute()
@@ -401,12 +409,9 @@ export async function changeSetting(services: SettingServices, caller: Caller, k
         .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
         .execute()
     await def.applies?.(trx)
-    await record(
-      trx,
-      caller.actor,
-      'settings.update',
-      value === null ? `${SETTINGS[key].label}: back to the default (${key})` : `${SETTINGS[key].label}: ${JSON.stringify(value)} (${key})`,
-    )
+    const was = valueWords(def, before)
+    const now = valueWords(def, next)
+    await record(trx, caller.actor, 'settings.update', `${def.label}: ${value === null ? `back to the default, ${now}` : now} (was ${was})`)
   })
   cache.delete(db)
   // The change is committed: an effect's failure must not turn it into an error answer.

@@ -114,10 +114,11 @@ describe('GET/PATCH/DELETE /api/admin/pages/{slug}', () => {
     expectDetail(await s.req('PATCH', '/api/admin/pages/costs', { cookie: family.cookie, json: { title: 'x' } }), 403)
   })
 
-  it('deletes with 204, logs it; again 404', async () => {
+  it('deletes with 200 and the deleted page, like every other DELETE, logs it; again 404', async () => {
+    const before = (await s.req('GET', '/api/admin/pages/costs', { cookie: leader.cookie })).body
     const res = await s.req('DELETE', '/api/admin/pages/costs', { cookie: leader.cookie })
-    expect(res.status).toBe(204)
-    expect(res.text).toBe('')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(before)
     expect((await s.lastLog('pages.delete')).summary).toBe('Deleted “Costs” (/pages/costs/)')
     expectDetail(await s.req('DELETE', '/api/admin/pages/costs', { cookie: leader.cookie }), 404)
     expectDetail(await s.req('DELETE', '/api/admin/pages/by-key', { cookie: family.cookie }), 403)

@@ -700,6 +700,21 @@ describe('GET /api/admin/roster/households/:id', () => {
     const linked = await s.req('PUT', `${path}/people`, { cookie: leader.cookie, json: { person_ids: [parent.id] } })
     expect(await one()).toEqual(linked.body)
   })
+
+  it('carries the open invites of the household, as the roster list shows them', async () => {
+    const made = await household({ parent_name: 'Invited Home' })
+    const path = `/api/admin/roster/households/${made.body.id}`
+    expect(made.body.invites).toEqual([])
+    const invited = await s.req('POST', '/api/admin/people/invite', {
+      cookie: leader.cookie,
+      json: { email: 'invited.home@example.org', units: [{ unit_id: pack, role: 'member' }], household_id: made.body.id },
+    })
+    expect(invited.status).toBe(201)
+    const alone = (await s.req('GET', path, { cookie: leader.cookie })).body
+    expect(alone.invites).toEqual([expect.objectContaining({ id: invited.body.id, email: 'invited.home@example.org' })])
+    const listed = (await s.req('GET', '/api/admin/roster?q=Invited%20Home', { cookie: leader.cookie })).body.households
+    expect(listed).toEqual([alone])
+  })
 })
 
 describe('GET /api/admin/roster/scouts/:id', () => {

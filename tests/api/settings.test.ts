@@ -255,7 +255,8 @@ describe('PUT /api/admin/settings/:key', () => {
     expect((await put('socialposts.min_lead_minutes', { value: 45 }, admin.cookie)).status).toBe(200)
     let entry = await lastUpdate()
     expect(entry).toMatchObject({ kind: 'settings.update', actor: admin.email })
-    expect(entry!.summary).toContain('socialposts.min_lead_minutes')
+    // In words, never the key: the label, the new value and the one it replaced.
+    expect(entry!.summary).toBe('Notice for a rescheduled post (minutes): 45 (was 30)')
 
     const byToken = await s.req('PUT', '/api/admin/settings/socialposts.min_lead_minutes', { token: ADMIN_TOKEN, json: { value: 60 } })
     expect(byToken.status).toBe(200)
@@ -271,13 +272,19 @@ describe('PUT /api/admin/settings/:key', () => {
     expect((await put('socialposts.min_lead_minutes', { value: null }, owner.cookie)).status).toBe(200)
     entry = await lastUpdate()
     expect(entry).toMatchObject({ kind: 'settings.update', actor: owner.email })
-    expect(entry!.summary).toContain('socialposts.min_lead_minutes')
-    expect(await logCount()).toBe(count + 4)
+    expect(entry!.summary).toBe('Notice for a rescheduled post (minutes): back to the default, 30 (was 90)')
+    expect((await put('security.second_factor', { value: 'admins' }, owner.cookie)).status).toBe(200)
+    expect((await lastUpdate())!.summary).not.toContain('security.second_factor')
+    expect((await put('security.second_factor', { value: null }, owner.cookie)).status).toBe(200)
+    expect((await lastUpdate())!.summary).not.toContain('.')
+    expect(await logCount()).toBe(count + 6)
 
     // And it shows through the history API.
-    const res = await s.req('GET', '/api/admin/history?kind=settings.update&limit=4', { cookie: owner.cookie })
+    const res = await s.req('GET', '/api/admin/history?kind=settings.update&limit=6', { cookie: owner.cookie })
     expect(res.status).toBe(200)
     expect(res.body.entries.map((e: any) => e.actor)).toEqual([
+      owner.email,
+      owner.email,
       owner.email,
       expect.stringContaining(`#${scopedKey.id}`),
       'break_glass',

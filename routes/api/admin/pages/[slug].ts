@@ -28,9 +28,6 @@ export const DELETE = defineRoute('pages:write', 'Delete a content page', {
   description: 'Gone from the public site at the next build.',
   params: SlugParams,
   publishes: true,
-  responses: { 204: 'Deleted', 404: 'No such page' },
-  async handler({ db, caller, params }) {
-    await deletePage(db, caller, params.slug)
-    return new Response(null, { status: 204 })
-  },
+  responses: ok(PageView, 'The page as it was before it was deleted', { 404: 'No such page' }),
+  handler: ({ db, caller, params }) => deletePage(db, caller, params.slug),
 })

@@ -1,6 +1,6 @@
 // POST /api/admin/roster/households: a household from its fields, or `lead_id` alone to import a join-form lead.
 import { createHousehold } from '#server/roster/commands.ts'
-import { HouseholdView, NewHousehold } from '#server/roster/schemas.ts'
+import { RosterHousehold, NewHousehold } from '#server/roster/schemas.ts'
 import { created, defineRoute } from '#server/routes.ts'
 
 export const POST = defineRoute('roster:write', 'Create a household', {
@@ -8,7 +8,7 @@ export const POST = defineRoute('roster:write', 'Create a household', {
   description: 'From its fields (parent_name required), or copied from a join-form lead with `lead_id` alone; the lead stays as it is.',
   person: true,
   body: NewHousehold,
-  responses: created(HouseholdView, 'The new household', {
+  responses: created(RosterHousehold, 'The new household', {
     409: 'The lead was imported already',
     422: 'No parent_name, an unknown lead, or lead_id sent with other fields',
   }),

@@ -1,7 +1,7 @@
 // GET/PATCH /api/admin/roster/households/:id: one household; edit its fields or deactivate it.
 import { changeHousehold } from '#server/roster/commands.ts'
 import { householdById } from '#server/roster/queries.ts'
-import { HouseholdChange, HouseholdView } from '#server/roster/schemas.ts'
+import { HouseholdChange, RosterHousehold } from '#server/roster/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
@@ -9,7 +9,7 @@ export const GET = defineRoute('roster:write', 'Get a household', {
   operationId: 'getHousehold',
   description: 'With its accounts, scouts and checklist.',
   params: IdParams,
-  responses: ok(HouseholdView, 'The household', { 404: 'No such household' }),
+  responses: ok(RosterHousehold, 'The household', { 404: 'No such household' }),
   handler: ({ db, params }) => householdById(db, params.id),
 })
 
@@ -19,6 +19,6 @@ export const PATCH = defineRoute('roster:write', 'Edit a household', {
   person: true,
   params: IdParams,
   body: HouseholdChange,
-  responses: ok(HouseholdView, 'The household after the change', { 404: 'No such household' }),
+  responses: ok(RosterHousehold, 'The household after the change', { 404: 'No such household' }),
   handler: ({ db, caller, params, body }) => changeHousehold(db, caller, params.id, body),
 })
