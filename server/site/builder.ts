@@ -10,6 +10,7 @@ import { errorText, logEvent } from '../ops/log.ts'
 
 const SITE_ROOT = path.join(import.meta.dir, '..', '..', 'site')
 const ASTRO = path.join(import.meta.dir, '..', '..', 'node_modules', 'astro', 'bin', 'astro.mjs')
+const WATCHDOG = path.join(import.meta.dir, 'build-watchdog.ts')
 /** Builds kept besides the one served, so a request that began on the previous build can still finish. */
 const KEEP_BUILDS = 2
 /** How long `stop` lets a build under way finish before it ends the build's process. */
@@ -93,7 +94,9 @@ export class SiteBuilder {
     this.maxWaitMs = options.maxWaitMs ?? 3000
     // The build is background work: at a lower priority it takes only the CPU the answers leave.
     const nice = Bun.which('nice')
-    this.command = [...(nice ? [nice, '-n', '10'] : []), ...(options.command ?? [process.execPath, '--bun', ASTRO, 'build', '--silent'])]
+    // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runAstro).
+    const astro = [process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT]
+    this.command = [...(nice ? [nice, '-n', '10'] : []), ...(options.command ?? astro)]
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
     mkdirSync(this.dir, { recursive: true })
@@ -230,8 +233,12 @@ export class SiteBuilder {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)
+    // Run from the output folder: Astro renders into a scratch folder under its working directory when the output is
+    // outside it and then renames the files across, which fails when the builds live on another file system (EXDEV);
+    // from here its scratch files are the build's own, on the same file system, and no two builds share them.
+    mkdirSync(outDir, { recursive: true })
     const child = Bun.spawn(this.command, {
-      cwd: SITE_ROOT,
+      cwd: outDir,
       env: {
         ...process.env,
         DATABASE_PATH: path.resolve(this.env.databasePath),
@@ -274,15 +281,20 @@ export class SiteBuilder {
         .insertInto('site_builds')
         .values({ started_at: started.toISOString(), finished_at: new Date().toISOString(), duration_ms, ok: ok ? 1 : 0, reason, error })
         .execute()
-      if (!ok) await record(trx, 'system', 'site.build', `Site build failed (${reason}); the last good site stays up: ${error}`)
+      if (!ok) await record(trx, 'system', 'site.build', `Site build failed (${reason}); ${this.standing()}: ${error}`)
     })
     logEvent('site.build', {
       ok,
       reason,
       duration_ms,
-      message: ok ? `Site built in ${duration_ms} ms` : `Site build failed; the last good site stays up: ${error}`,
+      message: ok ? `Site built in ${duration_ms} ms` : `Site build failed; ${this.standing()}: ${error}`,
     })
     return { ok, duration_ms, error }
+  }
+
+  /** What visitors see after a failed build, in words. */
+  private standing(): string {
+    return this.served ? 'the last good site stays up' : 'there is no site yet: pages answer 503 until a build succeeds'
   }
 
   private async scheduleNextChange(): Promise<void> {
