@@ -108,5 +108,5 @@ export function unprocessable(detail: string, code?: string, field?: string) {
   return new HttpError(422, detail, { code, errors: [{ field: named, code: code ?? 'invalid', detail }] })
 }
 export const badGateway = (detail: string, code?: string) => new HttpError(502, detail, { code })
-export const tooMany = (detail: string, retryAfterSeconds: number) =>
-  new HttpError(429, detail, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })
+export const tooMany = (detail: string, retryAfterSeconds: number, code?: string) =>
+  new HttpError(429, detail, { code, headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })

@@ -23,3 +23,16 @@ export function upcoming(month: number, room = 0): string {
   }
   throw new Error(`no day in month ${month} with ${room} days after it within a year`)
 }
+
+/**
+ * The next day (at least two days ahead) the clocks spring forward in America/Chicago: the second Sunday of March,
+ * when 02:00–03:00 does not happen.
+ */
+export function springForward(): string {
+  for (let ahead = 2; ahead < 366; ahead++) {
+    const date = addDays(today(), ahead)
+    const day = Number(date.slice(8, 10))
+    if (date.slice(5, 7) === '03' && new Date(`${date}T00:00:00Z`).getUTCDay() === 0 && day >= 8 && day <= 14) return date
+  }
+  throw new Error('no second Sunday of March within a year')
+}

@@ -3,6 +3,7 @@
 // are kept here by event uid; an event deleted from the store keeps its replies readable for 30 days.
 import type { Caller } from '../auth/credential.ts'
 import { csvDocument, eventFileName } from '../csv.ts'
+import { assertLeadsSlug, leadsSlug } from '../roster/commands.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
 import { RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from './tables.ts'
@@ -276,7 +277,9 @@ export async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
 
 /** GET: every reply with headcounts (and money) for a leader (calendar:write); the caller's own households' otherwise. */
 export async function repliesFor(db: Executor, caller: Caller, uid: string) {
-  const leader = caller.capabilities.has('calendar:write')
+  const unit = (await db.selectFrom('rsvp_events').select('unit').where('uid', '=', uid).executeTakeFirst())?.unit
+  // A leader of another unit reads as a family: their own households' replies, as anyone may.
+  const leader = caller.capabilities.has('calendar:write') && (!unit || leadsSlug(caller, unit))
   const event = await rsvpEvent(db, uid, leader)
   const facts = { ...factsOf(event), ...(await standing(db, event)) }
   if (!leader) return { ...facts, replies: await replies(db, event, await ownHouseholdIds(db, caller)) }
@@ -401,6 +404,7 @@ async function moveWaitlistUp(
 /** PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here. */
 export async function recordPayment(db: Db, caller: Caller, uid: string, householdId: number, body: typeof Payment.static) {
   const event = await rsvpEvent(db, uid, true)
+  assertLeadsSlug(caller, event.unit, `"${event.title}"`)
   const signup = signupOf(event)
   if (signup?.cost_cents === undefined) throw conflict('This event has no cost (signup.cost_cents); there is nothing to pay')
   const reply = (await replies(db, event, [householdId]))[0]
@@ -430,6 +434,8 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
 
 /** The replies as CSV for a leader, one line per household, with the headcount lines at the end. */
 export async function repliesCsv(db: Executor, caller: Caller, uid: string) {
+  const event = await rsvpEvent(db, uid, true)
+  assertLeadsSlug(caller, event.unit, `"${event.title}"`)
   const { title, date, replies: answered } = await repliesFor(db, caller, uid)
   const totals = (await totalsByUid(db)).get(uid)!.totals
   const rows: (string | null)[][] = answered.map((r) => [

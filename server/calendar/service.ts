@@ -9,6 +9,7 @@ import { forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Instant, Line, Lines, nowIso, Nullable, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
+import { assertLeadsSlug } from '../roster/commands.ts'
 import {
   type CalendarEvent,
   firstOccurrence,
@@ -17,6 +18,7 @@ import {
   type Repeat,
   REPEATS,
   repeatDates,
+  titleAndUnitOf,
   toICalendar,
 } from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
@@ -24,7 +26,7 @@ import { deletedWithReplies, followStore, setAsking, startOf, totalsByUid } from
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
 import { Signup, signupFrom, type SignupSettings } from './signup.ts'
 import type { SignupMail } from './signup-mail.ts'
-import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
+import { addDays, existsIn, utcToZoned, zonedToUtc } from './zone.ts'
 import { eventWords } from '../words.ts'
 
 /** What the admin calendar says while the CalDAV store does not answer (the shown events are the last good copy). */
@@ -147,7 +149,7 @@ export const EventList = t.Object(
 export const Uid = t.Object({ uid: Line(300, { minLength: 1, description: 'The event uid', examples: [EVENT_EXAMPLE.uid] }) })
 
 /** The event a request describes, after the rules a schema cannot say; 422 naming the field otherwise. */
-export function eventFrom({ rsvp, signup, ...body }: typeof EventBody.static): CalendarEvent {
+export function eventFrom({ rsvp, signup, ...body }: typeof EventBody.static, timeZone: string): CalendarEvent {
   if (rsvp && body.repeat) throw unprocessable('rsvp: a repeating event cannot ask for replies; ask on a one-time event')
   // A calendar keeps real dates of its units' lives; far years break time-zone arithmetic and no client shows them.
   for (const name of ['date', 'end'] as const)
@@ -157,6 +159,16 @@ export function eventFrom({ rsvp, signup, ...body }: typeof EventBody.static): C
   if (body.end_time && !body.time) throw unprocessable('end_time: needs time (an all-day event has no times)')
   if (body.time && body.end_time && (!body.end || body.end === body.date) && body.end_time <= body.time)
     throw unprocessable('end_time: must be after time on a one-day event')
+  // A time the clock skips (02:30 on the spring-forward day) would be stored as some other hour without a word.
+  for (const [name, date, time] of [
+    ['time', body.date, body.time],
+    ['end_time', body.end ?? body.date, body.end_time],
+  ] as const)
+    if (time && !existsIn(date, time, timeZone))
+      throw unprocessable(
+        `${name}: ${date} ${time} does not happen in ${timeZone} (the clocks skip it); choose another time`,
+        'nonexistent_local_time',
+      )
   if (!body.title.trim()) throw unprocessable('title: must not be empty')
   if (!body.repeat) {
     if (body.repeat_until || body.skip_dates?.length) throw unprocessable('repeat: is needed with repeat_until and skip_dates')
@@ -306,9 +318,10 @@ async function commit(
  * leaves an event the site shows as its own and may delete; a failed local write undoes the store write.
  */
 export async function createEvent(db: Db, calendar: CalendarStore, caller: Caller, body: typeof EventBody.static, mail: SignupMail) {
-  const event = eventFrom(body)
-  const uid = `${crypto.randomUUID()}@scouting-units-site`
   const timeZone = await getSetting(db, 'site.timezone')
+  const event = eventFrom(body, timeZone)
+  assertLeadsSlug(caller, event.unit, 'unit: this event')
+  const uid = `${crypto.randomUUID()}@scouting-units-site`
   const asking = { rsvp: body.rsvp ?? false, signup: signupFrom(body.signup, body.rsvp ?? false, startOf(event, timeZone)), timeZone, mail }
   // Bookkeeping, not an action: the action-log entry comes with the write below.
   await db.insertInto('calendar_uids').values({ uid, created_at: nowIso() }).execute()
@@ -340,10 +353,16 @@ export function storedEventWords(ics: string, timeZone: string): string | null {
   return first ? eventWords({ ...first, ...first.series }) : null
 }
 
-/** 403 before anything reaches the store when the site did not create the uid. */
-async function assertMine(db: Executor, uid: string) {
+/**
+ * 403 before anything reaches the store when the site did not create the uid, or when the event (as the local copy
+ * holds it) is for a unit the caller does not lead.
+ */
+async function assertMine(db: Executor, caller: Caller, uid: string) {
   if (!(await db.selectFrom('calendar_uids').select('uid').where('uid', '=', uid).executeTakeFirst()))
     throw forbidden('This event was not created by the site; edit it in the calendar app that made it')
+  const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
+  const facts = copy && titleAndUnitOf(copy.ics)
+  if (facts) assertLeadsSlug(caller, facts.unit, `"${facts.title}"`)
 }
 
 /** The resource as last seen (its url and etag); 404 when the store no longer holds it. */
@@ -364,11 +383,12 @@ export async function replaceEvent(
   body: typeof EventBody.static,
   mail: SignupMail,
 ) {
-  await assertMine(db, uid)
-  const event = eventFrom(body)
+  await assertMine(db, caller, uid)
+  const timeZone = await getSetting(db, 'site.timezone')
+  const event = eventFrom(body, timeZone)
+  assertLeadsSlug(caller, event.unit, 'unit: this event')
   const { url, etag } = await current(db, calendar, uid)
   const before = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()
-  const timeZone = await getSetting(db, 'site.timezone')
   const asking = { rsvp: body.rsvp ?? false, signup: signupFrom(body.signup, body.rsvp ?? false, startOf(event, timeZone)), timeZone, mail }
   await commit(db, calendar, {
     store: (trx) => calendar.update(url, etag, toICalendar(uid, event, timeZone), trx),
@@ -386,7 +406,7 @@ export async function replaceEvent(
 
 /** Deletes an event the site created, for real, answering it as it was; again 404. */
 export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string) {
-  await assertMine(db, uid)
+  await assertMine(db, caller, uid)
   const was = await eventByUid(db, calendar, uid)
   const { url, etag } = await current(db, calendar, uid)
   const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', uid).executeTakeFirst()

@@ -3,6 +3,8 @@
 // on the day, whether the permission slip is signed, what is still owed, and who takes which slot — with what is still
 // missing before the trip said first, in one line.
 import { csvDocument, eventFileName } from '../csv.ts'
+import type { Caller } from '../auth/credential.ts'
+import { assertLeadsSlug } from '../roster/commands.ts'
 import type { Executor } from '../db/database.ts'
 import { healthForms, programYear } from '../roster/queries.ts'
 import { Nullable, t } from '../schemas.ts'
@@ -128,8 +130,9 @@ const rank = (r: { answer: string; status: string }) => (isComing(r) ? 0 : r.ans
 const total = <T>(rows: T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0)
 
 /** GET /api/admin/calendar/{uid}/roster: the event's trip roster; 404 when it never asked for replies. */
-export async function tripRoster(db: Executor, uid: string) {
+export async function tripRoster(db: Executor, caller: Caller, uid: string) {
   const event = await rsvpEvent(db, uid, true)
+  assertLeadsSlug(caller, event.unit, `"${event.title}"`)
   const facts = factsOf(event)
   const all = await replies(db, event)
   const answered = all.filter((r) => r.answer !== 'no').sort((a, b) => rank(a) - rank(b))
@@ -226,8 +229,8 @@ export async function tripRoster(db: Executor, uid: string) {
 }
 
 /** The trip roster as CSV: one line per scout named (per household when scouts are only counted). */
-export async function tripRosterCsv(db: Executor, uid: string) {
-  const roster = await tripRoster(db, uid)
+export async function tripRosterCsv(db: Executor, caller: Caller, uid: string) {
+  const roster = await tripRoster(db, caller, uid)
   const header = [
     'scout',
     'unit',

@@ -26,6 +26,12 @@ export function zonedToUtc(date: string, time: string, timeZone: string): number
   return guess
 }
 
+/** Whether a wall-clock time happens in `timeZone`: not one the clock skips (02:30 on the spring-forward day). */
+export const existsIn = (date: string, time: string, timeZone: string) => {
+  const seen = parts(zonedToUtc(date, time, timeZone), timeZone)
+  return seen.date === date && seen.time === time
+}
+
 /** The wall-clock date and time of a UTC instant in `timeZone`. */
 export const utcToZoned = (ms: number, timeZone: string) => parts(ms, timeZone)
 

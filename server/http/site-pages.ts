@@ -8,7 +8,7 @@ export function sitePages(site: SiteSource | null, allowed: (path: string) => st
   const page = ({ request }: { request: Request }) => {
     const path = requestPath(request) ?? '/'
     if (path === '/api' || path.startsWith('/api/')) throw notServed(request.method, path, allowed)
-    return serveStatic(site, path, request.method)
+    return serveStatic(site, path, request.method, request.headers)
   }
   return new Elysia({ name: 'site-pages' }).get('/*', page).head('/*', page)
 }

@@ -50,6 +50,8 @@ export const Audience = t.Object(
 )
 export type AudienceInput = typeof Audience.static
 
+const outOfScope = (detail: string) => forbidden(detail, 'audience_out_of_scope')
+
 export interface Recipient {
   email: string
   /** Why this address gets it, for the mail's footer. */
@@ -63,14 +65,14 @@ export interface Skip {
 export interface Resolved {
   recipients: Recipient[]
   skipped: Skip[]
-  /** The units it goes to: every leader of these sees the message. */
+  /** The units it goes to (named, and those its families have scouts in): every leader of these sees the message. */
   unitIds: number[]
   /** The audience in words ("the pack; the Wolf den"), for the footer and the action log. */
   words: string
 }
 
 /**
- * Resolves an audience for a caller: 403 when it names a unit, household or event the caller does not lead (a leader
+ * Resolves an audience for a caller: 403 `audience_out_of_scope` when it names a unit, household or event the caller does not lead (a leader
  * sends only to their units; admins and owners to any), 422 when it names nothing or something that is not there.
  * Unsubscribed addresses are skipped unless the message is urgent.
  */
@@ -83,7 +85,7 @@ export async function resolveAudience(db: Executor, caller: Caller, audience: Au
   const led = ledUnits(caller)
   const mayReach = (id: number) => !led || led.has(id)
   for (const slug of [...units, ...dens.map((d) => d.unit), ...leaders])
-    if (!mayReach(unitId(slug))) throw forbidden(`audience: you can only send to units you lead (not the ${slug})`)
+    if (!mayReach(unitId(slug))) throw outOfScope(`audience: you can only send to units you lead (not the ${slug})`)
 
   const words: string[] = []
   const householdIds = new Set<number>()
@@ -115,17 +117,17 @@ export async function resolveAudience(db: Executor, caller: Caller, audience: Au
     const found = await db
       .selectFrom('households')
       .leftJoin('scouts', 'scouts.household_id', 'households.id')
-      .select(['households.id', 'households.active', 'households.created_by_person_id', 'scouts.unit_id'])
+      .select(['households.id', 'households.active', 'scouts.unit_id'])
       .where('households.id', 'in', households)
       .execute()
     for (const id of households) {
       const rows = found.filter((r) => r.id === id)
       if (!rows.length || !rows[0].active) throw unprocessable(`audience.households: no active household ${id}`)
-      const scoutUnits = rows.flatMap((r) => (r.unit_id === null ? [] : [r.unit_id]))
-      const kept = scoutUnits.length ? scoutUnits.some(mayReach) : !led || rows[0].created_by_person_id === caller.person?.id
-      if (!kept) throw forbidden(`audience.households: household ${id} is not in a unit you lead`)
+      // Only a scout in a unit the leader leads makes a household theirs to mail: one with no scouts is nobody's
+      // unit, so no other leader would see the message.
+      if (led && !rows.some((r) => r.unit_id !== null && led.has(r.unit_id)))
+        throw outOfScope(`audience.households: household ${id} has no scout in a unit you lead`)
       householdIds.add(id)
-      for (const u of scoutUnits) if (mayReach(u)) unitIds.add(u)
     }
     words.push(households.length === 1 ? 'one household' : `${households.length} households`)
   }
@@ -134,7 +136,7 @@ export async function resolveAudience(db: Executor, caller: Caller, audience: Au
     const facts = object && titleAndUnitOf(object.ics)
     if (!facts) throw unprocessable(`audience.event: no event ${event.uid} in the calendar`)
     const eventUnits = (facts.unit === 'both' ? [...UNIT_SLUGS] : [facts.unit]).map(unitId).filter(mayReach)
-    if (!eventUnits.length) throw forbidden(`audience.event: "${facts.title}" is for a unit you do not lead`)
+    if (!eventUnits.length) throw outOfScope(`audience.event: "${facts.title}" is for a unit you do not lead`)
     let query = activeWithScoutsIn(eventUnits)
     if (event.replies) {
       const asking = await db.selectFrom('rsvp_events').select('asking').where('uid', '=', event.uid).executeTakeFirst()
@@ -155,6 +157,17 @@ export async function resolveAudience(db: Executor, caller: Caller, audience: Au
         : `the families of "${facts.title}"`,
     )
   }
+
+  // Every leader of a unit a recipient family has a scout in sees the message, whichever part named the family.
+  const scoutUnits = householdIds.size
+    ? await db
+        .selectFrom('scouts')
+        .select('unit_id')
+        .distinct()
+        .where('household_id', 'in', [...householdIds])
+        .execute()
+    : []
+  for (const { unit_id } of scoutUnits) unitIds.add(unit_id)
 
   const recipients = new Map<string, Recipient>()
   const skipped: Skip[] = []

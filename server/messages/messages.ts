@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
 import { record, write } from '../db/write.ts'
-import { conflict, notFound, unprocessable } from '../errors.ts'
+import { conflict, notFound, tooMany, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
@@ -169,6 +169,7 @@ export async function sendMessage(db: Db, caller: Caller, input: typeof NewMessa
   const urgent = input.urgent ?? false
   const sender = caller.person!
   const id = await write(db, async (trx) => {
+    await assertUnderCap(trx, sender.id)
     const resolved = await resolveAudience(trx, caller, input.audience, urgent)
     if (!resolved.recipients.length)
       throw unprocessable(
@@ -208,6 +209,31 @@ export async function sendMessage(db: Db, caller: Caller, input: typeof NewMessa
   })
   mail.wake()
   return messageById(db, caller, id)
+}
+
+const HOUR = 3_600_000
+
+/**
+ * 429 `message_cap_reached` while the sender has sent `mail.messages_per_hour` messages in the last hour (admins and
+ * owners too), with Retry-After when the one that makes the count leaves the hour.
+ */
+async function assertUnderCap(db: Executor, personId: number) {
+  const cap = await getSetting(db, 'mail.messages_per_hour')
+  const recent = await db
+    .selectFrom('messages')
+    .select('created_at')
+    .where('sender_person_id', '=', personId)
+    .where('created_at', '>', new Date(Date.now() - HOUR).toISOString())
+    .orderBy('created_at', 'desc')
+    .limit(cap)
+    .execute()
+  if (recent.length < cap) return
+  const wait = (Date.parse(recent.at(-1)!.created_at) + HOUR - Date.now()) / 1000
+  throw tooMany(
+    `You have sent ${cap} messages in the last hour, as many as mail.messages_per_hour allows; wait before sending another`,
+    wait,
+    'message_cap_reached',
+  )
 }
 
 interface Sending {
@@ -259,7 +285,10 @@ async function queueMessageMails(trx: Executor, messageId: number, recipients: R
   await queueMail(trx, mails)
 }
 
-/** Only the messages a caller may read: admins and owners every one; a leader those to their units and their own. */
+/**
+ * Only the messages a caller may read: admins and owners every one; a leader their own and those to their units
+ * (`unit_ids`: every unit a recipient household has a scout in, and the units the audience names).
+ */
 function visibleTo(caller: Caller) {
   const led = ledUnits(caller)
   const me = caller.person?.id ?? -1

@@ -112,11 +112,23 @@ export async function changeHousehold(db: Db, caller: Caller, id: number, change
   return householdById(db, id)
 }
 
-/** The units a caller's person leads, or null when they may touch every unit (an admin or owner). */
+/** The units a caller's person leads, or null when they may touch every unit (an admin or owner, the break-glass token). */
 export function ledUnits(caller: Caller): Set<number> | null {
   const me = caller.person
-  if (me?.global_role) return null
+  if (caller.via === 'break_glass' || me?.global_role) return null
   return new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
+}
+
+/** Whether the caller leads `unit` (a slug; `both`, an event for both units, asks for either of them). */
+export function leadsSlug(caller: Caller, unit: string): boolean {
+  if (ledUnits(caller) === null) return true
+  const slugs = caller.person!.units.filter((u) => u.role === 'leader').map((u) => u.slug)
+  return unit === 'both' ? slugs.length > 0 : slugs.includes(unit)
+}
+
+/** 403 `unit_out_of_scope` unless the caller leads `unit`: a leader acts on the events and posts of their own units. */
+export function assertLeadsSlug(caller: Caller, unit: string, what: string) {
+  if (!leadsSlug(caller, unit)) throw forbidden(`${what} is for the ${unit}, a unit you do not lead`, 'unit_out_of_scope')
 }
 
 /** 403 unless the caller leads the unit (admins and owners lead every unit here). */

@@ -205,6 +205,13 @@ export const SETTINGS = {
     60,
     'The most mails handed to the mail relay in any minute; the rest wait their turn. Many internet providers block a sender that goes faster than their limit.',
   ),
+  'mail.messages_per_hour': integer(
+    'Messages per sender per hour',
+    1,
+    1000,
+    10,
+    'The most messages to families one person may send in any hour, admins and owners too: a stolen or careless account cannot flood the families.',
+  ),
   'mail.digest_day': setting({
     label: 'Day of the weekly digest',
     type: 'a day of the week, or none',

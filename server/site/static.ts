@@ -1,8 +1,9 @@
 // Serves the current site build: cache headers by kind of file, the 404 page, token pages, no traversal,
-// and a small "being built" page (503) while there is no complete build to serve.
-import { existsSync, statSync } from 'node:fs'
+// validators and 304s for the calendar feeds, and a small "being built" page (503) while there is no complete build.
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { HttpError, notFound } from '../errors.ts'
+import { noneMatch } from '../http/versions.ts'
 
 /** Pages whose last path segment is a secret token: /invite/<token> serves invite/index.html. */
 const TOKEN_PAGES = ['invite', 'setup', 'reset']
@@ -65,22 +66,58 @@ function building(method: string): Response {
   })
 }
 
-function fromBuild(root: string, file: string | null, method: string): Response {
+/** A feed's validators by its path in the build: its content's hash, and when that content was first served. */
+const feeds = new Map<string, { mtimeMs: number; size: number; etag: string; lastModified: string }>()
+
+/**
+ * ETag and Last-Modified of a calendar feed. Calendar apps poll every few minutes; a 304 spares them the whole feed.
+ * Each build writes the files anew, so the tag is the content's hash and Last-Modified stays while the content does.
+ */
+function feedValidators(root: string, file: string) {
+  const key = path.relative(root, file)
+  const { mtimeMs, size } = statSync(file)
+  const known = feeds.get(key)
+  if (known?.mtimeMs === mtimeMs && known.size === size) return known
+  const etag = `"${new Bun.CryptoHasher('sha256').update(readFileSync(file)).digest('base64url').slice(0, 27)}"`
+  const lastModified = known?.etag === etag ? known.lastModified : new Date(mtimeMs).toUTCString()
+  const fresh = { mtimeMs, size, etag, lastModified }
+  feeds.set(key, fresh)
+  return fresh
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when sent; If-Modified-Since only without it. */
+function notModified(request: Headers, etag: string, lastModified: string) {
+  const match = request.get('if-none-match')
+  if (match !== null) return noneMatch(match, etag)
+  const since = Date.parse(request.get('if-modified-since') ?? '')
+  return !Number.isNaN(since) && Date.parse(lastModified) <= since
+}
+
+function fromBuild(root: string, file: string | null, method: string, request: Headers): Response {
   const chosen = file ?? path.join(root, '404.html')
   const headers: Record<string, string> = {
     'cache-control': file ? cacheControl(chosen) : 'no-cache',
     'content-type': Bun.file(chosen).type,
   }
   if (chosen.endsWith('.html')) Object.assign(headers, PAGE_HEADERS)
+  if (file && chosen.endsWith('.ics')) {
+    const { etag, lastModified } = feedValidators(root, chosen)
+    Object.assign(headers, { 'content-type': 'text/calendar; charset=utf-8', etag, 'last-modified': lastModified })
+    if (notModified(request, etag, lastModified))
+      return new Response(null, {
+        status: 304,
+        headers: { etag, 'last-modified': lastModified, 'cache-control': headers['cache-control'] },
+      })
+  }
   return new Response(method === 'HEAD' ? null : Bun.file(chosen), { status: file ? 200 : 404, headers })
 }
 
-export function serveStatic(site: SiteSource | null, pathname: string, method: string): Response {
+export function serveStatic(site: SiteSource | null, pathname: string, method: string, request: Headers): Response {
   let root = site?.currentDir() ?? null
   // A miss on a build without its 404 page means the build itself is gone: find or make another.
   for (let tries = 0; root && tries < 2; tries++) {
     const file = fileFor(root, pathname)
-    if (file || existsSync(path.join(root, '404.html'))) return fromBuild(root, file, method)
+    if (file || existsSync(path.join(root, '404.html'))) return fromBuild(root, file, method, request)
     root = site!.lost()
   }
   return building(method)

@@ -9,6 +9,7 @@ import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
+import { assertLeadsSlug } from '../roster/commands.ts'
 import type { Outbound } from '../http/outbound.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 
@@ -227,9 +228,13 @@ async function callPublisher(outbound: Outbound, url: string, init: RequestInit,
   throw badGateway(`The publisher did not ${what}: it refused or could not be reached. The service log says why.`)
 }
 
+/** A leader changes only their units' posts; the unit is the id's first part (`pack/2026-11-30-popcorn`). */
+const assertLeadsPostUnit = (caller: Caller, id: string) => assertLeadsSlug(caller, id.split('/')[0], 'This post')
+
 /** Cancels through the publisher's signed link, and records it once the publisher accepted. */
 export async function cancelPost(db: Db, outbound: Outbound, caller: Caller, id: string) {
   const post = await findPost(db, id)
+  assertLeadsPostUnit(caller, id)
   assertChangeable(post)
   await callPublisher(outbound, post.cancel_url!, { method: 'POST' }, 'cancel the post')
   return write(db, async (trx) => {
@@ -252,6 +257,7 @@ export const Reschedule = t.Object(
 /** Asks the control server (signed with the post's own signature) to redraft the post; it waits as a draft. */
 export async function reschedulePost(db: Db, outbound: Outbound, caller: Caller, id: string, input: typeof Reschedule.static) {
   const post = await findPost(db, id)
+  assertLeadsPostUnit(caller, id)
   const minutes = await getSetting(db, 'socialposts.min_lead_minutes')
   const when = parseTimestamp('scheduled_for', input.scheduled_for)
   if (when < Date.now() + minutes * 60_000) throw unprocessable(`scheduled_for: must be at least ${minutes} minutes from now`)

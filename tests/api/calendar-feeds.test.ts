@@ -133,6 +133,46 @@ describe('GET /calendar/pack.ics and /calendar/troop.ics', () => {
     })
 })
 
+describe('feed validators', () => {
+  for (const path of ['/calendar.ics', '/calendar/troop.ics'])
+    it(`${path}: text/calendar in UTF-8 with ETag and Last-Modified; 304 without a body when they still hold`, async () => {
+      const res = await fetch(`${s.url}${path}`)
+      const body = await res.text()
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8')
+      const etag = res.headers.get('etag')!
+      const lastModified = res.headers.get('last-modified')!
+      expect(etag).toMatch(/^"[\w-]+"$/)
+      expect(new Date(lastModified).toUTCString()).toBe(lastModified)
+      const asks: Record<string, string>[] = [
+        { 'if-none-match': etag },
+        { 'if-none-match': `"other", W/${etag}` },
+        { 'if-modified-since': lastModified },
+      ]
+      for (const headers of asks) {
+        const again = await fetch(`${s.url}${path}`, { headers })
+        expect(again.status).toBe(304)
+        expect(await again.text()).toBe('')
+        expect(again.headers.get('etag')).toBe(etag)
+        expect(again.headers.get('last-modified')).toBe(lastModified)
+      }
+      // If-None-Match decides when sent, even beside a matching If-Modified-Since.
+      const changed = await fetch(`${s.url}${path}`, { headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified } })
+      expect(changed.status).toBe(200)
+      expect(await changed.text()).toBe(body)
+    })
+
+  it('keeps the validators across a rebuild that does not change the feed', async () => {
+    const before = await fetch(`${s.url}/calendar/pack.ics`)
+    await new Promise((r) => setTimeout(r, 1100)) // a later build writes files with a later time
+    const build = await s.site!.build('same events')
+    expect(build.ok).toBe(true)
+    const after = await fetch(`${s.url}/calendar/pack.ics`, { headers: { 'if-none-match': before.headers.get('etag')! } })
+    expect(after.status).toBe(304)
+    expect(after.headers.get('last-modified')).toBe(before.headers.get('last-modified'))
+  })
+})
+
 describe('subscribe links on the pages', () => {
   const links = (html: string) =>
     [...html.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => ({ href: m[1].replaceAll('&amp;', '&'), text: m[2] }))

@@ -15,7 +15,13 @@ let leader: { cookie: string; email: string }
 beforeAll(async () => {
   dav = await startRadicale()
   s = await startServer(dav.env)
-  leader = await s.as(ROLES.troopLeader)
+  // A leader of both units: these tests write events for either (a leader writes only their units' events).
+  leader = await s.as({
+    units: [
+      { slug: 'pack', role: 'leader' },
+      { slug: 'troop', role: 'leader' },
+    ],
+  })
 })
 afterAll(async () => {
   await s.stop()

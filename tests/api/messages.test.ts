@@ -23,7 +23,11 @@ beforeAll(async () => {
   packLeader = await s.as(ROLES.packLeader)
   await s.db.updateTable('people').set({ name: 'Robin Hale' }).where('id', '=', packLeader.id).execute()
   troopLeader = await s.as(ROLES.troopLeader)
+  // These tests send far more than the hourly cap allows one person; the cap has its own test below.
+  await setCap(1000)
 })
+const setCap = async (value: number) =>
+  expect((await s.req('PUT', '/api/admin/settings/mail.messages_per_hour', { cookie: owner.cookie, json: { value } })).status).toBe(200)
 afterAll(async () => {
   await s.stop()
   await relay.close()
@@ -177,6 +181,78 @@ describe('who may send to whom', () => {
     expect(res.body.sent_by).toBe(packLeader.email)
     expect((await relay.waitFor(email)).parsed.replyTo?.text).toBe(packLeader.email)
     expect((await s.lastLog('messages.send')).actor).toStartWith('key:test key#')
+  })
+})
+
+describe('households without scouts, families in both units, and the hourly cap', () => {
+  it('a leader may not mail a household with no scout in their units, even one they added (403 audience_out_of_scope)', async () => {
+    const added = await s.req('POST', '/api/admin/roster/households', {
+      cookie: packLeader.cookie,
+      json: { parent_name: 'Nobody Yet', email: uniqueEmail('no-scouts') },
+    })
+    expect(added.status).toBe(201)
+    const audience = { households: [added.body.id] }
+    for (const res of [await preview(audience, packLeader.cookie), await send({ audience }, packLeader.cookie)]) {
+      expect(res.status).toBe(403)
+      expect(res.body.code).toBe('audience_out_of_scope')
+    }
+    const troopFamily = await household('troop', denName(), uniqueEmail('t'))
+    expect((await preview({ households: [troopFamily] }, packLeader.cookie)).body.code).toBe('audience_out_of_scope')
+    expect((await preview({ units: ['troop'] }, packLeader.cookie)).body.code).toBe('audience_out_of_scope')
+    // An admin or owner still may: such a message belongs to no unit.
+    const byOwner = await send({ audience }, owner.cookie)
+    expect(byOwner.status).toBe(201)
+    expect(byOwner.body.units).toEqual([])
+  })
+
+  it('a message is seen by the leaders of every unit its families have scouts in, whichever part named them', async () => {
+    const den = denName()
+    const both = await household('pack', den, uniqueEmail('both-units'))
+    const troop = await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()
+    await s.db
+      .insertInto('scouts')
+      .values({
+        ...(await s.db.selectFrom('scouts').selectAll().where('household_id', '=', both).executeTakeFirstOrThrow()),
+        id: undefined,
+        first_name: 'Older',
+        unit_id: troop.id,
+        den: null,
+      })
+      .execute()
+    for (const audience of [{ dens: [{ unit: 'pack', name: den }] }, { households: [both] }]) {
+      const res = await send({ subject: 'Pack news', audience }, packLeader.cookie)
+      expect(res.status).toBe(201)
+      expect(res.body.units).toEqual(['pack', 'troop'])
+      const seen = await s.req('GET', `/api/admin/messages/${res.body.id}`, { cookie: troopLeader.cookie })
+      expect(seen.status).toBe(200)
+      expect((await s.req('GET', '/api/admin/messages', { cookie: troopLeader.cookie })).body.messages.map((m: any) => m.id)).toContain(
+        res.body.id,
+      )
+    }
+    // Later tests count on the troop's families being troop-only.
+    await s.db.updateTable('households').set({ active: 0 }).where('id', '=', both).execute()
+  })
+
+  it('caps each sender, admins and owners too, at mail.messages_per_hour: 429 message_cap_reached with Retry-After', async () => {
+    await setCap(2)
+    try {
+      await household('pack', denName(), uniqueEmail('capped'))
+      for (const sender of [await s.as(ROLES.packLeader), await s.as(ROLES.owner)]) {
+        const sends = []
+        for (let i = 0; i < 3; i++) sends.push(await send({ subject: `Note ${i}`, audience: { units: ['pack'] } }, sender.cookie))
+        expect(sends.map((r) => r.status)).toEqual([201, 201, 429])
+        expect(sends[2].body.code).toBe('message_cap_reached')
+        const wait = Number(sends[2].headers.get('retry-after'))
+        expect(wait).toBeGreaterThan(3500)
+        expect(wait).toBeLessThanOrEqual(3600)
+        const rows = await s.db.selectFrom('messages').select('id').where('sent_by', '=', sender.email).execute()
+        expect(rows).toHaveLength(2)
+      }
+      // Another sender is not held back by them.
+      expect((await send({ subject: 'Mine', audience: { units: ['pack'] } }, (await s.as(ROLES.packLeader)).cookie)).status).toBe(201)
+    } finally {
+      await setCap(1000)
+    }
   })
 })
 

@@ -206,25 +206,25 @@ describe('POST /api/admin/socialposts/:post_id/cancel', () => {
 
 describe('POST /api/admin/socialposts/:post_id/reschedule', () => {
   it('asks the control server with the post signature; 2xx makes it drafted with no cancel link; a re-report with a new id replaces it', async () => {
-    await report('troop/move-me')
+    await report('pack/move-me')
     const when = inMinutes(120)
-    const res = await s.req('POST', `/api/admin/socialposts/${enc('troop/move-me')}/reschedule`, {
+    const res = await s.req('POST', `/api/admin/socialposts/${enc('pack/move-me')}/reschedule`, {
       cookie: leader.cookie,
       json: { message: 'Moved to Sunday', scheduled_for: when },
     })
     expect(res.status).toBe(200)
     expect(res.body.post).toMatchObject({ status: 'drafted', cancel_url: null, message: 'Moved to Sunday' })
     expect(publisher.rescheduled.at(-1)).toEqual({
-      id: 'troop/move-me',
+      id: 'pack/move-me',
       message: 'Moved to Sunday',
       scheduled_for: new Date(when).toISOString(),
     })
-    expect((await s.req('POST', `/api/admin/socialposts/${enc('troop/move-me')}/cancel`, { cookie: leader.cookie })).status).toBe(409)
-    const again = await report('troop/move-me-2', { queue_file: 'troop/move-me.json', message: 'Moved to Sunday', scheduled_for: when })
+    expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/move-me')}/cancel`, { cookie: leader.cookie })).status).toBe(409)
+    const again = await report('pack/move-me-2', { queue_file: 'pack/move-me.json', message: 'Moved to Sunday', scheduled_for: when })
     expect(again.status).toBe(200)
     const ids = (await s.req('GET', '/api/admin/socialposts', { cookie: leader.cookie })).body.posts.map((p: any) => p.id)
-    expect(ids).toContain('troop/move-me-2')
-    expect(ids).not.toContain('troop/move-me')
+    expect(ids).toContain('pack/move-me-2')
+    expect(ids).not.toContain('pack/move-me')
     const logged = await s.db
       .selectFrom('action_log')
       .select('kind')
@@ -263,5 +263,28 @@ describe('POST /api/admin/socialposts/:post_id/reschedule', () => {
   it('answers 422 without a body and 404 for an unknown action', async () => {
     expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/no-move')}/reschedule`, { cookie: leader.cookie })).status).toBe(422)
     expect((await s.req('POST', `/api/admin/socialposts/${enc('pack/no-move')}/publish`, { cookie: leader.cookie })).status).toBe(404)
+  })
+})
+
+describe("a unit's posts", () => {
+  it('a leader cancels and reschedules only the posts of units they lead (the id says whose): 403 unit_out_of_scope, nothing sent', async () => {
+    await report('troop/not-the-packs')
+    const before = publisher.requests
+    const cancel = await s.req('POST', `/api/admin/socialposts/${enc('troop/not-the-packs')}/cancel`, { cookie: leader.cookie })
+    expect(cancel.status).toBe(403)
+    expect(cancel.body.code).toBe('unit_out_of_scope')
+    const moved = await s.req('POST', `/api/admin/socialposts/${enc('troop/not-the-packs')}/reschedule`, {
+      cookie: leader.cookie,
+      json: { message: 'Moved by the wrong leader', scheduled_for: inMinutes(120) },
+    })
+    expect(moved.status).toBe(403)
+    expect(moved.body.code).toBe('unit_out_of_scope')
+    expect(publisher.requests).toBe(before)
+    const troopLeader = await s.as(ROLES.troopLeader)
+    const own = await s.req('POST', `/api/admin/socialposts/${enc('troop/not-the-packs')}/cancel`, { cookie: troopLeader.cookie })
+    expect(own.status).toBe(200)
+    await report('troop/for-the-owner')
+    const owner = await s.as(ROLES.owner)
+    expect((await s.req('POST', `/api/admin/socialposts/${enc('troop/for-the-owner')}/cancel`, { cookie: owner.cookie })).status).toBe(200)
   })
 })

@@ -20,7 +20,12 @@ export const POST = defineRoute('calendar:write', 'Create an event', {
   body: EventBody,
   publishes: true,
   responses: created(EventView, 'The new event', {
-    422: 'A missing title or date, an end before the date, an end_time without a time, or sign-up settings without rsvp',
+    403: { description: 'unit: a unit you do not lead', codes: ['unit_out_of_scope'] },
+    422: {
+      description:
+        'A missing title or date, an end before the date, an end_time without a time, sign-up settings without rsvp, or a time the clocks skip in the site time zone',
+      codes: ['nonexistent_local_time'],
+    },
     502: STORE_FAILED,
   }),
   async handler({ db, env, calendar, caller, body, mail }) {

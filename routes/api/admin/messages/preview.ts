@@ -7,7 +7,10 @@ export const POST = defineRoute('messages:send', 'Preview who a message reaches'
   description: 'The addresses it would go to, each once, and what it would skip and why. Nothing is sent or recorded.',
   body: PreviewRequest,
   responses: ok(Preview, 'Who would get it', {
-    403: 'A unit, household or event you do not lead',
+    403: {
+      description: 'A unit, event or household you do not lead (a household with no scout in your units)',
+      codes: ['audience_out_of_scope'],
+    },
     422: 'No audience, or an unknown den, household or event',
   }),
   handler: ({ db, caller, body }) => previewMessage(db, caller, body),

@@ -6,6 +6,7 @@ import { cancelPost, PostAnswer, PostId, postImage, Reschedule, reschedulePost }
 
 const Params = t.Object({ post_id: PostId })
 const refusals = {
+  403: { description: 'A post of a unit you do not lead', codes: ['unit_out_of_scope'] },
   404: 'No such post',
   409: 'The post time has passed, it is cancelled or failed, or it has no cancel link yet',
   502: 'The publisher refused, did not answer or may not be called at that address; nothing was recorded',

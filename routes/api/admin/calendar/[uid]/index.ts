@@ -4,7 +4,10 @@ import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 const refusals = {
-  403: 'The site did not create this event; nothing is sent to the store',
+  403: {
+    description: 'The site did not create this event, or it is for a unit you do not lead; nothing is sent to the store',
+    codes: ['unit_out_of_scope'],
+  },
   409: 'Changed in another calendar app meanwhile',
   502: 'The calendar store refused or did not answer',
 }
@@ -24,7 +27,11 @@ export const PUT = defineRoute('calendar:write', 'Replace an event', {
   params: Uid,
   body: EventBody,
   publishes: true,
-  responses: ok(EventView, 'The event as replaced', { ...refusals, 404: 'The store no longer holds the event' }),
+  responses: ok(EventView, 'The event as replaced', {
+    ...refusals,
+    404: 'The store no longer holds the event',
+    422: { description: 'A field does not fit, or a time the clocks skip in the site time zone', codes: ['nonexistent_local_time'] },
+  }),
   description:
     'The full body, as for creating one. Only events the site created. More places move the waitlist up; a changed ' +
     'permission slip asks the families who signed the old one to sign again (both mailed when mail is set up).',

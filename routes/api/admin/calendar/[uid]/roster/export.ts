@@ -8,9 +8,12 @@ export const GET = defineRoute('calendar:write', 'Download the trip roster as CS
   operationId: 'exportTripRoster',
   description: 'One line per scout named (per household when the event counts scouts only), waitlist and maybes last.',
   params: Uid,
-  responses: ok({ media: 'text/csv' }, 'A CSV download', { 404: 'The event never asked for replies' }),
-  async handler({ db, params }) {
-    const { filename, csv } = await tripRosterCsv(db, params.uid)
+  responses: ok({ media: 'text/csv' }, 'A CSV download', {
+    403: { description: 'An event for a unit you do not lead', codes: ['unit_out_of_scope'] },
+    404: 'The event never asked for replies',
+  }),
+  async handler({ db, caller, params }) {
+    const { filename, csv } = await tripRosterCsv(db, caller, params.uid)
     return csvDownload(filename, csv)
   },
 })

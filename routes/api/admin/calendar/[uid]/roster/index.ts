@@ -9,6 +9,9 @@ export const GET = defineRoute('calendar:write', 'The trip roster', {
     'The scouts and adults coming, each household’s phones and emergency contact, health forms current on the day, ' +
     'permission slips, balances and slots, with what is still missing first.',
   params: Uid,
-  responses: ok(TripRoster, 'The trip roster', { 404: 'The event never asked for replies' }),
-  handler: ({ db, params }) => tripRoster(db, params.uid),
+  responses: ok(TripRoster, 'The trip roster', {
+    403: { description: 'An event for a unit you do not lead', codes: ['unit_out_of_scope'] },
+    404: 'The event never asked for replies',
+  }),
+  handler: ({ db, caller, params }) => tripRoster(db, caller, params.uid),
 })

@@ -18,6 +18,7 @@ export const PUT = defineRoute('calendar:write', 'Record a payment', {
   params: Params,
   body: Payment,
   responses: ok(PaymentView, 'The household’s money for the event', {
+    403: { description: 'An event for a unit you do not lead', codes: ['unit_out_of_scope'] },
     404: 'The event does not ask for replies, or the household has not replied',
     409: 'The event has no cost',
   }),
