@@ -15,6 +15,8 @@ import { stopOnSignals } from './ops/shutdown.ts'
 import { BackupSchedule } from './backups/schedule.ts'
 import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
+import { portTaken } from './ops/port.ts'
+import { damagedDatabase, isDamaged } from './backups/damaged.ts'
 import { MailSender } from './mail/sender.ts'
 import { smtpRelay } from './mail/relay.ts'
 import { DigestSchedule } from './messages/digest-schedule.ts'
@@ -30,6 +32,10 @@ const env = (() => {
     process.exit(1)
   }
 })()
+if (portTaken(env.port)) {
+  console.error(`Cannot start: port ${env.port} is in use by another process; stop that process or choose another PORT`)
+  process.exit(1)
+}
 // Log lines (one per request, one per background event) go to stdout in batches, as text or JSON lines.
 const output: BufferedOutput = new BufferedOutput(Bun.stdout.writer(), (count) =>
   log.line('log.dropped', { count, message: `${count} log lines dropped: stdout is not being read fast enough` }),
@@ -43,7 +49,11 @@ try {
   console.error((error as Error).message)
   process.exit(1)
 }
-const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
+const db = await openMigrated(env.databasePath, { backupDir: env.backupDir }).catch((error) => {
+  if (!isDamaged(error)) throw error
+  console.error(`Cannot start: ${damagedDatabase(env.databasePath, env.backupDir, (error as Error).message)}`)
+  process.exit(1)
+})
 // What an older version left open to others (its WAL and shared memory exist once the database is open).
 tightenPrivateFiles(env.databasePath, env.backupDir)
 const calendar = calendarStoreFor(env, db)

@@ -271,6 +271,23 @@ describe('the running service', () => {
     expect(events.at(-1)).toMatchObject({ kind: 'service.stop', ok: true })
   }, 90_000)
 
+  it('refuses to start on a port another process holds, in one line, before building the site', () => {
+    const holder = Bun.serve({ port: 0, fetch: () => new Response('someone else') })
+    try {
+      const run = Bun.spawnSync([process.execPath, path.join(import.meta.dir, '..', '..', 'server', 'main.ts')], {
+        cwd: dir,
+        env: { ...process.env, DATABASE_PATH: path.join(dir, 'port-taken.db'), PORT: String(holder.port) },
+      })
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr.toString()).toBe(
+        `Cannot start: port ${holder.port} is in use by another process; stop that process or choose another PORT\n`,
+      )
+      expect(run.stdout.toString()).not.toContain('site.build')
+    } finally {
+      holder.stop(true)
+    }
+  })
+
   it('refuses to start with LOG_FORMAT=xml, saying why in one line', () => {
     const run = Bun.spawnSync([process.execPath, path.join(import.meta.dir, '..', '..', 'server', 'main.ts')], {
       cwd: dir,
