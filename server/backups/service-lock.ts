@@ -1,7 +1,26 @@
 // Which process uses a database file: `<database>.pid` names the running service (pid and start time), so
-// `restore` refuses while it runs; a file left by a crashed process names a dead (or reused) pid and is ignored.
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+// `restore` refuses while it runs; a file left by a crashed process names a dead (or reused) pid and is ignored. The
+// service also holds an exclusive flock(2) on the database file itself while it runs, so a deleted pid file does not
+// let a second service in. SQLite locks with fcntl(2), which flock does not touch: backups and readers still work.
+import { dlopen, FFIType } from 'bun:ffi'
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+
+const LOCK_EX = 2
+const LOCK_NB = 4
+let libc: { flock(fd: number, operation: number): number } | null = null
+const flock = (fd: number, operation: number) =>
+  (libc ??= dlopen('libc.so.6', { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } }).symbols).flock(fd, operation)
+
+/** Holds an exclusive lock on the database file until released (or the process ends); throws when another holds one. */
+function lockFile(databasePath: string): () => void {
+  const fd = openSync(databasePath, 'a') // an empty new file is what SQLite makes of a new database too
+  if (flock(fd, LOCK_EX | LOCK_NB) !== 0) {
+    closeSync(fd)
+    throw new Error(`${databasePath} is in use by another process; stop it first`)
+  }
+  return () => closeSync(fd)
+}
 
 /** `<database>.pid`, in the folder as the system resolves it (a symlinked path names the same file). */
 export function lockFileOf(databasePath: string): string {
@@ -68,10 +87,18 @@ export function claimDatabase(databasePath: string): () => void {
       if (!holderOf(databasePath)) rmSync(file, { force: true })
     }
   }
+  let unlock: () => void
+  try {
+    unlock = lockFile(databasePath)
+  } catch (error) {
+    rmSync(file, { force: true })
+    throw error
+  }
   const release = () => {
     try {
       if (readFileSync(file, 'utf8').trim() === mine) rmSync(file, { force: true })
     } catch {}
+    unlock()
     process.off('exit', release)
   }
   process.on('exit', release)

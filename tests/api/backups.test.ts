@@ -327,6 +327,13 @@ describe('the running service', () => {
       })
       expect(second.exitCode).toBe(1)
       expect(second.stderr.toString()).toBe(`${dbPath} is in use by another process (pid ${proc.pid}); stop it first\n`)
+      // Nor does deleting the pid file let one in: the running service holds a lock on the database itself.
+      rmSync(`${dbPath}.pid`)
+      const third = Bun.spawnSync([process.execPath, path.join(root, 'server/main.ts')], {
+        env: { ...process.env, DATABASE_PATH: dbPath, PORT: '0' },
+      })
+      expect(third.exitCode).toBe(1)
+      expect(third.stderr.toString()).toBe(`${dbPath} is in use by another process; stop it first\n`)
     } finally {
       proc.kill()
       await proc.exited
