@@ -26,6 +26,13 @@ export const Line = (max: number, options: { minLength?: number; description?: s
 export const Lines = (max: number, options: { minLength?: number; description?: string; examples?: string[] } = {}) =>
   multiline(t.String({ maxLength: max, ...options }))
 
+/**
+ * A pattern refusing control, line-separator and format characters (Unicode Cc, Cf, Zl, Zp) and the other invisible
+ * ones (default-ignorable: fillers, variation selectors, tags), which would disguise text where it is shown. JSON
+ * Schema patterns have no `u` flag, so the characters past U+FFFF are spelled as surrogate pairs.
+ */
+export const NO_HIDDEN_CHARACTERS = String.raw`^(?![\s\S]*(?:[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\ud804[\udcbd\udccd]|\ud80d[\udc30-\udc3f]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|[\udb40-\udb43][\udc00-\udfff]))`
+
 export const Email = withMessage(
   t.String({ format: 'email', maxLength: 254, examples: ['robin.hale@example.org'] }),
   'must be an email address',
