@@ -396,7 +396,7 @@ describe('the outbox', () => {
     try {
       const member = await open.person(ROLES.member)
       const before = (await open.req('GET', '/healthz')).body.checks.mail
-      expect(before).toEqual({ ok: true, required: false, configured: true })
+      expect(before).toEqual({ ok: true, required: false, configured: true, warning: expect.stringContaining('https') })
       await open.req('POST', '/api/forgot', { json: { email: member.email } })
       await own.waitFor(member.email)
       expect((await open.req('GET', '/healthz')).body.checks.mail).toEqual(before)
@@ -404,6 +404,16 @@ describe('the outbox', () => {
       await open.stop()
       await own.close()
     }
+  })
+
+  it('says on /healthz that mail providers need an https unsubscribe link while PUBLIC_BASE_URL is not https', async () => {
+    const http = (await s.req('GET', '/healthz')).body.checks.mail
+    expect(http.warning).toBe('Mail providers need an https unsubscribe link: set PUBLIC_BASE_URL to the https address of the site')
+    await withServer(
+      { SMTP_URL: relay.url, MAIL_FROM: 'pack123@example.org', PUBLIC_BASE_URL: 'https://pack.example.org' },
+      async (secure) => expect((await secure.req('GET', '/healthz')).body.checks.mail.warning).toBeUndefined(),
+    )
+    await withServer({}, async (plain) => expect((await plain.req('GET', '/healthz')).body.checks.mail.warning).toBeUndefined())
   })
 
   it('reports mail as not configured on /healthz without SMTP_URL', () =>
