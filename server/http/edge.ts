@@ -23,6 +23,9 @@ export const isCatalogPath = (path: string) => path === '/api/catalog' || path.s
  */
 const isOneClickUnsubscribe = (request: Request, path: string) => request.method === 'POST' && /^\/api\/unsubscribe\/[^/]+$/.test(path)
 
+/** Where a query parameter a route does not take, or one sent twice, is refused (422) rather than ignored. */
+export const takesOnlyKnownParameters = (path: string) => isAdminPath(path) || isCatalogPath(path)
+
 /** A request id the client sent is kept when it is 1 to 128 of these characters; anything else gets a new one. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 const requestId = (sent: string | null) => (sent !== null && REQUEST_ID.test(sent) ? sent : crypto.randomUUID())
