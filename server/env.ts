@@ -38,6 +38,19 @@ const list = (value: string | undefined): string[] =>
     .map((s) => s.trim())
     .filter(Boolean)
 
+/**
+ * A token a person made up rather than a generator: fewer than 10 different characters, a short pattern repeated
+ * ("abcabc…", "0123456789abcdef0123…"), or mostly a run ("0123456789abcdefghij…"). A random token of 32 characters or
+ * more is none of these but by a chance too small to matter.
+ */
+export function plainlyNotRandom(token: string): boolean {
+  if (new Set(token).size < 10) return true
+  for (let period = 1; period <= token.length / 2; period++) if ([...token.slice(period)].every((char, i) => char === token[i])) return true
+  let steps = 0
+  for (let i = 1; i < token.length; i++) if (Math.abs(token.charCodeAt(i) - token.charCodeAt(i - 1)) === 1) steps++
+  return steps * 2 > token.length - 1
+}
+
 /** Builds the configuration from a variables object (process.env by default); throws on bad values. */
 export function readEnv(vars: Record<string, string | undefined> = process.env): Readonly<Env> {
   const port = Number(vars.PORT ?? 3000)
@@ -59,9 +72,9 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
       `ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN} characters (it has ${token.length}); make one with: openssl rand -base64 32`,
     )
   // A header never carries spaces at its ends, and "aaaa…" is no secret: ask for a random token.
-  if (token && (/[\s\u0000-\u001f\u007f]/.test(token) || new Set(token).size < 10))
+  if (token && (/[\s\u0000-\u001f\u007f]/.test(token) || plainlyNotRandom(token)))
     throw new Error(
-      'ADMIN_TOKEN must be a random token without spaces (at least 10 different characters); make one with: openssl rand -base64 32',
+      'ADMIN_TOKEN must be a random token without spaces, not a repeated pattern or a run like abcd… (at least 10 different characters); make one with: openssl rand -base64 32',
     )
   const outboundAllow = list(vars.OUTBOUND_ALLOW)
   parseRanges(outboundAllow) // throws on an entry that is not an address range

@@ -17,6 +17,7 @@ import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 import { portTaken } from './ops/port.ts'
 import { damagedDatabase, isDamaged } from './backups/damaged.ts'
+import { unsubscribeWarning } from './mail/config.ts'
 import { MailSender } from './mail/sender.ts'
 import { smtpRelay } from './mail/relay.ts'
 import { DigestSchedule } from './messages/digest-schedule.ts'
@@ -106,6 +107,8 @@ logEvent('service.start', {
   port: app.server?.port,
   message: `Listening on ${env.publicBaseUrl} (port ${app.server?.port}, database ${env.databasePath})`,
 })
+const unsubscribeHttp = unsubscribeWarning(env.mail !== null, env.publicBaseUrl)
+if (unsubscribeHttp) logEvent('mail.unsubscribe_http', { ok: false, message: unsubscribeHttp })
 const setup = await newSetupLink(db, env.publicBaseUrl)
 if (setup) logEvent('setup.link', { message: `No owner yet. Create the first owner here (one-time link): ${setup}` })
 

@@ -26,6 +26,14 @@ export const Line = (max: number, options: { minLength?: number; description?: s
 export const Lines = (max: number, options: { minLength?: number; description?: string; examples?: string[] } = {}) =>
   multiline(t.String({ maxLength: max, ...options }))
 
+/**
+ * A pattern refusing control, line-separator and format characters (Unicode Cc, Cf, Zl, Zp) and the other invisible
+ * ones (default-ignorable: fillers, variation selectors, tags), which would disguise text where it is shown. JSON
+ * Schema patterns have no `u` flag, so the characters past U+FFFF are spelled as surrogate pairs (the allowed ones,
+ * without a lookahead, so test generators can make text that fits).
+ */
+export const NO_HIDDEN_CHARACTERS = String.raw`^(?:[^\u0000-\u001f\u007f-\u009f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\ud800-\udfff]|[\ud800-\ud803\ud805-\ud80c\ud80e-\ud82e\ud830-\ud833\ud835-\udb3f\udb44-\udbff][\udc00-\udfff]|\ud804[\udc00-\udcbc\udcbe-\udccc\udcce-\udfff]|\ud80d[\udc00-\udc2f\udc40-\udfff]|\ud82f[\udc00-\udc9f\udca4-\udfff]|\ud834[\udc00-\udd72\udd7b-\udfff])*$`
+
 export const Email = withMessage(
   t.String({ format: 'email', maxLength: 254, examples: ['robin.hale@example.org'] }),
   'must be an email address',

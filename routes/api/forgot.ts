@@ -16,7 +16,9 @@ export const POST = defineRoute('public', 'Ask for a password-reset link by emai
   operationId: 'forgotPassword',
   description:
     'Answers 202 with the same words whether or not an account uses the address (nobody learns who has one), and mails an ' +
-    'active account a reset link valid one hour. Every ask counts: 3 an hour for one email, 10 an hour from one address, then 429.',
+    'active account a reset link valid one hour. 10 asks an hour from one address, then 429. Past 3 asks an hour for one ' +
+    'email the answer stays the same but no further mail is sent, and the last link sent keeps working: asks by others ' +
+    'never lock the owner of the address out.',
   body: ForgotRequest,
   forms: true,
   responses: accepted(
@@ -28,17 +30,20 @@ export const POST = defineRoute('public', 'Ask for a password-reset link by emai
     {
       303: 'Form post: on to the page that says what happens now (or that it was asked too often)',
       422: 'Not an email address',
-      429: 'Asked too often from this address or for this email',
+      429: 'Asked too often from this address',
     },
   ),
   async handler({ db, env, mail, body, address, request, forgotLimits }) {
-    const wait = forgotLimits.client.hit(clientKey(address) ?? 'unknown') || forgotLimits.email.hit(normaliseEmail(body.email))
+    const wait = forgotLimits.client.hit(clientKey(address) ?? 'unknown')
     if (wait) {
       if (isFormPost(request)) return seeOther('/login/forgot/wait/')
       throw tooMany('Asked too often; please try again later', wait)
     }
+    // Past the per-email cap the answer is the same and nothing is sent: a 429 there would let anyone lock the owner of
+    // an address out, and the last link sent stays open, so their inbox still holds one that works.
+    const mailAgain = forgotLimits.email.hit(normaliseEmail(body.email)) === 0
     // The work happens after the answer, so how long it takes cannot tell whether the account exists.
-    if (mail)
+    if (mail && mailAgain)
       setTimeout(
         () =>
           askForReset(db, body, address, env.publicBaseUrl, mail).catch((error) =>

@@ -8,7 +8,8 @@ import { conflict, notFound, unprocessable } from '../errors.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
 import { Instant, Lines, Nullable, nowIso, OneOf, parseTimestamp, t, Timestamp } from '../schemas.ts'
 import { UNIT_WORDS } from '../words.ts'
-import { announcementsWithState, announcementWithState, liveAnnouncements, STATES } from './state.ts'
+import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
+import { announcementsPage, announcementsWithState, announcementWithState, liveAnnouncements, STATES } from './state.ts'
 
 const EXAMPLE = {
   id: 12,
@@ -42,6 +43,7 @@ export const AnnouncementList = t.Object(
     announcements: t.Array(AnnouncementView, { description: 'Newest first' }),
     max_chars: t.Integer({ description: 'The most characters a message may have (setting announcements.max_chars)' }),
     live_cap: t.Integer({ description: 'How many may show at once (setting announcements.live_cap)' }),
+    next_cursor: t.Optional({ ...NextCursor, description: 'Only when paging (`limit` or `cursor` sent): the cursor of the next page' }),
   },
   { additionalProperties: false, examples: [{ announcements: [EXAMPLE], max_chars: 280, live_cap: 3 }] },
 )
@@ -88,11 +90,25 @@ export async function announcementById(db: Executor, id: number) {
   return found
 }
 
-export const listAnnouncements = async (db: Executor) => ({
-  announcements: await announcementsWithState(db),
-  max_chars: await getSetting(db, 'announcements.max_chars'),
-  live_cap: await getSetting(db, 'announcements.live_cap'),
-})
+/** The list takes `limit` and `cursor` to page; without either it is every announcement. */
+export const AnnouncementListQuery = t.Object({ ...PageQuery })
+
+/** A cursor's position: the last announcement's id (the list is newest first by id). */
+const Position = t.Tuple([t.Integer()])
+
+export async function listAnnouncements(db: Executor, query: typeof AnnouncementListQuery.static) {
+  const caps = { max_chars: await getSetting(db, 'announcements.max_chars'), live_cap: await getSetting(db, 'announcements.live_cap') }
+  if (query.limit === undefined && query.cursor === undefined) return { announcements: await announcementsWithState(db), ...caps }
+  const limit = query.limit ?? PAGE.default
+  const after = query.cursor ? decodeCursor('announcements', query, query.cursor, Position) : undefined
+  const page = pageOf(await announcementsPage(db, after?.[0] ?? null, limit), limit)
+  const last = page.rows.at(-1)
+  return {
+    announcements: page.rows,
+    ...caps,
+    next_cursor: page.more && last ? encodeCursor('announcements', query, [last.id]) : null,
+  }
+}
 
 /** 422 for an empty or over-long message or a bad window; 409 with the live ones when this would be live over the cap. */
 export async function createAnnouncement(db: Db, caller: Caller, input: typeof NewAnnouncement.static) {

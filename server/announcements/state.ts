@@ -52,6 +52,22 @@ function openAnnouncements(db: Executor, now: number, limit: number) {
     .execute()
 }
 
+/**
+ * A page of the list, newest first: at most `limit + 1` announcements older than `beforeId` (the caller pages them),
+ * each with its state; the open ones that fill the cap are read apart, so a page reads no more than its rows.
+ */
+export async function announcementsPage(db: Executor, beforeId: number | null, limit: number, now = Date.now()) {
+  const rows = await db
+    .selectFrom('announcements')
+    .selectAll()
+    .$if(beforeId !== null, (q) => q.where('id', '<', beforeId!))
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute()
+  const live = new Set((await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))).map((a) => a.id))
+  return rows.map((a): AnnouncementWithState => ({ ...a, state: stateOf(a, now, (x) => live.has(x.id)) }))
+}
+
 /** The announcements live at `now`, newest first, as the full list would show them. */
 export async function liveAnnouncements(db: Executor, now = Date.now()): Promise<AnnouncementWithState[]> {
   const live = await openAnnouncements(db, now, await getSetting(db, 'announcements.live_cap'))

@@ -1,7 +1,8 @@
 // The catalog's edge, as an Elysia request hook after the app's own (see http/edge.ts): any page may read the catalog
-// from a browser (CORS: no credential is read there, so nothing leaks), each address has a rate limit per minute
+// from a browser (CORS: no credential is read there, so nothing leaks), each address (an IPv6 one by its /64) has a rate limit per minute
 // (the setting catalog.per_minute), counted before anything else is answered, and a preflight (OPTIONS) is answered.
 import { Elysia } from 'elysia'
+import { clientKey } from '../auth/address.ts'
 import { tooMany } from '../errors.ts'
 import { addToAnswer, isCatalogPath } from '../http/edge.ts'
 import { requestPath } from '../http/request-path.ts'
@@ -57,7 +58,7 @@ export function catalogEdge(db: Db, addressOf: (request: Request) => string | nu
         // with its quota `q` over a window of `w` seconds; RateLimit gives the quota left `r` and the seconds `t` until
         // it is restored.
         const limit = limitNow()
-        const left = hits.hit(addressOf(request) ?? 'unknown', limit)
+        const left = hits.hit(clientKey(addressOf(request)) ?? 'unknown', limit)
         const reset = hits.resetSeconds()
         context.catalogFields = {
           ...CORS,

@@ -16,6 +16,16 @@ export const isDocsPath = (path: string) => path === '/api/docs' || path.startsW
 /** The public catalog, which answers CORS and keeps a rate limit per address (see catalog/edge.ts). */
 export const isCatalogPath = (path: string) => path === '/api/catalog' || path.startsWith('/api/catalog/')
 
+/**
+ * RFC 8058's one-click unsubscribe: a mail provider posts it from its own servers or the reader's browser, so it may
+ * come cross-site. The only credential-less write that may: the token in the path is the proof, and stopping
+ * non-urgent mail is all it can do.
+ */
+const isOneClickUnsubscribe = (request: Request, path: string) => request.method === 'POST' && /^\/api\/unsubscribe\/[^/]+$/.test(path)
+
+/** Where a query parameter a route does not take, or one sent twice, is refused (422) rather than ignored. */
+export const takesOnlyKnownParameters = (path: string) => isAdminPath(path) || isCatalogPath(path)
+
 /** A request id the client sent is kept when it is 1 to 128 of these characters; anything else gets a new one. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 const requestId = (sent: string | null) => (sent !== null && REQUEST_ID.test(sent) ? sent : crypto.randomUUID())
@@ -90,7 +100,7 @@ export function edge({ auth, addressOf, log }: EdgeOptions) {
         const path = requestPath(request)
         if (path === null) throw badRequest('The request URL or its Host header cannot be read')
         if (!isAdminPath(path) && !isDocsPath(path)) {
-          refuseCrossSite(request, null)
+          if (!isOneClickUnsubscribe(request, path)) refuseCrossSite(request, null)
           return
         }
         context.caller = admit(request, path, await authenticate(auth, request, addressOf))

@@ -8,7 +8,8 @@ import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { sessionCookies } from '../account/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
-import { forbidden, HttpError, notFound, unauthorized } from '../errors.ts'
+import { forbidden, HttpError, notFound, unauthorized, unprocessable } from '../errors.ts'
+import { takesOnlyKnownParameters } from './edge.ts'
 import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, type Services, successStatus } from '../routes.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
@@ -37,10 +38,33 @@ function fieldsOf(schema: TSchema | undefined, ...types: string[]): string[] {
     .map(([name]) => name)
 }
 
-/** The query string as fields (a field sent twice keeps its last value). */
-function queryOf(url: string): Record<string, unknown> {
+/** How a route reads its query: `strict` (the admin API, the catalog) refuses names it does not take and repeats. */
+interface QueryRules {
+  strict: boolean
+  /** The names the route takes; a list (`array` in its schema) may be sent several times. */
+  known: Set<string>
+  lists: Set<string>
+}
+
+/**
+ * The query string as fields. Under strict rules an unknown name is 422 `unknown_parameter` (a typo is never silently
+ * ignored) and a name sent twice that takes one value 422 `repeated_parameter`; else a name sent twice keeps its last
+ * value.
+ */
+function queryOf(url: string, rules: QueryRules): Record<string, unknown> {
   const start = url.indexOf('?')
-  return start < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(start + 1)))
+  if (start < 0) return {}
+  const fields = new Map<string, string | string[]>()
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name
+    if (rules.strict && !rules.known.has(name))
+      throw unprocessable(`${shown}: is not a parameter of this request`, 'unknown_parameter', name)
+    if (rules.lists.has(name)) fields.set(name, [...((fields.get(name) as string[] | undefined) ?? []), value])
+    else if (rules.strict && fields.has(name))
+      throw unprocessable(`${shown}: is given more than once; it takes one value`, 'repeated_parameter', name)
+    else fields.set(name, value)
+  }
+  return Object.fromEntries(fields)
 }
 
 /** A handler's answer as a Response: JSON with the route's success status, or the Response it made itself; either
@@ -68,7 +92,7 @@ interface Inputs {
  * read 400, 413 or 415), then validates them against its schemas (`check`: 422). `sent: false` reads the path alone,
  * as a GET without a query answers it (for the ETag a write is checked against).
  */
-function inputsOf(def: RouteDef) {
+function inputsOf(def: RouteDef, strictQuery: boolean) {
   const validate = {
     params: def.params ? validator(withTextRules(def.params), 'path') : null,
     query: def.query ? validator(withTextRules(def.query), 'query') : null,
@@ -77,13 +101,18 @@ function inputsOf(def: RouteDef) {
   const numeric = fieldsOf(def.query, 'integer', 'number')
   const booleans = fieldsOf(def.query, 'boolean')
   const ids = fieldsOf(def.params, 'integer')
+  const rules: QueryRules = {
+    strict: strictQuery,
+    known: new Set(Object.keys(def.query?.properties ?? {})),
+    lists: new Set(fieldsOf(def.query, 'array')),
+  }
   const read = async (request: Request, params: Record<string, string>, sent = true): Promise<Inputs> => {
     const path: Record<string, unknown> = { ...params }
     for (const field of ids) {
       if (!/^\d{1,15}$/.test(params[field] ?? '')) throw notFound()
       path[field] = Number(params[field])
     }
-    const query = sent ? queryOf(request.url) : {}
+    const query = sent ? queryOf(request.url, rules) : {}
     for (const field of numeric) if (typeof query[field] === 'string' && NUMBER.test(query[field])) query[field] = Number(query[field])
     for (const field of booleans) if (typeof query[field] === 'string' && query[field] in BOOLEAN) query[field] = BOOLEAN[query[field]]
     // A route that takes no body never reads one, whatever is sent; `null` is an empty body.
@@ -132,13 +161,14 @@ function authorize(def: RouteDef, caller: Caller | null) {
  * write with If-Match only when the resource is as the client read it), and answer.
  */
 function runner(
+  path: string,
   def: RouteDef,
   services: Services,
   addressOf: (request: Request) => string | null,
   idempotency: Idempotency | null,
   versioning: Versioning | null = null,
 ) {
-  const { read, check } = inputsOf(def)
+  const { read, check } = inputsOf(def, takesOnlyKnownParameters(path))
   const status = successStatus(def)
   /** Runs the handler with its context: the services, the inputs, who is asking, and what it may set on its answer. */
   const handle = async ({ request, caller }: Arrival, inputs: Inputs) => {
@@ -230,7 +260,7 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   const locks = new PathLocks()
   const reads = new Map<string, ReturnType<typeof runner>>()
   for (const r of registry)
-    if (r.method === 'GET' && versioned.has(r.path)) reads.set(r.path, runner(r.def, services, addressOf, null, { kind: 'read' }))
+    if (r.method === 'GET' && versioned.has(r.path)) reads.set(r.path, runner(r.path, r.def, services, addressOf, null, { kind: 'read' }))
   const versioningOf = (method: string, path: string): Versioning | null => {
     const read = reads.get(path)
     if (!read || method === 'GET' || method === 'POST') return null
@@ -240,12 +270,12 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
     const { method, path, tail } = routes[0]
     if (!tail) {
       const read = method === 'GET' ? reads.get(path) : undefined
-      const run = read ?? runner(routes[0].def, services, addressOf, retried(method), versioningOf(method, path))
+      const run = read ?? runner(path, routes[0].def, services, addressOf, retried(method), versioningOf(method, path))
       app.route(method, path, ({ request, params, caller }) => run({ request, params, caller }, params), { parse: 'none' })
       continue
     }
     // One Elysia route serves every action under a tail path, since the id before the action may hold a slash.
-    const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.def, services, addressOf, retried(method))]))
+    const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.path, r.def, services, addressOf, retried(method))]))
     app.route(
       method,
       path,

@@ -6,7 +6,7 @@ import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
 import { versionedPaths } from './versions.ts'
-import { isCatalogPath } from './edge.ts'
+import { isCatalogPath, takesOnlyKnownParameters } from './edge.ts'
 
 type Json = Record<string, unknown>
 
@@ -149,6 +149,8 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
     answers[415] = `The body is not JSON${def.forms ? ' or a form' : ''}`
   }
   if (def.body || def.query || def.params) answers[422] = 'A field does not fit: the detail names it'
+  if (takesOnlyKnownParameters(path))
+    answers[422] ??= 'A query parameter this operation does not take (`unknown_parameter`), or one sent twice (`repeated_parameter`)'
   return answers
 }
 
@@ -156,12 +158,13 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
  * The codes a refusal may carry at `status`: the status's own, those every route of its kind may give, and the
  * route's own. Listed as an enum on each answer, so the contract check refuses a code a route did not declare.
  */
-function refusalCodes(def: RouteDef, method: string, status: number, declared: string[] = []): string[] {
+function refusalCodes(def: RouteDef, method: string, path: string, status: number, declared: string[] = []): string[] {
   const codes = [STATUS_CODES[status] ?? 'error', ...declared]
   if (status === 403 && def.auth !== 'public')
     codes.push('capability_missing', 'person_required', 'session_required', 'second_factor_required', 'network_not_allowed')
   if (status === 422 && def.query?.properties?.cursor) codes.push('cursor_invalid', 'cursor_mismatch')
   if (status === 422 && method === 'post') codes.push('idempotency_key_reused')
+  if (status === 422 && takesOnlyKnownParameters(path)) codes.push('unknown_parameter', 'repeated_parameter')
   return [...new Set(codes)]
 }
 
@@ -327,7 +330,12 @@ class Writer {
             ? [
                 [
                   status,
-                  this.response(Number(status), answer, (declared) => refusalCodes(def, method, Number(status), declared), successHeaders),
+                  this.response(
+                    Number(status),
+                    answer,
+                    (declared) => refusalCodes(def, method, route.docPath, Number(status), declared),
+                    successHeaders,
+                  ),
                 ],
               ]
             : [],

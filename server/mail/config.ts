@@ -46,3 +46,12 @@ export function mailConfig(vars: Record<string, string | undefined>): MailConfig
     requireTls: url.protocol === 'smtp:' && !LOOPBACK.test(url.hostname) && !url.searchParams.has('requireTLS'),
   }
 }
+
+/**
+ * Mail providers (Gmail, Yahoo) show and use a one-click unsubscribe (RFC 8058) only for an https link, and the links
+ * are built on PUBLIC_BASE_URL: with mail set up and that address not https, the sentence saying so; else null.
+ */
+export function unsubscribeWarning(mailConfigured: boolean, publicBaseUrl: string): string | null {
+  if (!mailConfigured || new URL(publicBaseUrl).protocol === 'https:') return null
+  return 'Mail providers need an https unsubscribe link: set PUBLIC_BASE_URL to the https address of the site'
+}

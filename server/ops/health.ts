@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Services } from '../routes.ts'
 import { t } from '../schemas.ts'
 import { lastBackup } from '../backups/status.ts'
+import { unsubscribeWarning } from '../mail/config.ts'
 import { outboxStatus } from '../mail/outbox.ts'
 import { errorText, logEvent } from './log.ts'
 
@@ -182,12 +183,16 @@ const mail: HealthCheck = {
         description: 'When an attempt last failed: the relay refused it or could not be reached (asked from the LAN only)',
       }),
     ),
+    warning: t.Optional(
+      t.String({ description: 'Something to fix that does not stop mail: an unsubscribe link that is not https (PUBLIC_BASE_URL)' }),
+    ),
   },
   example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null },
-  async run({ db, mail }, { lan }) {
+  async run({ db, mail, env }, { lan }) {
     const { retrying, ...status } = await outboxStatus(db)
     const configured = mail !== null
-    const shown = { configured, ...(lan ? status : {}) }
+    const warning = unsubscribeWarning(configured, env.publicBaseUrl)
+    const shown = { configured, ...(lan ? status : {}), ...(warning ? { warning } : {}) }
     if (!configured)
       return status.queued ? { ok: false, ...shown, error: 'Mail is waiting but SMTP_URL is not set' } : { ok: true, ...shown }
     return retrying

@@ -10,6 +10,7 @@ import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, nowIso, OneOf, t, withMessage } from '../schemas.ts'
 import { fieldWords, UNIT_WORDS } from '../words.ts'
 import { pageDescription, renderPage } from './markdown.ts'
+import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 
 export const PAGE_UNITS = ANNOUNCEMENT_UNITS
 
@@ -52,7 +53,10 @@ export const PageView = t.Object(
 )
 
 export const PageList = t.Object(
-  { pages: t.Array(PageView, { description: 'By title' }) },
+  {
+    pages: t.Array(PageView, { description: 'By title' }),
+    next_cursor: t.Optional({ ...NextCursor, description: 'Only when paging (`limit` or `cursor` sent): the cursor of the next page' }),
+  },
   { additionalProperties: false, examples: [{ pages: [EXAMPLE] }] },
 )
 
@@ -104,9 +108,31 @@ async function slugFree(db: Executor, slug: string) {
   if (await find(db, slug)) throw conflict(`slug: /pages/${slug}/ is taken by another page; choose another`)
 }
 
-export const listPages = async (db: Executor) => ({
-  pages: (await db.selectFrom('content_pages').selectAll().orderBy('title').execute()).map(view),
-})
+/** The list takes `limit` and `cursor` to page; without either it is every page. */
+export const PageListQuery = t.Object({ ...PageQuery })
+
+/** A cursor's position: the last page's title and id (the list is by title, then id). */
+const Position = t.Tuple([t.String(), t.Integer()])
+
+export async function listPages(db: Executor, query: typeof PageListQuery.static) {
+  const paging = query.limit !== undefined || query.cursor !== undefined
+  const limit = query.limit ?? PAGE.default
+  const after = query.cursor ? decodeCursor('pages', query, query.cursor, Position) : undefined
+  const rows = await db
+    .selectFrom('content_pages')
+    .selectAll()
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb.or([eb('title', '>', after![0]), eb.and([eb('title', '=', after![0]), eb('id', '>', after![1])])])),
+    )
+    .orderBy('title')
+    .orderBy('id')
+    .$if(paging, (q) => q.limit(limit + 1))
+    .execute()
+  if (!paging) return { pages: rows.map(view) }
+  const page = pageOf(rows, limit)
+  const last = page.rows.at(-1)
+  return { pages: page.rows.map(view), next_cursor: page.more && last ? encodeCursor('pages', query, [last.title, last.id]) : null }
+}
 
 export const getPage = async (db: Executor, slug: string) => view(await mustFind(db, slug))
 

@@ -103,6 +103,22 @@ describe('POST /api/admin/announcements', () => {
     const list = (await s.req('GET', '/api/admin/announcements', { cookie: leader.cookie })).body.announcements
     expect(list.filter((a: any) => a.state === 'live').length).toBe(1)
     expect(list.filter((a: any) => a.state === 'over_cap').length).toBe(2)
+    // Paged one at a time, each announcement has the state the whole list gives it (over_cap included).
+    const paged: unknown[] = []
+    let cursor: string | null = null
+    do {
+      const res: Awaited<ReturnType<typeof s.req>> = await s.req(
+        'GET',
+        `/api/admin/announcements?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { cookie: leader.cookie },
+      )
+      expect(res.status).toBe(200)
+      expect(res.body).toMatchObject({ max_chars: 280, live_cap: 1 })
+      paged.push(...res.body.announcements)
+      cursor = res.body.next_cursor
+    } while (cursor)
+    expect(paged).toEqual(list)
+    expect((await s.req('GET', '/api/admin/announcements', { cookie: leader.cookie })).body).not.toHaveProperty('next_cursor')
     await s.req('PUT', '/api/admin/settings/announcements.live_cap', { cookie: admin.cookie, json: { value: null } })
   })
 })

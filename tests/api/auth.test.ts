@@ -1,6 +1,7 @@
 // Sign-in, sign-out, sessions, the CSRF rule and the sign-in slow-down, over a real port.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { PASSWORD, ROLES, startServer, type TestServer, withServer } from '../helpers.ts'
+import { NO_HIDDEN_CHARACTERS } from '../../server/schemas.ts'
 
 let s: TestServer
 beforeAll(async () => (s = await startServer()))
@@ -24,7 +25,7 @@ describe('POST /login', () => {
     expect(cookie).not.toContain('Secure')
   })
 
-  it('refuses control, line-separator and text-direction characters in the email (422) before anything is logged', async () => {
+  it('refuses control, line-separator, format and invisible characters in the email (422) before anything is logged', async () => {
     const before = await s.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
     for (const email of [
       'evil\u2028@example.org',
@@ -33,13 +34,34 @@ describe('POST /login', () => {
       'x\u200Fy@example.org',
       'line\nbreak@example.org',
       'c1\u0085@example.org',
+      // Format and other invisible characters, as an invite refuses them: soft hyphen, invisible plus, Mongolian
+      // vowel separator, a variation selector, a Hangul filler, a tag character.
+      'soft\u00ADhyphen@example.org',
+      'a\u2064b@example.org',
+      'a\u180Eb@example.org',
+      'a\uFE0Fb@example.org',
+      'a\u3164b@example.org',
+      'a\u{E0041}b@example.org',
     ]) {
       const res = await s.req('POST', '/login', { json: { email, password: 'whatever-it-is' } })
       expect(res.status, JSON.stringify(email)).toBe(422)
-      expect(res.body.detail).toBe('email: must not hold control or text-direction characters')
+      expect(res.body.detail).toBe('email: must not hold control, format or other invisible characters')
     }
     const after = await s.db.selectFrom('action_log').select('id').where('kind', '=', 'login.failure').execute()
     expect(after.length).toBe(before.length)
+  })
+
+  it('refuses every control, format and default-ignorable character in a sign-in email, and nothing visible', () => {
+    const pattern = new RegExp(NO_HIDDEN_CHARACTERS)
+    const hidden = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u
+    const wrong: string[] = []
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue
+      const char = String.fromCodePoint(cp)
+      if (pattern.test(`a${char}b@example.org`) === hidden.test(char)) wrong.push(cp.toString(16))
+    }
+    expect(wrong).toEqual([])
+    expect(pattern.test('josé.müller@exämple.org')).toBe(true)
   })
 
   it('sends a form sign-in on only to a path on this site, whatever next says', async () => {

@@ -3,7 +3,7 @@
 // with Allow, and every list that pages answers next_cursor, a Link to the next page and 422 to a cursor it never gave.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { loadRoutes, type LoadedRoute } from '#server/routes.ts'
-import { isAdminPath } from '#server/http/edge.ts'
+import { isAdminPath, isCatalogPath } from '#server/http/edge.ts'
 import { METHODS } from '#server/routes.ts'
 import { copyFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,6 +28,9 @@ beforeAll(async () => {
   for (const n of [1, 2]) {
     await s.req('POST', '/api/join', { json: { parent_name: `Walk Parent ${n}`, email: `walk${n}@example.org`, unit: 'pack' } })
     await addHousehold(s.db, { unit: 'pack', email: `walk.home${n}@example.org` })
+    const ends_at = new Date(Date.now() + 86_400_000).toISOString()
+    await s.req('POST', '/api/admin/announcements', { cookie: owner.cookie, json: { message: `Walk news ${n}`, ends_at } })
+    await s.req('POST', '/api/admin/pages', { cookie: owner.cookie, json: { slug: `walk-${n}`, title: `Walk ${n}`, body: 'Text' } })
   }
 })
 afterAll(() => s.stop())
@@ -88,9 +91,11 @@ describe('the contract, route by route', () => {
   it('pages every list the same way: next_cursor, a Link to the next page with it, and 422 for a cursor it never gave', async () => {
     const paged = routes.filter((r) => r.method === 'GET' && r.def.query?.properties?.cursor)
     expect(paged.map((r) => r.docPath).sort()).toEqual([
+      '/api/admin/announcements',
       '/api/admin/history',
       '/api/admin/leads',
       '/api/admin/messages',
+      '/api/admin/pages',
       '/api/admin/roster',
       '/api/catalog/changes',
       '/api/catalog/search',
@@ -114,7 +119,34 @@ describe('the contract, route by route', () => {
       const bad = await ask('GET', `${where}?cursor=not-a-cursor`, { cookie: owner.cookie })
       expect([route.docPath, bad.status, bad.body.code]).toEqual([route.docPath, 422, 'cursor_invalid'])
     }
-    expect(linked).toBeGreaterThanOrEqual(6)
+    expect(linked).toBeGreaterThanOrEqual(8)
+  })
+
+  it('refuses a query parameter a route does not take, and one sent twice, with 422 naming it; a list that does not page refuses limit', async () => {
+    const strict = routes.filter((r) => isAdminPath(r.path) || isCatalogPath(r.path))
+    for (const route of strict) {
+      const where = samplePath(route)
+      const options = { cookie: owner.cookie, ...(route.def.body ? { json: {} } : {}) }
+      const res = await ask(route.method, `${where}?no_such_thing=1`, options)
+      expect([`${route.method} ${route.docPath}`, res.status, res.body.code, res.body.detail]).toEqual([
+        `${route.method} ${route.docPath}`,
+        422,
+        'unknown_parameter',
+        'no_such_thing: is not a parameter of this request',
+      ])
+      expect(res.body.errors).toEqual([{ field: 'no_such_thing', code: 'unknown_parameter', detail: res.body.detail }])
+      const takes = Object.keys(route.def.query?.properties ?? {})
+      if (route.method === 'GET' && !takes.includes('limit')) {
+        const limited = await ask('GET', `${where}?limit=5`, options)
+        expect([route.docPath, limited.status, limited.body.code]).toEqual([route.docPath, 422, 'unknown_parameter'])
+      }
+      if (takes.length) {
+        const twice = await ask(route.method, `${where}?${takes[0]}=1&${takes[0]}=2`, options)
+        expect([route.docPath, twice.status, twice.body.code]).toEqual([route.docPath, 422, 'repeated_parameter'])
+      }
+    }
+    // Elsewhere a query is read as before: /healthz takes a cache buster.
+    expect((await ask('GET', '/healthz?_=1')).body.code).not.toBe('unknown_parameter')
   })
 
   it('gives every answer an X-Request-Id', () => {

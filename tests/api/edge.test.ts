@@ -241,6 +241,19 @@ describe('the catalog rate limit', () => {
     expect(field(await from('192.0.2.78')).r).toBe(599)
   })
 
+  it('counts an IPv6 client by its /64, as sign-in does: other addresses in it share the limit', async () => {
+    await setLimit(2)
+    try {
+      const answers = await inOneWindow(async (address) => {
+        const net = `2001:db8:${address.split('.').pop()}:7`
+        return [await from(`${net}::1`), await from(`${net}:a:b:c:d`), await from(`${net}::ffff`), await from('2001:db8:ff:8::1')]
+      })
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 429, 200])
+    } finally {
+      await setLimit(null)
+    }
+  })
+
   it('is refused out of range as a setting', async () => {
     for (const value of [0, 10_000_001, 2.5, '600']) {
       const res = await fetch(`${s.url}/api/admin/settings/catalog.per_minute`, {

@@ -389,6 +389,13 @@ describe('unsubscribe and urgent mail', () => {
     expect(one.body.email).toBe(parent.email)
     expect((await s.lastLog('messages.unsubscribe')).summary).toBe(`${parent.email} unsubscribed from the site's mail`)
     expect((await s.req('POST', new URL(url).pathname)).status).toBe(200) // again: nothing changes
+    // Providers post it from their own pages or the reader's browser: cross-site is taken here, and only here.
+    const crossSite = { origin: 'https://mail.example.com', 'sec-fetch-site': 'cross-site' }
+    const fromMailer = await s.req('POST', new URL(url).pathname, { form: { 'List-Unsubscribe': 'One-Click' }, headers: crossSite })
+    expect(fromMailer.status).toBe(200)
+    expect(fromMailer.body.email).toBe(parent.email)
+    expect((await s.req('POST', '/api/forgot', { json: { email: parent.email }, headers: crossSite })).status).toBe(403)
+    expect((await s.req('POST', '/api/unsubscribe/not-a-token', { headers: crossSite })).status).toBe(404)
     expect((await s.req('POST', '/api/unsubscribe/not-a-token')).status).toBe(404)
 
     const second = await send({ subject: 'Second', audience })

@@ -1,5 +1,6 @@
 // Address rules over a real port: LAN-only keys and break-glass token, ADMIN_TOKEN unset, and X-Forwarded-For trust.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -240,6 +241,20 @@ describe('guessing the break-glass token from the LAN', () => {
     expect(() => readEnv({ ADMIN_TOKEN: ' '.repeat(40) })).toThrow('ADMIN_TOKEN must be a random token')
     expect(() => readEnv({ ADMIN_TOKEN: 'a good token with spaces in it 12345' })).toThrow('ADMIN_TOKEN must be a random token')
     expect(readEnv({ ADMIN_TOKEN: 'Jq3xV9mT2kLp8sWc4nRb7yHd1fGz6aE0' }).adminToken).toBe('Jq3xV9mT2kLp8sWc4nRb7yHd1fGz6aE0')
+    // Plainly made up: a short pattern repeated, a run, a run repeated.
+    for (const madeUp of [
+      'abcdefghijk'.repeat(3),
+      'Secret-Pass-1234'.repeat(2),
+      '0123456789abcdefghijklmnopqrstuvwxyz',
+      '0123456789abcdef'.repeat(4),
+      'zyxwvutsrqponmlkjihgfedcba9876543210',
+    ])
+      expect(() => readEnv({ ADMIN_TOKEN: madeUp }), madeUp).toThrow('ADMIN_TOKEN must be a random token')
+    // What openssl rand -hex 32 and -base64 32 give always passes.
+    for (let i = 0; i < 20; i++)
+      for (const token of [randomBytes(32).toString('hex'), randomBytes(32).toString('base64'), randomBytes(24).toString('base64url')])
+        expect(readEnv({ ADMIN_TOKEN: token }).adminToken).toBe(token)
+    expect(readEnv({ ADMIN_TOKEN }).adminToken).toBe(ADMIN_TOKEN)
     const dir = mkdtempSync(path.join(tmpdir(), 'short-token-'))
     try {
       const run = Bun.spawnSync([process.execPath, path.join(import.meta.dir, '..', '..', 'server', 'main.ts')], {

@@ -68,6 +68,34 @@ describe('GET /api/admin/pages', () => {
     expect(titles).toEqual([...titles].sort())
     expect(res.body.pages.map((p: { slug: string }) => p.slug)).toContain('what-it-costs')
   })
+  it('pages by title with limit and cursor when asked (same titles by age), and answers whole without them', async () => {
+    for (const [slug, title] of [
+      ['same-a', 'Zz same'],
+      ['same-b', 'Zz same'],
+      ['same-c', 'Zz same'],
+      ['zz-last', 'Zzz last'],
+    ])
+      expect((await add({ slug, title, body: 'x' })).status).toBe(201)
+    const whole = await s.req('GET', '/api/admin/pages', { cookie: leader.cookie })
+    expect(whole.body).not.toHaveProperty('next_cursor')
+    expect(whole.headers.get('link')).toBeNull()
+    const slugs: string[] = []
+    let cursor: string | null = null
+    do {
+      const res: Awaited<ReturnType<typeof s.req>> = await s.req(
+        'GET',
+        `/api/admin/pages?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { cookie: leader.cookie },
+      )
+      expect(res.status).toBe(200)
+      expect(res.body.pages.length).toBeLessThanOrEqual(2)
+      slugs.push(...res.body.pages.map((p: { slug: string }) => p.slug))
+      cursor = res.body.next_cursor
+    } while (cursor)
+    expect(slugs).toEqual(whole.body.pages.map((p: { slug: string }) => p.slug))
+    expect(slugs.slice(-4)).toEqual(['same-a', 'same-b', 'same-c', 'zz-last'])
+  })
+
   it('answers 401 without a credential', async () => {
     expectDetail(await s.req('GET', '/api/admin/pages'), 401)
   })
