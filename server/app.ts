@@ -19,7 +19,7 @@ import { MirrorQueue } from './leads/mirrors.ts'
 import type { MailSender } from './mail/sender.ts'
 import { Outbound } from './http/outbound.ts'
 import { type Logger, logEvent } from './ops/log.ts'
-import { RateLimiter } from './rate-limit.ts'
+import { RateLimiter, WindowLimiter } from './rate-limit.ts'
 import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
 import type { SiteBuilder } from './site/builder.ts'
 
@@ -100,6 +100,7 @@ export async function createApp({
     // Every ask mails a link, so every ask counts: a fixed number an hour, not a growing wait.
     forgotLimits: { email: new RateLimiter(3, 3_600_000), client: new RateLimiter(10, 3_600_000) },
     joinLimiter: new RateLimiter(5, 10 * 60_000),
+    healthLimiter: new WindowLimiter(60_000),
     passkeyLimiter: new RateLimiter(20, 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),
     publicDataChanged() {

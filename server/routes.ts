@@ -15,7 +15,7 @@ import type { CalendarWatch } from './calendar/watch.ts'
 import type { CatalogLoader } from './catalog/loader.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
-import type { RateLimiter } from './rate-limit.ts'
+import type { RateLimiter, WindowLimiter } from './rate-limit.ts'
 import type { SiteBuilder } from './site/builder.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
@@ -37,6 +37,8 @@ export interface Services {
   secondFactorThrottle: Throttle
   /** "Forgot your password?" asks an hour, per email and per client (each one mails a link). */
   forgotLimits: { email: RateLimiter; client: RateLimiter }
+  /** /healthz asks per address from outside the LAN (a monitor on the LAN is not counted). */
+  healthLimiter: WindowLimiter
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
   /** Passkey sign-ins started per address (each keeps a challenge for five minutes). */

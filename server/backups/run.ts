@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { tidyDatabase } from '../db/tidy.ts'
+import { pruneExpired } from '../ops/retention.ts'
 import { getSetting } from '../settings/registry.ts'
 import { copyDatabase } from './copy.ts'
 import { type BackupReason, backupName, prune, stemOf } from './files.ts'
@@ -16,10 +17,11 @@ export interface BackupPlace {
   dir: string
 }
 
-/** Tidies the database, takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
+/** Prunes what is past keeping, tidies the database, takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
 export async function runBackup(db: Db, place: BackupPlace, reason: BackupReason, now = Date.now()): Promise<BackupOutcome> {
   const stem = stemOf(place.databasePath)
   try {
+    await pruneExpired(db, now)
     await tidyDatabase(db, now)
   } catch (error) {
     logEvent('db.tidy', { ok: false, message: `Could not tidy the database before the backup: ${errorText(error)}` })

@@ -212,6 +212,13 @@ export const SETTINGS = {
     10,
     'The most messages to families one person may send in any hour, admins and owners too: a stolen or careless account cannot flood the families.',
   ),
+  'mail.keep_days': integer(
+    'Days a sent mail keeps its text',
+    1,
+    3650,
+    30,
+    'After this many days a mail that was sent (or given up) keeps only its delivery record (to whom, when, how it went); its text is removed.',
+  ),
   'mail.digest_day': setting({
     label: 'Day of the weekly digest',
     type: 'a day of the week, or none',

@@ -79,6 +79,28 @@ async function startApp(vars: Record<string, string> = {}, options: { watch?: bo
 }
 
 describe('GET /healthz', () => {
+  it('answers one address outside the LAN 60 times a minute, then 429 with Retry-After; the LAN is not counted', async () => {
+    const outside = await startApp({ LAN_CIDRS: '10.0.0.0/8' }) // loopback is not the LAN here
+    const lan = await startApp()
+    try {
+      await outside.site.build('test')
+      await lan.site.build('test')
+      // The limit counts fixed minutes: a minute that turns during the run lets one more minute's worth through.
+      let asked = 0
+      let refused = await outside.health()
+      for (; refused.status === 200 && asked < 200; asked++) refused = await outside.health()
+      expect(asked).toBeGreaterThanOrEqual(60)
+      expect(asked).toBeLessThanOrEqual(120)
+      expect(refused.status).toBe(429)
+      expect(refused.body.code).toBe('rate_limited')
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+      for (let i = 0; i < 70; i++) expect((await lan.health()).status).toBe(200)
+    } finally {
+      await outside.stop()
+      await lan.stop()
+    }
+  })
+
   it('answers 200 without a credential when the database answers and a good build is served: each check, no-store, fast', async () => {
     const s = await startApp()
     try {
@@ -232,12 +254,12 @@ describe('GET /healthz', () => {
     }
   })
 
-  it('is in the API docs as a public operation answering 200 or 503 with the same body', async () => {
+  it('is in the API docs as a public operation answering 200 or 503 with the same body (429 past its limit)', async () => {
     const doc = openApiDocument(await loadRoutes(), 'http://localhost') as any
     const op = doc.paths['/healthz'].get
     expect(op.security).toEqual([])
     expect(op.tags).toEqual(['Health'])
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '503'])
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '429', '503'])
     const schema = op.responses['503'].content['application/json'].schema
     // Every check of the registry; the calendar may be absent (no calendar configured).
     expect(Object.keys(schema.properties.checks.properties)).toEqual(Object.keys(CHECKS))
