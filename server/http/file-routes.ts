@@ -14,6 +14,7 @@ import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
 import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
+import { ONE_TIME } from '../schemas.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
 import { etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
 
@@ -106,6 +107,15 @@ function inputsOf(def: RouteDef) {
   return { read, check }
 }
 
+/** The fields of a route's success answer that are one-time secrets (`OneTime`), never kept for a replay. */
+function oneTimeFields(def: RouteDef, status: number): string[] {
+  const answer = def.responses[status as keyof RouteDef['responses']]
+  const properties = (typeof answer === 'object' ? answer.schema?.properties : undefined) as Record<string, TSchema> | undefined
+  return Object.entries(properties ?? {})
+    .filter(([, schema]) => schema[ONE_TIME] === true)
+    .map(([field]) => field)
+}
+
 /** How a route takes part in versions (see versions.ts): a GET that tags, or a write checked against its GET. */
 type Versioning =
   | { kind: 'read' }
@@ -140,6 +150,7 @@ function runner(
 ) {
   const { read, check } = inputsOf(def)
   const status = successStatus(def)
+  const secrets = oneTimeFields(def, status)
   /** Runs the handler with its context: the services, the inputs, who is asking, and what it may set on its answer. */
   const handle = async ({ request, caller }: Arrival, inputs: Inputs) => {
     const set = { headers: {} as AnswerHeaders }
@@ -183,10 +194,17 @@ function runner(
     const sent = await read(request, params)
     const key = idempotency && request.headers.get('idempotency-key')
     if (key != null)
-      return idempotency!.answer(request, credentialOf(caller, addressOf(request)), key, sent.body, async () => {
-        const { value, headers } = await handle(arrival, check(sent))
-        return responseOf(value, status, headers)
-      })
+      return idempotency!.answer(
+        request,
+        credentialOf(caller, addressOf(request)),
+        key,
+        sent.body,
+        async () => {
+          const { value, headers } = await handle(arrival, check(sent))
+          return responseOf(value, status, headers)
+        },
+        secrets,
+      )
     const inputs = check(sent)
     if (versioning?.kind === 'write')
       return versioning.locks.run(requestPath(request) ?? '', async () => {
