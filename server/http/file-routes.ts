@@ -209,7 +209,12 @@ function runner(
     if (versioning?.kind === 'write')
       return versioning.locks.run(requestPath(request) ?? '', async () => {
         const wanted = request.headers.get('if-match')
-        if (wanted !== null && !ifMatches(wanted, await versioning.current(arrival, params))) throw preconditionFailed()
+        if (wanted !== null) {
+          const tag = await versioning.current(arrival, params)
+          // What this caller's GET does not show is no such thing (404): a 412 would tell them it exists.
+          if (tag === null) throw notFound()
+          if (!ifMatches(wanted, tag)) throw preconditionFailed()
+        }
         const { value, headers } = await handle(arrival, inputs)
         const after = await versioning.current(arrival, params)
         return responseOf(value, status, after ? { ...headers, etag: after } : headers)

@@ -291,6 +291,8 @@ class Writer {
     const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method, route.docPath), ...def.responses }
     if (versioned === 'read') answers[304] = 'The resource is still the version named by If-None-Match'
     if (versioned === 'write') answers[412] = 'The resource changed since the ETag sent as If-Match: read it again'
+    // With If-Match, what the caller's GET does not show is 404 (file-routes.ts), whatever the write itself says.
+    if (versioned === 'write' && route.docPath.includes('{')) answers[404] ??= 'No such resource, or not one you can see'
     const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
     if (versioned) headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
     const params = [...this.parameters(def), ...headers.map((name) => parameterRef(name === 'X-Request-Id' ? 'XRequestId' : name))]
