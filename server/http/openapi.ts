@@ -125,9 +125,11 @@ type Versioned = 'read' | 'write' | null
 function security(def: RouteDef) {
   if (def.auth === 'public') return []
   const scopes = def.auth === 'any' ? [] : [def.auth]
-  const schemes: Json[] = [{ session: scopes }]
-  if (def.session) return schemes
+  if (def.session) return [{ session: scopes }]
+  // A key first: it is what a script, the reader of this document, sends.
+  const schemes: Json[] = []
   if (def.auth === 'any' || !UNSCOPABLE.includes(def.auth as Capability)) schemes.push({ bearer: scopes })
+  schemes.push({ session: scopes })
   if (!def.person && (def.auth === 'any' || BREAK_GLASS_CAPABILITIES.includes(def.auth as Capability))) schemes.push({ breakGlass: scopes })
   return schemes
 }
@@ -138,6 +140,7 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
     400: `The request URL or its Host header cannot be read${def.body ? `, or the body is not JSON${def.forms ? ' or a form' : ''} or nests deeper than ${MAX_DEPTH} levels` : ''}`,
   }
   if (def.auth !== 'public') {
+    answers[400] += ', or both a key and X-Admin-Token were sent (`ambiguous_credentials`)'
     answers[401] = 'No credential, or one that is dead (signed out, disabled, revoked or expired)'
     answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, belongs to a session whose second factor is overdue, or the request is a cross-site browser write`
     answers[429] = 'Too many wrong break-glass tokens from this address: wait as Retry-After says'
@@ -149,6 +152,8 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
     answers[415] = `The body is not JSON${def.forms ? ' or a form' : ''}`
   }
   if (def.body || def.query || def.params) answers[422] = 'A field does not fit: the detail names it'
+  if (method === 'post')
+    answers[422] = `${answers[422] ? 'A field does not fit (the detail names it), or' : 'The'} Idempotency-Key is malformed or was used for another request`
   return answers
 }
 
@@ -158,6 +163,7 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
  */
 function refusalCodes(def: RouteDef, method: string, status: number, declared: string[] = []): string[] {
   const codes = [STATUS_CODES[status] ?? 'error', ...declared]
+  if (status === 400 && def.auth !== 'public') codes.push('ambiguous_credentials')
   if (status === 403 && def.auth !== 'public')
     codes.push('capability_missing', 'person_required', 'session_required', 'second_factor_required', 'network_not_allowed')
   if (status === 422 && def.query?.properties?.cursor) codes.push('cursor_invalid', 'cursor_mismatch')
