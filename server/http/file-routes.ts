@@ -285,9 +285,21 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   return app
 }
 
-/** The methods a path answers to, for a 405 with `Allow` when another method was used. */
+/**
+ * The methods a path answers to, for a 405 with `Allow` when another method was used: those of the route whose
+ * documented path fits it most exactly, so a fixed path beside a parameter path (`/api/admin/pages/preview` beside
+ * `/api/admin/pages/{slug}`) names only its own methods.
+ */
 export function methodsAt(registry: LoadedRoute[]) {
   // From the documented path, so an action under a tail route is its own path (`…/{post_id}/cancel`).
-  const patterns = registry.map((r) => ({ method: r.method, pattern: pathPattern(r) }))
-  return (path: string): string[] => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
+  const patterns = registry.map((r) => ({
+    method: r.method,
+    pattern: pathPattern(r),
+    fixed: r.docPath.split('/').filter((segment) => segment && !segment.startsWith('{')).length,
+  }))
+  return (path: string): string[] => {
+    const fits = patterns.filter((p) => p.pattern.test(path))
+    const most = Math.max(...fits.map((p) => p.fixed))
+    return [...new Set(fits.filter((p) => p.fixed === most).map((p) => p.method))]
+  }
 }
