@@ -16,7 +16,7 @@ import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
 import { ONE_TIME } from '../schemas.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
-import { etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
+import { createdParam, etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
 
 /** What a route's Elysia handler is given: the request, its path parameters, and who is asking (see edge.ts). */
 interface Arrival {
@@ -119,6 +119,8 @@ function oneTimeFields(def: RouteDef, status: number): string[] {
 /** How a route takes part in versions (see versions.ts): a GET that tags, or a write checked against its GET. */
 type Versioning =
   | { kind: 'read' }
+  // A POST that makes a resource read at `…/:param` below it: its 201 carries the ETag that GET answers.
+  | { kind: 'create'; param: string; current: (arrival: Arrival, params: Record<string, string>) => Promise<string | null> }
   | { kind: 'write'; locks: PathLocks; current: (arrival: Arrival, params: Record<string, string>) => Promise<string | null> }
 
 /** Refuses a caller the route is not for: 401 without a credential, 403 without what it needs. */
@@ -188,6 +190,14 @@ function runner(
       throw error
     }
   }
+  /** The answer to a handled request; a create's carries the new resource's ETag. */
+  const answerOf = async (arrival: Arrival, value: unknown, headers: AnswerHeaders): Promise<Response> => {
+    if (versioning?.kind !== 'create' || status !== 201 || typeof value !== 'object' || value === null || value instanceof Response)
+      return responseOf(value, status, headers)
+    const made = value as Record<string, unknown>
+    const tag = await versioning.current(arrival, { [versioning.param]: String(made[versioning.param] ?? made.id) })
+    return responseOf(value, status, tag ? { ...headers, etag: tag } : headers)
+  }
   const run = async (arrival: Arrival, params: Record<string, string>): Promise<Response> => {
     const { request, caller } = arrival
     authorize(def, caller)
@@ -201,7 +211,7 @@ function runner(
         sent.body,
         async () => {
           const { value, headers } = await handle(arrival, check(sent))
-          return responseOf(value, status, headers)
+          return answerOf(arrival, value, headers)
         },
         secrets,
       )
@@ -220,6 +230,7 @@ function runner(
         return responseOf(value, status, after ? { ...headers, etag: after } : headers)
       })
     const { value, headers } = await handle(arrival, inputs)
+    if (versioning?.kind === 'create') return answerOf(arrival, value, headers)
     if (versioning?.kind !== 'read' || value instanceof Response || typeof value !== 'object' || value === null)
       return responseOf(value, status, headers)
     // A single resource's answer carries its ETag, or is 304 when the client has it already.
@@ -255,8 +266,12 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   for (const r of registry)
     if (r.method === 'GET' && versioned.has(r.path)) reads.set(r.path, runner(r.def, services, addressOf, null, { kind: 'read' }))
   const versioningOf = (method: string, path: string): Versioning | null => {
+    if (method === 'POST') {
+      const param = createdParam(path, versioned)
+      return param ? { kind: 'create', param, current: reads.get(`${path}/:${param}`)!.currentTag } : null
+    }
     const read = reads.get(path)
-    if (!read || method === 'GET' || method === 'POST') return null
+    if (!read || method === 'GET') return null
     return { kind: 'write', locks, current: read.currentTag }
   }
   for (const routes of Map.groupBy(registry, (r) => `${r.method} ${r.path}`).values()) {

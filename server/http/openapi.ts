@@ -5,7 +5,7 @@ import { BREAK_GLASS_CAPABILITIES, type Capability, UNSCOPABLE } from '../auth/c
 import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
-import { versionedPaths } from './versions.ts'
+import { createdParam, versionedPaths } from './versions.ts'
 import { isCatalogPath } from './edge.ts'
 
 type Json = Record<string, unknown>
@@ -120,7 +120,7 @@ const PARAMETERS: Record<string, Json> = {
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
 
 /** How an operation takes part in versions: a GET that answers ETags, or a write that takes If-Match. */
-type Versioned = 'read' | 'write' | null
+type Versioned = 'read' | 'write' | 'create' | null
 
 function security(def: RouteDef) {
   if (def.auth === 'public') return []
@@ -300,7 +300,7 @@ class Writer {
     // With If-Match, what the caller's GET does not show is 404 (file-routes.ts), whatever the write itself says.
     if (versioned === 'write' && route.docPath.includes('{')) answers[404] ??= 'No such resource, or not one you can see'
     const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
-    if (versioned) headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
+    if (versioned === 'read' || versioned === 'write') headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
     const params = [...this.parameters(def), ...headers.map((name) => parameterRef(name === 'X-Request-Id' ? 'XRequestId' : name))]
     const successHeaders = [
       ...(versioned ? ['ETag'] : []),
@@ -351,8 +351,10 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
   const writer = new Writer()
   const paths: Record<string, Json> = {}
   const versioned = versionedPaths(registry)
-  const versioning = (route: LoadedRoute): Versioned =>
-    !versioned.has(route.path) || route.method === 'POST' ? null : route.method === 'GET' ? 'read' : 'write'
+  const versioning = (route: LoadedRoute): Versioned => {
+    if (route.method === 'POST') return !route.tail && createdParam(route.path, versioned) ? 'create' : null
+    return !versioned.has(route.path) ? null : route.method === 'GET' ? 'read' : 'write'
+  }
   for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route, versioning(route))
   // Only the shared parameters and headers some operation refers to (a document of GETs has no Idempotency-Key).
   const text = JSON.stringify(paths)
