@@ -1,7 +1,7 @@
 // Schemas shared by several features. `t` is plain TypeBox: a JSON body is never coerced ("30" is not 30);
 // path and query strings are converted where a route's schema asks for a number. Messages for patterns and
 // formats are attached with `withMessage`, so refusals say what is wanted in words.
-import { type TObject, Type as t, type TSchema } from '@sinclair/typebox'
+import { CloneType, type TObject, Type as t, type TSchema } from '@sinclair/typebox'
 // `format: date` is a real calendar date, `date-time` a real RFC 3339 moment, `email` an address with a domain
 import { instantOf, TIMESTAMP_HINT } from './formats.ts'
 import { unprocessable } from './errors.ts'
@@ -16,6 +16,20 @@ export const IdParams = t.Object({ id: Id })
 
 /** The schema, or null. */
 export const Nullable = <S extends TSchema>(schema: S) => t.Union([schema, t.Null()])
+/** The schema keyword that marks an answer's field as a one-time secret (see `OneTime`). */
+export const ONE_TIME = 'x-one-time'
+/**
+ * A field of an answer that is a one-time secret (a new key, an invite or reset link, recovery codes, an authenticator
+ * secret): it is in the first answer only. The copy kept for a retry with the same Idempotency-Key leaves it out
+ * (server/http/idempotency.ts), so it never sits in the database or its backups and a replay never shows it again.
+ */
+export const OneTime = <S extends TSchema>(schema: S) =>
+  t.Optional(
+    CloneType(schema, {
+      [ONE_TIME]: true,
+      description: `${schema.description ? schema.description.replace(/\.?$/, '. ') : ''}Left out when the answer is replayed for an Idempotency-Key: a secret is shown once.`,
+    }),
+  )
 /** A field that may be left out or sent as null. */
 export const OptionalNullable = <S extends TSchema>(schema: S) => t.Optional(Nullable(schema))
 

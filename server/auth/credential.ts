@@ -1,7 +1,7 @@
 // Resolves a request's credential (session cookie, bearer key or break-glass token) into a caller.
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
-import { forbidden, tooMany, unauthorized } from '../errors.ts'
+import { badRequest, forbidden, tooMany, unauthorized } from '../errors.ts'
 import { record } from '../db/write.ts'
 import { recordSlowedDown, type Throttle } from './login-throttle.ts'
 import { loadPerson, personCapabilities, type PersonInfo } from '../people/queries.ts'
@@ -174,6 +174,9 @@ export function authenticate(
   addressOf: (request: Request) => string | null,
 ): Caller | null | Promise<Caller | null> {
   const breakGlass = request.headers.get('x-admin-token')
+  // Which one was meant is not ours to guess; refused before the token is checked, so it counts as no wrong token.
+  if (breakGlass !== null && request.headers.get('authorization') !== null)
+    throw badRequest('Send one credential: Authorization (a key) or X-Admin-Token, not both', 'ambiguous_credentials')
   if (breakGlass !== null) {
     const address = addressOf(request)
     if (!ctx.rules.isLan(address)) throw forbidden('The break-glass token works only from the LAN', 'network_not_allowed')

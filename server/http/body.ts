@@ -1,6 +1,7 @@
 // Request bodies, read once and bounded: at most `limit` bytes actually read (413, whatever Content-Length
 // says or when it is absent), JSON no deeper than MAX_DEPTH (400, found by a scan before any object is
-// built), forms as flat fields, and any other type of body refused (415).
+// built), forms as flat fields, and any other type of body refused (415). A body the client stops sending
+// part-way (it dropped or aborted) is the client's doing: 400, never a server error with a stack in the log.
 import { HttpError } from '../errors.ts'
 
 /** Nesting deeper than this is no honest request to this API, and validating it could recurse without bound. */
@@ -17,7 +18,9 @@ async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = []
   let total = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(() => {
+      throw new HttpError(400, 'The request body ended before it was complete (the connection dropped)')
+    })
     if (done) break
     total += value.byteLength
     if (total > limit) {

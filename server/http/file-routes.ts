@@ -15,8 +15,9 @@ import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
 import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
+import { ONE_TIME } from '../schemas.ts'
 import { credentialOf, Idempotency } from './idempotency.ts'
-import { etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
+import { createdParam, etagOf, ifMatches, noneMatch, PathLocks, preconditionFailed, versionedPaths } from './versions.ts'
 
 /** What a route's Elysia handler is given: the request, its path parameters, and who is asking (see edge.ts). */
 interface Arrival {
@@ -135,9 +136,20 @@ function inputsOf(def: RouteDef, strictQuery: boolean) {
   return { read, check }
 }
 
+/** The fields of a route's success answer that are one-time secrets (`OneTime`), never kept for a replay. */
+function oneTimeFields(def: RouteDef, status: number): string[] {
+  const answer = def.responses[status as keyof RouteDef['responses']]
+  const properties = (typeof answer === 'object' ? answer.schema?.properties : undefined) as Record<string, TSchema> | undefined
+  return Object.entries(properties ?? {})
+    .filter(([, schema]) => schema[ONE_TIME] === true)
+    .map(([field]) => field)
+}
+
 /** How a route takes part in versions (see versions.ts): a GET that tags, or a write checked against its GET. */
 type Versioning =
   | { kind: 'read' }
+  // A POST that makes a resource read at `…/:param` below it: its 201 carries the ETag that GET answers.
+  | { kind: 'create'; param: string; current: (arrival: Arrival, params: Record<string, string>) => Promise<string | null> }
   | { kind: 'write'; locks: PathLocks; current: (arrival: Arrival, params: Record<string, string>) => Promise<string | null> }
 
 /** Refuses a caller the route is not for: 401 without a credential, 403 without what it needs. */
@@ -170,6 +182,7 @@ function runner(
 ) {
   const { read, check } = inputsOf(def, takesOnlyKnownParameters(path))
   const status = successStatus(def)
+  const secrets = oneTimeFields(def, status)
   /** Runs the handler with its context: the services, the inputs, who is asking, and what it may set on its answer. */
   const handle = async ({ request, caller }: Arrival, inputs: Inputs) => {
     const set = { headers: {} as AnswerHeaders }
@@ -207,26 +220,47 @@ function runner(
       throw error
     }
   }
+  /** The answer to a handled request; a create's carries the new resource's ETag. */
+  const answerOf = async (arrival: Arrival, value: unknown, headers: AnswerHeaders): Promise<Response> => {
+    if (versioning?.kind !== 'create' || status !== 201 || typeof value !== 'object' || value === null || value instanceof Response)
+      return responseOf(value, status, headers)
+    const made = value as Record<string, unknown>
+    const tag = await versioning.current(arrival, { [versioning.param]: String(made[versioning.param] ?? made.id) })
+    return responseOf(value, status, tag ? { ...headers, etag: tag } : headers)
+  }
   const run = async (arrival: Arrival, params: Record<string, string>): Promise<Response> => {
     const { request, caller } = arrival
     authorize(def, caller)
     const sent = await read(request, params)
     const key = idempotency && request.headers.get('idempotency-key')
     if (key != null)
-      return idempotency!.answer(request, credentialOf(caller, addressOf(request)), key, sent.body, async () => {
-        const { value, headers } = await handle(arrival, check(sent))
-        return responseOf(value, status, headers)
-      })
+      return idempotency!.answer(
+        request,
+        credentialOf(caller, addressOf(request)),
+        key,
+        sent.body,
+        async () => {
+          const { value, headers } = await handle(arrival, check(sent))
+          return answerOf(arrival, value, headers)
+        },
+        secrets,
+      )
     const inputs = check(sent)
     if (versioning?.kind === 'write')
       return versioning.locks.run(requestPath(request) ?? '', async () => {
         const wanted = request.headers.get('if-match')
-        if (wanted !== null && !ifMatches(wanted, await versioning.current(arrival, params))) throw preconditionFailed()
+        if (wanted !== null) {
+          const tag = await versioning.current(arrival, params)
+          // What this caller's GET does not show is no such thing (404): a 412 would tell them it exists.
+          if (tag === null) throw notFound()
+          if (!ifMatches(wanted, tag)) throw preconditionFailed()
+        }
         const { value, headers } = await handle(arrival, inputs)
         const after = await versioning.current(arrival, params)
         return responseOf(value, status, after ? { ...headers, etag: after } : headers)
       })
     const { value, headers } = await handle(arrival, inputs)
+    if (versioning?.kind === 'create') return answerOf(arrival, value, headers)
     if (versioning?.kind !== 'read' || value instanceof Response || typeof value !== 'object' || value === null)
       return responseOf(value, status, headers)
     // A single resource's answer carries its ETag, or is 304 when the client has it already.
@@ -262,8 +296,12 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   for (const r of registry)
     if (r.method === 'GET' && versioned.has(r.path)) reads.set(r.path, runner(r.path, r.def, services, addressOf, null, { kind: 'read' }))
   const versioningOf = (method: string, path: string): Versioning | null => {
+    if (method === 'POST') {
+      const param = createdParam(path, versioned)
+      return param ? { kind: 'create', param, current: reads.get(`${path}/:${param}`)!.currentTag } : null
+    }
     const read = reads.get(path)
-    if (!read || method === 'GET' || method === 'POST') return null
+    if (!read || method === 'GET') return null
     return { kind: 'write', locks, current: read.currentTag }
   }
   for (const routes of Map.groupBy(registry, (r) => `${r.method} ${r.path}`).values()) {
@@ -292,9 +330,21 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   return app
 }
 
-/** The methods a path answers to, for a 405 with `Allow` when another method was used. */
+/**
+ * The methods a path answers to, for a 405 with `Allow` when another method was used: those of the route whose
+ * documented path fits it most exactly, so a fixed path beside a parameter path (`/api/admin/pages/preview` beside
+ * `/api/admin/pages/{slug}`) names only its own methods.
+ */
 export function methodsAt(registry: LoadedRoute[]) {
   // From the documented path, so an action under a tail route is its own path (`…/{post_id}/cancel`).
-  const patterns = registry.map((r) => ({ method: r.method, pattern: pathPattern(r) }))
-  return (path: string): string[] => [...new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method))]
+  const patterns = registry.map((r) => ({
+    method: r.method,
+    pattern: pathPattern(r),
+    fixed: r.docPath.split('/').filter((segment) => segment && !segment.startsWith('{')).length,
+  }))
+  return (path: string): string[] => {
+    const fits = patterns.filter((p) => p.pattern.test(path))
+    const most = Math.max(...fits.map((p) => p.fixed))
+    return [...new Set(fits.filter((p) => p.fixed === most).map((p) => p.method))]
+  }
 }

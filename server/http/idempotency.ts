@@ -2,7 +2,8 @@
 // key with the same request gets that answer again (marked `Idempotent-Replayed: true`) instead of doing the work
 // twice; the same key with another request is refused. A retry that arrives while the first is still running waits
 // for it. Answers of 500 and up are not kept (a retry may succeed), nor answers that set a cookie (a session is
-// never handed out twice). The nightly upkeep deletes keys older than a day (server/db/tidy.ts).
+// never handed out twice); the kept copy leaves out the fields the route's answer marks as one-time secrets
+// (`OneTime` in schemas.ts), so a replay answers the resource without its secret. The nightly upkeep deletes keys older than a day (server/db/tidy.ts).
 import { createHash } from 'node:crypto'
 import type { Db } from '../db/client.ts'
 import { HttpError, unprocessable } from '../errors.ts'
@@ -12,9 +13,13 @@ import { refusal } from './error-response.ts'
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 const WELL_FORMED = /^[\x21-\x7e]{1,255}$/
 
-/** Who a kept answer belongs to: the session, the key, the break-glass token, or for a public form the address. */
-export function credentialOf(caller: Caller | null, address: string | null): string {
-  if (!caller) return `address:${address ?? 'unknown'}`
+/**
+ * Who a kept answer belongs to: the session, the key, the break-glass token, or for a public form the address; null
+ * for an anonymous client whose address is unknown, whose answers are never kept (strangers behind an untrusted
+ * proxy would otherwise share one slot and be replayed each other's answers).
+ */
+export function credentialOf(caller: Caller | null, address: string | null): string | null {
+  if (!caller) return address === null ? null : `address:${address}`
   if (caller.via === 'session') return `session:${caller.sessionId}`
   if (caller.via === 'key') return `key:${caller.key?.id}`
   return 'break_glass'
@@ -29,9 +34,17 @@ export class Idempotency {
   ) {}
 
   /** The answer to a POST with `key`: the kept one, or `run`'s, kept for next time. */
-  async answer(request: Request, credential: string, key: string, body: unknown, run: () => Promise<Response>): Promise<Response> {
+  async answer(
+    request: Request,
+    credential: string | null,
+    key: string,
+    body: unknown,
+    run: () => Promise<Response>,
+    secrets: string[] = [],
+  ): Promise<Response> {
     if (!WELL_FORMED.test(key))
       throw unprocessable('Idempotency-Key: must be 1 to 255 visible ASCII characters', undefined, 'Idempotency-Key')
+    if (credential === null) return run()
     const url = new URL(request.url)
     const fingerprint = createHash('sha256')
       .update(`${request.method} ${url.pathname}${url.search}\n${JSON.stringify(body ?? null)}`)
@@ -57,7 +70,7 @@ export class Idempotency {
       if (kept.content_type) headers['content-type'] = kept.content_type
       return new Response(kept.status === 204 ? null : new Uint8Array(kept.body), { status: kept.status, headers })
     }
-    const first = this.first(credential, key, fingerprint, run)
+    const first = this.first(credential, key, fingerprint, run, secrets)
     this.running.set(slot, first)
     try {
       return await first
@@ -66,7 +79,13 @@ export class Idempotency {
     }
   }
 
-  private async first(credential: string, key: string, fingerprint: string, run: () => Promise<Response>): Promise<Response> {
+  private async first(
+    credential: string,
+    key: string,
+    fingerprint: string,
+    run: () => Promise<Response>,
+    secrets: string[],
+  ): Promise<Response> {
     let response: Response
     try {
       response = await run()
@@ -80,7 +99,7 @@ export class Idempotency {
       fingerprint,
       status: response.status,
       content_type: response.headers.get('content-type'),
-      body: bytes,
+      body: withoutSecrets(bytes, response.headers.get('content-type'), secrets),
       created_at: new Date(this.now()).toISOString(),
     }
     await this.db
@@ -90,6 +109,15 @@ export class Idempotency {
       .execute()
     return new Response(response.status === 204 ? null : bytes, { status: response.status, headers: response.headers })
   }
+}
+
+/** A JSON answer's bytes without its one-time secret fields, as kept for a replay. */
+function withoutSecrets(bytes: Uint8Array, contentType: string | null, secrets: string[]): Uint8Array {
+  if (!secrets.length || !contentType?.startsWith('application/json')) return bytes
+  const value: unknown = JSON.parse(new TextDecoder().decode(bytes))
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return bytes
+  const kept = Object.fromEntries(Object.entries(value).filter(([field]) => !secrets.includes(field)))
+  return new TextEncoder().encode(JSON.stringify(kept))
 }
 
 /** Deletes the kept answers older than the window. */

@@ -5,7 +5,7 @@ import { BREAK_GLASS_CAPABILITIES, type Capability, UNSCOPABLE } from '../auth/c
 import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
 import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
-import { versionedPaths } from './versions.ts'
+import { createdParam, versionedPaths } from './versions.ts'
 import { isCatalogPath, takesOnlyKnownParameters } from './edge.ts'
 
 type Json = Record<string, unknown>
@@ -120,14 +120,16 @@ const PARAMETERS: Record<string, Json> = {
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
 
 /** How an operation takes part in versions: a GET that answers ETags, or a write that takes If-Match. */
-type Versioned = 'read' | 'write' | null
+type Versioned = 'read' | 'write' | 'create' | null
 
 function security(def: RouteDef) {
   if (def.auth === 'public') return []
   const scopes = def.auth === 'any' ? [] : [def.auth]
-  const schemes: Json[] = [{ session: scopes }]
-  if (def.session) return schemes
+  if (def.session) return [{ session: scopes }]
+  // A key first: it is what a script, the reader of this document, sends.
+  const schemes: Json[] = []
   if (def.auth === 'any' || !UNSCOPABLE.includes(def.auth as Capability)) schemes.push({ bearer: scopes })
+  schemes.push({ session: scopes })
   if (!def.person && (def.auth === 'any' || BREAK_GLASS_CAPABILITIES.includes(def.auth as Capability))) schemes.push({ breakGlass: scopes })
   return schemes
 }
@@ -138,6 +140,7 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
     400: `The request URL or its Host header cannot be read${def.body ? `, or the body is not JSON${def.forms ? ' or a form' : ''} or nests deeper than ${MAX_DEPTH} levels` : ''}`,
   }
   if (def.auth !== 'public') {
+    answers[400] += ', or both a key and X-Admin-Token were sent (`ambiguous_credentials`)'
     answers[401] = 'No credential, or one that is dead (signed out, disabled, revoked or expired)'
     answers[403] = `The credential may not do this${def.auth === 'any' ? '' : ` (it needs ${def.auth})`}, is used from a network it may not be used from, belongs to a session whose second factor is overdue, or the request is a cross-site browser write`
     answers[429] = 'Too many wrong break-glass tokens from this address: wait as Retry-After says'
@@ -151,6 +154,8 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
   if (def.body || def.query || def.params) answers[422] = 'A field does not fit: the detail names it'
   if (takesOnlyKnownParameters(path))
     answers[422] ??= 'A query parameter this operation does not take (`unknown_parameter`), or one sent twice (`repeated_parameter`)'
+  if (method === 'post')
+    answers[422] = `${answers[422] ? `${answers[422]}; or the` : 'The'} Idempotency-Key is malformed or was used for another request`
   return answers
 }
 
@@ -160,6 +165,7 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
  */
 function refusalCodes(def: RouteDef, method: string, path: string, status: number, declared: string[] = []): string[] {
   const codes = [STATUS_CODES[status] ?? 'error', ...declared]
+  if (status === 400 && def.auth !== 'public') codes.push('ambiguous_credentials')
   if (status === 403 && def.auth !== 'public')
     codes.push('capability_missing', 'person_required', 'session_required', 'second_factor_required', 'network_not_allowed')
   if (status === 422 && def.query?.properties?.cursor) codes.push('cursor_invalid', 'cursor_mismatch')
@@ -294,8 +300,10 @@ class Writer {
     const answers: Record<string, Answer | string | undefined> = { ...standardAnswers(def, method, route.docPath), ...def.responses }
     if (versioned === 'read') answers[304] = 'The resource is still the version named by If-None-Match'
     if (versioned === 'write') answers[412] = 'The resource changed since the ETag sent as If-Match: read it again'
+    // With If-Match, what the caller's GET does not show is 404 (file-routes.ts), whatever the write itself says.
+    if (versioned === 'write' && route.docPath.includes('{')) answers[404] ??= 'No such resource, or not one you can see'
     const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
-    if (versioned) headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
+    if (versioned === 'read' || versioned === 'write') headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
     const params = [...this.parameters(def), ...headers.map((name) => parameterRef(name === 'X-Request-Id' ? 'XRequestId' : name))]
     const successHeaders = [
       ...(versioned ? ['ETag'] : []),
@@ -351,8 +359,10 @@ export function openApiDocument(registry: LoadedRoute[], baseUrl: string): Json 
   const writer = new Writer()
   const paths: Record<string, Json> = {}
   const versioned = versionedPaths(registry)
-  const versioning = (route: LoadedRoute): Versioned =>
-    !versioned.has(route.path) || route.method === 'POST' ? null : route.method === 'GET' ? 'read' : 'write'
+  const versioning = (route: LoadedRoute): Versioned => {
+    if (route.method === 'POST') return !route.tail && createdParam(route.path, versioned) ? 'create' : null
+    return !versioned.has(route.path) ? null : route.method === 'GET' ? 'read' : 'write'
+  }
   for (const route of registry) (paths[route.docPath] ??= {})[route.method.toLowerCase()] = writer.operation(route, versioning(route))
   // Only the shared parameters and headers some operation refers to (a document of GETs has no Idempotency-Key).
   const text = JSON.stringify(paths)

@@ -1,7 +1,7 @@
 // Versions of single admin resources, so two leaders editing the same household cannot silently overwrite each
 // other: a GET of one resource answers a strong ETag (a hash of its JSON) and 304 to a matching If-None-Match; a
 // PATCH, PUT or DELETE at the same path with `If-Match` answers 412 when what GET answers now no longer matches, and
-// its answer carries the ETag of what GET answers after it. The check and the write run one at a time per path, so
+// its answer carries the ETag of what GET answers after it; a POST that creates one answers 201 with its ETag. The check and the write run one at a time per path, so
 // no other write slips between them. Without If-Match a write goes ahead as before.
 import { createHash } from 'node:crypto'
 import { HttpError } from '../errors.ts'
@@ -29,6 +29,16 @@ export function versionedPaths(registry: LoadedRoute[]): Set<string> {
     if (json && (path.includes(':') || methods.includes('PATCH') || methods.includes('PUT'))) paths.add(path)
   }
   return paths
+}
+
+/**
+ * For a POST at `path` that creates a resource: the path parameter of the one versioned resource read just below
+ * it (`/api/admin/nearby` → `id`, read at `/api/admin/nearby/:id`), so its 201 can carry the ETag that GET answers;
+ * null when there is none.
+ */
+export function createdParam(path: string, versioned: Set<string>): string | null {
+  const below = [...versioned].filter((p) => p.startsWith(`${path}/:`) && !p.slice(path.length + 2).includes('/'))
+  return below.length === 1 ? below[0].slice(path.length + 2) : null
 }
 
 /**

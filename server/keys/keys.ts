@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { closeLinksIssued } from '../people/link-issuers.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
-import { Instant, Line, Nullable, nowIso, OneOf, t, withMessage } from '../schemas.ts'
+import { Instant, Line, Nullable, nowIso, OneOf, OneTime, t, withMessage } from '../schemas.ts'
 
 export const KEY_STATES = ['active', 'expired', 'revoked'] as const
 export const CapabilityName = OneOf(CAPABILITIES, { description: 'A capability, as the roles table names it' })
@@ -59,7 +59,10 @@ export const NewKey = t.Object(
 )
 
 export const MintedKey = t.Object(
-  { ...KeyView.properties, key: t.String({ description: 'The secret: send it as `Authorization: Bearer …`. Shown in this answer only.' }) },
+  {
+    ...KeyView.properties,
+    key: OneTime(t.String({ description: 'The secret: send it as `Authorization: Bearer …`. Shown in this answer only' })),
+  },
   { additionalProperties: false, examples: [{ ...KEY_EXAMPLE, key: 'site_k3ZqV0d1mB8yQ2c7XrT5nL9wE4aP6sJ0hG3fK1uY8iO2zMb7Wq4' }] },
 )
 

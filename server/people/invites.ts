@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
-import { Email, Instant, Line, nowIso, Nullable, OneOf, Password, t } from '../schemas.ts'
+import { Email, Instant, Line, nowIso, Nullable, OneOf, OneTime, Password, t } from '../schemas.ts'
 import { assertKeepsHousehold } from '../roster/commands.ts'
 import type { Executor } from '../db/database.ts'
 import { createAccount } from './accounts.ts'
@@ -62,7 +62,7 @@ export const InviteCreated = t.Object(
     units: t.Array(UnitGrantSchema),
     household_id: Nullable(t.Integer({ description: 'The household the account is linked to on acceptance' })),
     expires_at: Instant,
-    url: t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it yourself unless it is emailed' }),
+    url: OneTime(t.String({ description: '{PUBLIC_BASE_URL}/invite/{token}: shown this once; send it yourself unless it is emailed' })),
     emailed: t.Boolean({ description: 'The link was queued to be mailed to the person (send_email)' }),
   },
   { additionalProperties: false, examples: [{ ...INVITE_EXAMPLE, url: 'https://pack123.example.org/invite/Xv3…', emailed: true }] },

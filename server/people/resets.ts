@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { record, type Trx, write } from '../db/write.ts'
 import { notFound } from '../errors.ts'
-import { Email, Instant, nowIso, Password, t } from '../schemas.ts'
+import { Email, Instant, nowIso, OneTime, Password, t } from '../schemas.ts'
 import { assertMayReset } from './grants.ts'
 import { assertIssuerStillMay, type IssuedBy, issuedBy } from './link-issuers.ts'
 import { closeResetLinks } from './guards.ts'
@@ -23,7 +23,9 @@ export const ResetIssued = t.Object(
     person_id: t.Integer(),
     email: t.String(),
     expires_at: Instant,
-    url: t.String({ description: '{PUBLIC_BASE_URL}/reset/{token}: shown this once; give it to the person yourself unless it is emailed' }),
+    url: OneTime(
+      t.String({ description: '{PUBLIC_BASE_URL}/reset/{token}: shown this once; give it to the person yourself unless it is emailed' }),
+    ),
     emailed: t.Boolean({ description: 'The link was queued to be mailed to the person (send_email)' }),
   },
   {

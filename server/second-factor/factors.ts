@@ -10,7 +10,7 @@ import { codeAttempt, passwordAttempt, type Throttles } from '../account/attempt
 import type { Throttle } from '../auth/login-throttle.ts'
 import type { Env } from '../env.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
-import { Instant, Line, Nullable, nowIso, t } from '../schemas.ts'
+import { Instant, Line, Nullable, nowIso, OneTime, t } from '../schemas.ts'
 import { RegistrationResponse, registrationOptions, storedCredential, verifiedRegistration } from './passkeys.ts'
 import { secondFactorStatus } from './policy.ts'
 import { looksLikeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
@@ -30,9 +30,9 @@ export const PasswordCheck = t.Object(
   { additionalProperties: false, examples: [{ password: 'correct horse battery' }] },
 )
 
-const RecoveryCodes = t.Array(t.String(), {
-  description: 'Ten one-time codes, shown this once: each signs you in once in place of your phone or passkey',
-})
+const RecoveryCodes = OneTime(
+  t.Array(t.String(), { description: 'Ten one-time codes, shown this once: each signs you in once in place of your phone or passkey' }),
+)
 
 const FactorView = t.Object(
   { id: t.Integer(), name: t.String(), created_at: Instant, last_used_at: Nullable(Instant) },
@@ -112,8 +112,8 @@ async function assertPassword(db: Db, throttle: Throttle, caller: Caller, addres
 
 export const TotpStarted = t.Object(
   {
-    secret: t.String({ description: 'Base32, for typing into the app by hand' }),
-    otpauth_url: t.String({ description: 'otpauth://totp/…: open it on the phone, or show it as a QR code' }),
+    secret: OneTime(t.String({ description: 'Base32, for typing into the app by hand' })),
+    otpauth_url: OneTime(t.String({ description: 'otpauth://totp/…: open it on the phone, or show it as a QR code' })),
   },
   {
     additionalProperties: false,

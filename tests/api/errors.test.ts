@@ -151,6 +151,9 @@ describe('errors', () => {
     expectDetail(one, 405)
     expect(one.headers.get('allow')).toBe('GET, DELETE')
     expectDetail(await s.req('GET', '/api/admin/no-such-thing', { cookie: owner.cookie }), 404)
+    // A fixed path beside a parameter path names its own methods only.
+    const preview = await s.req('PUT', '/api/admin/pages/preview', { cookie: owner.cookie, json: {} })
+    expect([preview.status, preview.headers.get('allow')]).toEqual([405, 'POST'])
   })
 
   it('names the credential to send with every 401 (WWW-Authenticate)', async () => {

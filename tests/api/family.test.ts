@@ -78,6 +78,11 @@ describe('PATCH /api/admin/family/households/:id', () => {
     const other = await addHousehold(s.db, { unit: 'pack', email: null })
     expect((await s.req('PATCH', path(other), { cookie: f.cookie, json: { phone: '555-000-0000' } })).status).toBe(404)
     expect((await s.req('PATCH', path(999999), { cookie: f.cookie, json: { phone: '555-000-0000' } })).status).toBe(404)
+    // If-Match does not tell another family's household from none: 404 either way, never a failed precondition.
+    for (const tag of ['"guess"', '*']) {
+      const sent = { cookie: f.cookie, json: { phone: '555-000-0000' }, headers: { 'if-match': tag } }
+      expect([(await s.req('PATCH', path(other), sent)).status, (await s.req('PATCH', path(999999), sent)).status]).toEqual([404, 404])
+    }
     expect((await s.req('PATCH', path(f.household), { json: { phone: '555-000-0000' } })).status).toBe(401)
     // A leader is no exception: a household they are not linked to is not theirs to change here.
     const leader = await s.as(ROLES.packLeader)

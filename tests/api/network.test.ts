@@ -235,6 +235,22 @@ describe('guessing the break-glass token from the LAN', () => {
     })
   })
 
+  it('answers 400 ambiguous_credentials to a key sent with the token, and counts no wrong token for it', async () => {
+    await withServer({}, async (s) => {
+      const key = (await s.mintKey((await s.as(ROLES.owner)).cookie, ['leads:read'])).key
+      for (let i = 0; i < 8; i++) {
+        const both = await whoami(s, { key, token: `wrong-token-${i}` })
+        expectDetail(both, 400)
+        expect(both.body.code).toBe('ambiguous_credentials')
+      }
+      expect((await whoami(s, { key, token: ADMIN_TOKEN })).body.code).toBe('ambiguous_credentials')
+      expect((await whoami(s, { headers: { authorization: 'Bearer not-a-key' }, token: ADMIN_TOKEN })).status).toBe(400)
+      expect((await whoami(s, { token: ADMIN_TOKEN })).status).toBe(200)
+      const logged = await s.db.selectFrom('action_log').select('id').where('kind', '=', 'login.break_glass').execute()
+      expect(logged).toHaveLength(0)
+    })
+  })
+
   it('refuses to start with an ADMIN_TOKEN shorter than 32 characters, saying so', () => {
     expect(() => readEnv({ ADMIN_TOKEN: 'short-token' })).toThrow('ADMIN_TOKEN must be at least 32 characters')
     expect(() => readEnv({ ADMIN_TOKEN: 'x'.repeat(32) })).toThrow('ADMIN_TOKEN must be a random token')

@@ -101,6 +101,18 @@ describe('GET /api/docs/json', () => {
     expect(liveCap.properties.code.const).toBe('live_cap_reached')
   })
 
+  it('lists a key first where one may be used, and both a key and the token as 400 ambiguous_credentials', () => {
+    const schemes = (method: string, p: string) => doc.paths[p][method].security.map((s: object) => Object.keys(s)[0])
+    expect(schemes('get', '/api/admin/leads')).toEqual(['bearer', 'session', 'breakGlass'])
+    expect(schemes('get', '/api/admin/roster')).toEqual(['bearer', 'session'])
+    expect(schemes('post', '/api/admin/keys')).toEqual(['session'])
+    for (const { path: p, method, op } of operations())
+      if (op.security.length)
+        expect(op.responses['400'].content['application/json'].schema.allOf[1].properties.code.enum, `${method} ${p}`).toContain(
+          'ambiguous_credentials',
+        )
+  })
+
   it('declares the contract headers where they apply: request ids everywhere, versions on single resources, retries on POST', () => {
     const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
     for (const { path: p, method, op } of operations()) {
@@ -108,6 +120,8 @@ describe('GET /api/docs/json', () => {
       for (const [status, answer] of Object.entries<any>(op.responses))
         expect(answer.headers?.['X-Request-Id'], `${method} ${p} ${status}`).toEqual(ref('headers', 'X-Request-Id'))
       if (method === 'post') expect(op.parameters, `${method} ${p}`).toContainEqual(ref('parameters', 'IdempotencyKey'))
+      // A malformed Idempotency-Key is 422 on every POST, bodiless ones too.
+      if (method === 'post') expect(op.responses['422'], `${method} ${p}`).toBeDefined()
     }
     const oneOf = doc.paths['/api/admin/roster/households'].post.requestBody.content['application/json'].schema.oneOf
     expect(oneOf.map((b: any) => b.required)).toEqual([['parent_name'], ['lead_id']])

@@ -3,6 +3,7 @@
 // the real service's stdout.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createApp, SERVE_OPTIONS } from '../../server/app.ts'
@@ -123,6 +124,30 @@ describe('the request log (text)', () => {
     expect(res.status).toBe(400)
     expect(s.lines).toHaveLength(1)
     expect(s.lines[0]).toMatch(/ GET \S+ 400 [\d.]+ms request_id=[\w-]{36} via=none$/)
+  })
+
+  it('logs a client that drops mid-body as one 400 line, with no stack and no server error', async () => {
+    s.lines.length = 0
+    const errors: unknown[][] = []
+    const consoleError = console.error
+    console.error = (...args: unknown[]) => void errors.push(args)
+    try {
+      const { port } = new URL(s.url)
+      for (let i = 0; i < 3; i++) {
+        const socket = connect(Number(port), '127.0.0.1')
+        await new Promise((resolve) => socket.once('connect', resolve))
+        socket.write('POST /api/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"parent_')
+        await Bun.sleep(50)
+        socket.destroy()
+      }
+      await eventually(async () => s.lines.length >= 3)
+      await Bun.sleep(200)
+    } finally {
+      console.error = consoleError
+    }
+    expect(errors).toEqual([])
+    expect(s.lines).toHaveLength(3)
+    for (const line of s.lines) expect(line).toMatch(/ POST \/api\/join 400 [\d.]+ms request_id=[\w-]{36} via=none$/)
   })
 
   it('never writes a query value, a token in the path, a cookie, a key, a password or a body; query names only', async () => {

@@ -51,7 +51,8 @@ export async function loadFactors() {
 }
 
 /** Shows codes once, with ways to keep them. */
-function showCodes(codes: string[]) {
+// Absent only on a replayed answer, which these pages never ask for (they send no Idempotency-Key).
+function showCodes(codes: string[] = []) {
   if (!codes.length) return
   byId('codes').replaceChildren(...codes.map((c) => h('li', {}, h('code', {}, c))))
   const file = `Recovery codes for ${location.host}. Each works once.\n\n${codes.join('\n')}\n`
@@ -66,7 +67,7 @@ function showCodes(codes: string[]) {
 
 byId('app-start').addEventListener('click', async () => {
   const started = bodyOrShowError(await api('POST', '/api/admin/account/totp'))
-  if (!started) return
+  if (!started?.otpauth_url || !started.secret) return
   // The QR code is made here from the otpauth URL: squares only, no markup from the server.
   byId('app-qr').innerHTML = renderSVG(started.otpauth_url, { border: 2 })
   byId<HTMLAnchorElement>('app-link').href = started.otpauth_url

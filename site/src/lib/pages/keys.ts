@@ -58,7 +58,7 @@ onSubmit(
         }),
   async (minted) => {
     showStatus(`Created "${minted.label}".`)
-    byId('secret-value').textContent = minted.key
+    byId('secret-value').textContent = minted.key ?? ''
     byId('secret').hidden = false
     byId<HTMLDetailsElement>('mint-open').open = false
     await load()

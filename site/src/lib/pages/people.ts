@@ -176,7 +176,7 @@ async function reset(p: Person, send_email: boolean, box: HTMLElement) {
     showLink(
       box,
       `${link.emailed ? `Mailed to ${p.email}. ` : ''}Password reset link for ${p.email}: works once, for 24 hours; their current password works until it is used.`,
-      link.url,
+      link.url ?? '',
     )
 }
 
@@ -198,7 +198,7 @@ onSubmit(
     showLink(
       byId('link'),
       `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
-      invited.url,
+      invited.url ?? '',
     )
     await load()
   },

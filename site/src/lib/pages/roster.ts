@@ -612,7 +612,7 @@ onSubmit(
         expires_at: invited.expires_at,
       },
     ]
-    editing.links.set(invited.id, invited.url)
+    if (invited.url) editing.links.set(invited.id, invited.url)
     await renderAccounts()
     showStatus(
       `${invited.emailed ? `Mailed to ${invited.email}. ` : ''}Invite link for ${invited.email}: works once, for 14 days, and is not shown again.`,
