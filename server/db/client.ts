@@ -1,9 +1,19 @@
 // Opens the SQLite file through Kysely with the pragmas the service relies on, and migrates it (after a backup).
 import { type SQLQueryBindings, Database as SqliteDatabase, type Statement } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { promises as fs } from 'node:fs'
-import { CompiledQuery, type DatabaseConnection, type Driver, FileMigrationProvider, Kysely, Migrator, type QueryResult } from 'kysely'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  FileMigrationProvider,
+  Kysely,
+  Migrator,
+  type QueryResult,
+  SqliteAdapter,
+} from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
 import { backupBeforeMigrating, recordBeforeMigration } from '../backups/before-migration.ts'
 import type { Database } from './database.ts'
@@ -35,6 +45,12 @@ class ImmediateTransactions extends BunSqliteDialect {
     super(config)
   }
 
+  // SQLite changes its schema inside a transaction (Kysely assumes it cannot): the pending migrations apply all
+  // together or, when one fails, not at all, so a failed start leaves the database as it was.
+  createAdapter(): DialectAdapter {
+    return new TransactionalDdl()
+  }
+
   createDriver(): Driver {
     const driver = super.createDriver()
     const acquire = driver.acquireConnection.bind(driver)
@@ -54,6 +70,12 @@ class ImmediateTransactions extends BunSqliteDialect {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'))
     }
     return driver
+  }
+}
+
+class TransactionalDdl extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true
   }
 }
 
@@ -135,13 +157,21 @@ function migratorOf(db: Db): Migrator {
 }
 
 async function runMigrations(db: Db, migrator: Migrator, before: { dir: string; name: string } | null): Promise<string[]> {
+  let repaired = false
   try {
-    await repairRenamedMigrations(db)
+    repaired = await repairRenamedMigrations(db)
     const { error, results } = await migrator.migrateToLatest()
     if (error) throw error
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
   } catch (error) {
-    if (before) console.error(`The migration failed; the database as it was before is also in ${path.join(before.dir, before.name)}`)
+    if (before && !repaired) {
+      // Nothing changed (the migrations were one transaction): the copy is the database itself, and a start that
+      // fails again and again would otherwise leave one more full copy each time.
+      rmSync(path.join(before.dir, before.name), { force: true })
+      console.error('The migration failed and changed nothing; the database is as it was before.')
+    } else if (before) {
+      console.error(`The migration failed; the database as it was before is also in ${path.join(before.dir, before.name)}`)
+    }
     throw error
   }
 }

@@ -28,7 +28,7 @@ describe('the schema check after migrating', () => {
 
   it('refuses a database without an index a fresh one has, naming it', async () => {
     const file = await migratedThenChanged('no-index.db', 'drop index "households_lead"')
-    expect(openMigrated(file)).rejects.toThrow(/schema differs .*index households_lead is missing/)
+    await expect(openMigrated(file)).rejects.toThrow(/schema differs .*index households_lead is missing/)
   })
 
   it('refuses a database with a column missing or of another kind, and one with an extra table', async () => {
