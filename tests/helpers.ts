@@ -1,6 +1,6 @@
 // Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
 import { expect } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -94,10 +94,19 @@ export const freePort = () =>
  */
 export async function startServer(
   vars: Record<string, string> = {},
-  options: { site?: boolean; catalogDir?: string; log?: Logger; localhost?: boolean; mailRetryMs?: number } = {},
+  options: {
+    site?: boolean
+    catalogDir?: string
+    log?: Logger
+    localhost?: boolean
+    mailRetryMs?: number
+    /** The bytes of a database file to start on (a past one, which the start upgrades) instead of an empty one. */
+    database?: Uint8Array
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
+  if (options.database) writeFileSync(env.databasePath, options.database)
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
   const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined

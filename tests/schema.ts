@@ -1,10 +1,11 @@
 // The schema of a database file as a comparable value: tables and indexes with columns, keys and indexes.
-// Run as a script (`bun tests/schema.ts`) after adding a migration, to record the schema it creates.
+// Run as a script (`bun tests/schema.ts`) after adding a migration, to record the schema it creates and its sha256.
 import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openMigrated } from '../server/db/client.ts'
+import { recordNewSums } from './migration-sums.ts'
 
 export const SCHEMA_FIXTURE = path.join(import.meta.dir, 'fixtures', 'schema.json')
 
@@ -40,6 +41,7 @@ export function schemaOf(file: string) {
 }
 
 if (import.meta.main) {
+  for (const file of await recordNewSums()) console.log(`Recorded the sha256 of ${file} in server/db/migrations.sum`)
   await Bun.write(SCHEMA_FIXTURE, `${JSON.stringify(await migratedSchema(), null, 2)}\n`)
   console.log(`Recorded the migrated schema in ${path.relative(process.cwd(), SCHEMA_FIXTURE)}`)
 }

@@ -4,6 +4,7 @@ import { Database } from 'bun:sqlite'
 import { copyFileSync, existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { openDatabase } from '../db/client.ts'
+import { RENAMED_MIGRATIONS } from '../db/renamed-migrations.ts'
 import { record } from '../db/write.ts'
 import { checkDatabaseFile, fsyncFile, fsyncFolder, readAll } from './copy.ts'
 import { stamp } from './files.ts'
@@ -17,8 +18,9 @@ function refusal(backup: string, databasePath: string): string | null {
   if (existsSync(databasePath) && realpathSync(backup) === realpathSync(databasePath)) return `${backup} is the database itself`
   const problem = checkDatabaseFile(backup, { service: true })
   if (problem) return `${backup} cannot be restored: ${problem}`
-  // A backup from a newer version would fail to start here: its migrations are unknown to this code.
-  const known = new Set(readdirSync(MIGRATIONS).map((f) => f.replace(/\.ts$/, '')))
+  // A backup from a newer version would fail to start here: its migrations are unknown to this code. The old names
+  // of renamed migrations are known: the start maps them.
+  const known = new Set([...readdirSync(MIGRATIONS).map((f) => f.replace(/\.ts$/, '')), ...Object.keys(RENAMED_MIGRATIONS)])
   const copy = new Database(backup, { readonly: true })
   const names = readAll<{ name: string }>(copy, 'select name from kysely_migration').map((r) => r.name)
   copy.close()

@@ -1,7 +1,8 @@
 // The database client: transactions one at a time over the one connection, statements kept by their SQL text and
 // let go when the database closes.
 import { afterAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { Database } from 'bun:sqlite'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openMigrated } from '../../server/db/client.ts'
@@ -67,5 +68,28 @@ describe('openDatabase', () => {
     expect(openHere()).toBeGreaterThan(0)
     await db.destroy()
     expect(openHere()).toBe(0)
+  })
+})
+
+describe('migrate', () => {
+  it('applies the pending migrations together or not at all: a failed start changes nothing and keeps no copy', async () => {
+    const file = path.join(dir, 'failing.db')
+    const backupDir = path.join(dir, 'failing-backups')
+    await (await openMigrated(file, { backupDir })).destroy()
+    // 0024 pending again with its first index gone and its second still there: it makes one, then fails.
+    const sqlite = new Database(file)
+    sqlite.exec(`delete from kysely_migration where name = '2026-11-25T0024-read-indexes'; drop index "action_log_actor"`)
+    sqlite.close()
+    const indexes = () => {
+      const db = new Database(file, { readonly: true })
+      const names = db.query("select name from sqlite_master where name in ('action_log_actor', 'scouts_unit_den') order by name").all()
+      db.close()
+      return names
+    }
+    for (let start = 0; start < 2; start++) {
+      await expect(openMigrated(file, { backupDir })).rejects.toThrow(/scouts_unit_den already exists/)
+      expect(indexes()).toEqual([{ name: 'scouts_unit_den' }])
+    }
+    expect(existsSync(backupDir) ? readdirSync(backupDir) : []).toEqual([])
   })
 })
