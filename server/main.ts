@@ -13,6 +13,7 @@ import { Logger, logEvent, useLogger } from './ops/log.ts'
 import { BufferedOutput } from './ops/output.ts'
 import { stopOnSignals } from './ops/shutdown.ts'
 import { BackupSchedule } from './backups/schedule.ts'
+import { alertOwnersOfFailedBackup } from './backups/alert.ts'
 import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 import { portTaken } from './ops/port.ts'
@@ -100,7 +101,9 @@ if (!site.currentDir()) await site.build('first start')
 else void site.build('start')
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
 if (calendar.kind === 'caldav') watch.start(env.caldavPollSeconds)
-const backups = new BackupSchedule(db, { databasePath: env.databasePath, dir: env.backupDir })
+const backups = new BackupSchedule(db, { databasePath: env.databasePath, dir: env.backupDir }, Date.now, async (error) => {
+  if (mail) await alertOwnersOfFailedBackup(db, mail, error, env.publicBaseUrl)
+})
 await backups.start()
 app.listen({ ...SERVE_OPTIONS, port: env.port })
 logEvent('service.start', {

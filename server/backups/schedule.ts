@@ -58,6 +58,8 @@ export class BackupSchedule {
     private readonly db: Db,
     private readonly place: BackupPlace,
     private readonly now: () => number = Date.now,
+    /** Told of a failed run (mails the owners when mail is set up). */
+    private readonly onFailure: (error: string) => Promise<unknown> = async () => {},
   ) {}
 
   private async daily(): Promise<Planned> {
@@ -96,8 +98,12 @@ export class BackupSchedule {
     if (this.now() < this.planned.at) return this.arm()
     const run = runBackup(this.db, this.place, this.planned.reason, this.now())
     this.running = run
-    await run
+    const outcome = await run
     this.running = null
+    if (!outcome.ok)
+      await this.onFailure(outcome.error).catch((error) =>
+        logEvent('backup.alert', { ok: false, message: `Could not tell the owners of the failed backup: ${errorText(error)}` }),
+      )
     if (this.stopped) return
     try {
       this.planned = await this.daily()

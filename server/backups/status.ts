@@ -9,8 +9,8 @@ export type BackupOutcome = { ok: true; name: string; bytes: number } | { ok: fa
 
 /** Attempts kept in the table: about three months of daily ones. */
 const ROWS_KEPT = 100
-/** With no good backup for this long, the schedule has stopped working even if no attempt failed. */
-export const STALE_AFTER_MS = 48 * 3_600_000
+/** With no good backup for this long (a day and a margin), the schedule has stopped working even if no attempt failed. */
+export const STALE_AFTER_MS = 26 * 3_600_000
 
 /** Records an attempt; a failure, or a success given `logged` words, also goes to the action log in the same transaction. */
 export async function recordBackup(
@@ -42,7 +42,7 @@ export async function recordBackup(
 }
 
 export interface BackupStatus {
-  /** False when the newest attempt failed, or when no backup succeeded for two days. */
+  /** False when the newest attempt failed, or when no backup succeeded for 26 hours. */
   ok: boolean
   /** When the newest good backup was finished (ISO 8601), or null when none was taken yet. */
   at: string | null

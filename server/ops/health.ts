@@ -79,8 +79,10 @@ const site: HealthCheck = {
     if (dir && !existsSync(path.join(dir, '404.html'))) dir = site!.lost()
     const served = dir !== null
     const lastOk = last ? last.ok === 1 : null
+    const ok = served && lastOk === true
     return {
-      ok: served && lastOk === true,
+      ok,
+      ...(ok ? {} : { error: served ? 'The last site build failed; the pages are stale' : 'No complete site build is served yet' }),
       served,
       building: site?.busy ?? false,
       last_build_ok: lastOk,
@@ -105,7 +107,13 @@ const catalog: HealthCheck = {
       .groupBy('ok')
       .execute()
     const count = (ok: number) => Number(rows.find((r) => r.ok === ok)?.n ?? 0)
-    return { ok: count(0) === 0, loaded: count(1), refused: count(0) }
+    const ok = count(0) === 0
+    return {
+      ok,
+      loaded: count(1),
+      refused: count(0),
+      ...(ok ? {} : { error: 'A season file was refused; its last good version is served' }),
+    }
   },
 }
 
@@ -131,7 +139,7 @@ const calendar: HealthCheck = {
  */
 const backup: HealthCheck = {
   required: false,
-  description: 'The daily backup is working: the last attempt succeeded and one succeeded within two days',
+  description: 'The daily backup is working: the last attempt succeeded and one succeeded within 26 hours',
   fields: {
     last_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the newest good backup was finished' }),
     age_seconds: t.Union([t.Integer({ minimum: 0 }), t.Null()], { description: 'Seconds since then' }),
@@ -221,13 +229,26 @@ function checkSchema(name: string, check: HealthCheck): TSchema {
 }
 
 const passing = Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, { ok: true, required: c.required, ...c.example }]))
-const EXAMPLE = { ok: true, checks: passing }
-const UNHEALTHY = { ok: false, checks: { ...passing, site: { ...passing.site, ok: false, last_build_ok: false } } }
+const EXAMPLE = { ok: true, status: 'ok', problems: [], checks: passing }
+const UNHEALTHY = {
+  ok: false,
+  status: 'unhealthy',
+  problems: ['site: The last site build failed; the pages are stale'],
+  checks: {
+    ...passing,
+    site: { ...passing.site, ok: false, last_build_ok: false, error: 'The last site build failed; the pages are stale' },
+  },
+}
 
 const healthSchema = (example: object) =>
   t.Object(
     {
       ok: t.Boolean({ description: 'Every required check passed' }),
+      status: t.Union([t.Literal('ok'), t.Literal('degraded'), t.Literal('unhealthy')], {
+        description:
+          '`ok`: every check passed; `degraded`: the service works but an optional check failed (a failing or late backup among them), so someone should look; `unhealthy`: a required check failed (503)',
+      }),
+      problems: t.Array(t.String(), { description: 'Each failed check in one sentence, `name: why`; empty when all pass' }),
       checks: t.Object(
         Object.fromEntries(
           Object.entries(CHECKS).map(([name, check]) => [
@@ -265,11 +286,20 @@ async function runCheck(name: string, check: HealthCheck, services: Services, as
 export async function health(
   services: Services,
   asker: Asker,
-): Promise<{ ok: boolean; checks: Record<string, { ok: boolean; required: boolean }> }> {
+): Promise<{
+  ok: boolean
+  status: 'ok' | 'degraded' | 'unhealthy'
+  problems: string[]
+  checks: Record<string, { ok: boolean; required: boolean }>
+}> {
   const names = Object.keys(CHECKS).filter((name) => CHECKS[name].applies?.(services) ?? true)
   const results = await Promise.all(names.map((name) => runCheck(name, CHECKS[name], services, asker)))
+  const ok = results.every((r) => r.ok || !r.required)
+  const problems = names.flatMap((name, i) => (results[i].ok ? [] : [`${name}: ${results[i].error ?? 'failed'}`]))
   return {
-    ok: results.every((r) => r.ok || !r.required),
+    ok,
+    status: !ok ? 'unhealthy' : problems.length ? 'degraded' : 'ok',
+    problems,
     checks: Object.fromEntries(names.map((name, i) => [name, results[i]])),
   }
 }

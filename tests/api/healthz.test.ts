@@ -181,7 +181,9 @@ describe('GET /healthz', () => {
     const s = await startApp()
     try {
       await s.site.build('test')
-      expect((await s.health()).body.checks.backup).toEqual({ ok: true, required: false, last_at: null, age_seconds: null })
+      const before = (await s.health()).body
+      expect(before.checks.backup).toEqual({ ok: true, required: false, last_at: null, age_seconds: null })
+      expect(before).toMatchObject({ ok: true, status: 'ok', problems: [] })
       const at = new Date().toISOString()
       await s.db
         .insertInto('backups')
@@ -198,7 +200,20 @@ describe('GET /healthz', () => {
       const res = await s.health()
       expect(res.status).toBe(200)
       expect(res.body.checks.backup).toMatchObject({ ok: false, required: false, error: expect.stringContaining('history page') })
+      // Working, but someone should look: said at the top, in a sentence.
+      expect(res.body).toMatchObject({
+        ok: true,
+        status: 'degraded',
+        problems: ['backup: The backup is failing or late; the history page (Backups) says why'],
+      })
       expect(JSON.stringify(res.body)).not.toContain('/var/lib')
+      // A good backup over 26 hours old is late.
+      const old = new Date(Date.now() - 27 * 3_600_000).toISOString()
+      await s.db
+        .insertInto('backups')
+        .values({ started_at: old, finished_at: old, reason: 'daily', ok: 1, file: 'site-x.db', bytes: 1, error: null })
+        .execute()
+      expect((await s.health()).body).toMatchObject({ status: 'degraded', checks: { backup: { ok: false } } })
     } finally {
       await s.stop()
     }
@@ -213,7 +228,14 @@ describe('GET /healthz', () => {
       await s.site.build('test')
       const res = await s.health()
       expect(res.status).toBe(200)
-      expect(res.body.checks.catalog).toEqual({ ok: false, required: false, loaded: 0, refused: 1 })
+      expect(res.body.checks.catalog).toEqual({
+        ok: false,
+        required: false,
+        loaded: 0,
+        refused: 1,
+        error: 'A season file was refused; its last good version is served',
+      })
+      expect(res.body.status).toBe('degraded')
     } finally {
       await s.stop()
     }

@@ -3,6 +3,7 @@
 // prefilled sign-in, a disabled person told so, and the time zone chosen from a list.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { recordBackup } from '../../server/backups/status.ts'
 import { ROLES } from '../helpers.ts'
 import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
@@ -132,6 +133,21 @@ describe('the time zone setting', () => {
     expect(
       (await suite.s.db.selectFrom('settings').select('value').where('key', '=', 'site.timezone').executeTakeFirstOrThrow()).value,
     ).toContain('Europe/Berlin')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.close()
+  })
+})
+
+describe("the owner's dashboard when the backups fail", () => {
+  it('shows a card saying so, which opens the history filtered to the backups', async () => {
+    await recordBackup(suite.s.db, 'daily', Date.now(), { ok: false, error: 'disk full' })
+    const page = await suite.signedIn(owner.email)
+    const card = page.locator('#advice li', { has: page.getByRole('heading', { name: 'The backups are failing' }) })
+    await card.waitFor()
+    await card.getByRole('link', { name: 'See why' }).click()
+    await page.waitForURL('**/admin/history/?kind=backups.')
+    expect(await page.locator('select[name="kind"]').inputValue()).toBe('backups.')
+    await page.locator('#entries td', { hasText: 'disk full' }).first().waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await page.close()
   })

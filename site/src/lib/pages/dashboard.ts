@@ -49,10 +49,18 @@ const roles = [me.person?.global_role, ...(me.person?.units ?? []).map((u) => `$
 byId('me').textContent = `Signed in as ${me.person?.email ?? me.via}${roles.length ? ` (${roles.join(', ')})` : ''}.`
 
 // Asked together and shown together, below the line above: nothing already on the screen moves as they arrive.
-const [setup, summary, settings] = await Promise.all([
+const owner = me.person?.global_role === 'owner'
+const [setup, summary, settings, health] = await Promise.all([
   holds(me, 'people:manage') ? api('GET', '/api/admin/setup') : null,
   holds(me, 'leads:read') ? api('GET', '/api/admin/summary') : null,
-  me.person?.global_role === 'owner' && holds(me, 'settings:write') ? api('GET', '/api/admin/settings') : null,
+  owner && holds(me, 'settings:write') ? api('GET', '/api/admin/settings') : null,
+  // The owner hears of a failing backup here too: the public health check says whether it works.
+  owner
+    ? fetch('/healthz').then(
+        (res) => res.json() as Promise<{ checks?: { backup?: { ok: boolean } } }>,
+        () => null,
+      )
+    : null,
 ])
 if (setup?.ok) showSetup(setup.body.steps)
 
@@ -70,6 +78,13 @@ if (summary?.ok) {
 /** A recommendation card: what to do, why, and where. */
 const advise = (title: string, why: string, href: string, action: string) =>
   byId('advice').append(h('li', { class: 'card' }, h('h2', {}, title), h('p', {}, why), h('a', { class: 'cta', href }, action)))
+if (health?.checks?.backup?.ok === false)
+  advise(
+    'The backups are failing',
+    'The daily copy of the database did not work, or none was made for over a day: until it works again, a broken disk could lose the families’ data. The history says why.',
+    '/admin/history/?kind=backups.',
+    'See why',
+  )
 if (settings?.ok && settings.body.settings.find((x) => x.key === 'security.second_factor')?.value === 'optional')
   advise(
     'Ask admins for a second factor',

@@ -12,6 +12,11 @@ const ACTORS: Record<string, string> = {
 
 await signedInFor('/admin/history/')
 const form = byId<HTMLFormElement>('filter')
+// A link may open the history filtered (the dashboard's failing-backup card opens the backups).
+for (const [name, value] of new URLSearchParams(location.search)) {
+  const field = form.elements.namedItem(name)
+  if (field instanceof HTMLSelectElement || field instanceof HTMLInputElement) field.value = value
+}
 const more = byId('more')
 const rows = byId('entries')
 let next: AnswerOf<Route<'GET /api/admin/history'>>['next'] = null
