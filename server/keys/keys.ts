@@ -7,6 +7,9 @@ import type { Executor } from '../db/database.ts'
 import type { ApiKey } from './tables.ts'
 import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
+import { assertConfirmed } from '../account/confirm.ts'
+import { queueSecurityNotice } from '../account/security-notice.ts'
+import type { MailSender } from '../mail/sender.ts'
 import { closeLinksIssued } from '../people/link-issuers.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, t, withMessage } from '../schemas.ts'
@@ -96,14 +99,15 @@ export async function keyById(db: Executor, caller: Caller, id: number) {
 }
 
 /** A new key for the caller: 422 for a scope no key may carry, 403 for one the caller does not hold. */
-export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.static) {
+export async function mintKey(db: Db, mail: MailSender | null, caller: Caller, input: typeof NewKey.static) {
   const unscopable = input.scopes.filter((s) => UNSCOPABLE.includes(s))
   if (unscopable.length) throw unprocessable(`scopes: ${unscopable.join(', ')} cannot be put on a key`)
   const missing = input.scopes.filter((s) => !caller.capabilities.has(s))
   if (missing.length) throw forbidden(`scopes: you do not hold ${missing.join(', ')}`)
+  await assertConfirmed(db, caller)
   const secret = newKeySecret()
   const now = new Date()
-  return write(db, async (trx) => {
+  const minted = await write(db, async (trx) => {
     const row = await trx
       .insertInto('api_keys')
       .values({
@@ -118,8 +122,11 @@ export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.stati
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'keys.mint', `Made the key “${input.label}” (${input.scopes.join(', ')})`)
+    await queueSecurityNotice(trx, mail, caller.person!.email, `An API key “${input.label}” was made (${input.scopes.join(', ')})`)
     return { ...keyView(row), key: secret }
   })
+  mail?.wake()
+  return minted
 }
 
 /** Revokes one of the caller's keys and closes the invite and reset links it issued; someone else's key is 404, never 403. */

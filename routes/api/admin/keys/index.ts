@@ -11,11 +11,15 @@ export const GET = defineRoute('apikeys:own', 'List your keys', {
 
 export const POST = defineRoute('apikeys:own', 'Mint a key', {
   operationId: 'createKey',
-  description: 'The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
+  description:
+    'Needs a confirmation in the last 10 minutes (POST /api/admin/account/confirm). The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
   body: NewKey,
   responses: created(MintedKey, 'The new key, with its secret this once', {
-    403: 'A scope you do not hold, or a key or the break-glass token asking',
+    403: {
+      description: 'A scope you do not hold, a key or the break-glass token asking, or no confirmation in the last 10 minutes',
+      codes: ['confirm_required'],
+    },
     422: 'A scope no key may carry (apikeys:own, api:docs, people:manage)',
   }),
-  handler: ({ db, caller, body }) => mintKey(db, caller, body),
+  handler: ({ db, mail, caller, body }) => mintKey(db, mail, caller, body),
 })
