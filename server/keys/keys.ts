@@ -6,7 +6,7 @@ import { newKeySecret, sha256 } from '../auth/tokens.ts'
 import type { Executor } from '../db/database.ts'
 import type { ApiKey } from './tables.ts'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
+import { record, unchanged, write } from '../db/write.ts'
 import { assertConfirmed } from '../account/confirm.ts'
 import { queueSecurityNotice } from '../account/security-notice.ts'
 import type { MailSender } from '../mail/sender.ts'
@@ -145,5 +145,33 @@ export function revokeKey(db: Db, caller: Caller, id: number) {
     const also = closed ? ` and closed the ${closed === 1 ? 'link' : `${closed} links`} it gave` : ''
     await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”${also}`)
     return keyView(revoked)
+  })
+}
+
+/** Revokes every key of a person not revoked yet and closes the links each issued: how many keys. */
+export async function revokeKeysOf(trx: Executor, personId: number, now: string): Promise<number> {
+  const keys = await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('person_id', '=', personId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute()
+  for (const key of keys) await closeLinksIssued(trx, { keyId: key.id }, now)
+  return keys.length
+}
+
+export const KeysRevoked = t.Object(
+  { revoked: t.Integer({ minimum: 0, description: 'How many keys were revoked (0: none was left)' }) },
+  { additionalProperties: false, examples: [{ revoked: 2 }] },
+)
+
+/** Revokes all the caller's keys at once (after a password change that was not theirs to begin with, say). */
+export function revokeAllKeys(db: Db, caller: Caller) {
+  return write(db, async (trx) => {
+    const revoked = await revokeKeysOf(trx, caller.person!.id, nowIso())
+    if (revoked) await record(trx, caller.actor, 'keys.revoke', `Revoked all their keys (${revoked})`)
+    else unchanged(trx)
+    return { revoked }
   })
 }

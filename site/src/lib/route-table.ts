@@ -45,6 +45,7 @@ export interface RouteTable {
   'DELETE /api/admin/keys/{id}': typeof import('#routes/api/admin/keys/[id].ts').DELETE
   'GET /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').GET
   'POST /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').POST
+  'DELETE /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').DELETE
   'POST /api/admin/leads/{id}/claim': typeof import('#routes/api/admin/leads/[id]/claim.ts').POST
   'GET /api/admin/leads/{id}': typeof import('#routes/api/admin/leads/[id]/index.ts').GET
   'POST /api/admin/leads/{id}/release': typeof import('#routes/api/admin/leads/[id]/release.ts').POST

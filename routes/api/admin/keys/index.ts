@@ -1,5 +1,5 @@
-// GET/POST /api/admin/keys: the caller's API keys, and minting a new one (secret shown once).
-import { KeyList, listKeys, mintKey, MintedKey, NewKey } from '#server/keys/keys.ts'
+// GET/POST/DELETE /api/admin/keys: the caller's API keys, minting a new one (secret shown once), revoking them all.
+import { KeyList, KeysRevoked, listKeys, mintKey, MintedKey, NewKey, revokeAllKeys } from '#server/keys/keys.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('apikeys:own', 'List your keys', {
@@ -22,4 +22,12 @@ export const POST = defineRoute('apikeys:own', 'Mint a key', {
     422: 'A scope no key may carry (apikeys:own, api:docs, people:manage)',
   }),
   handler: ({ db, mail, caller, body }) => mintKey(db, mail, caller, body),
+})
+
+export const DELETE = defineRoute('apikeys:own', 'Revoke all your keys', {
+  operationId: 'revokeAllKeys',
+  description:
+    'Every key of yours stops working (the rows stay), and the links they gave close: after a password change, when the account may have been taken.',
+  responses: ok(KeysRevoked, 'How many were revoked'),
+  handler: ({ db, caller }) => revokeAllKeys(db, caller),
 })
