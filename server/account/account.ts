@@ -30,7 +30,7 @@ export const Whoami = t.Object(
         ),
         t.Null(),
       ],
-      { description: 'For a signed-in person; null for a key or the break-glass token' },
+      { description: 'Your standing with security.second_factor (a key: its owner’s); null for the break-glass token' },
     ),
   },
   {
