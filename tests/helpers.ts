@@ -47,6 +47,8 @@ export interface TestServer {
   as(spec: PersonSpec): Promise<{ id: number; email: string; cookie: string }>
   /** One person signed in for each of ROLES. */
   asEveryRole(): Promise<Record<keyof typeof ROLES, { id: number; email: string; cookie: string }>>
+  /** Confirms it is the session's person (POST /api/admin/account/confirm with the password), as adding factors and minting keys need. */
+  confirm(cookie: string, password?: string): Promise<void>
   mintKey(cookie: string, scopes: Capability[], extra?: Record<string, unknown>): Promise<{ id: number; key: string }>
   /** The newest action-log entry of a kind. */
   lastLog(kind: string): Promise<{ id: number; at: string; kind: string; actor: string; summary: string }>
@@ -171,6 +173,10 @@ export async function startServer(
     return { id, email, password }
   }
 
+  const confirm = async (cookie: string, password = PASSWORD) => {
+    const res = await req('POST', '/api/admin/account/confirm', { cookie, json: { password } })
+    if (res.status !== 200) throw new Error(`confirm failed: ${res.status} ${res.text}`)
+  }
   const signIn = async (email: string, password = PASSWORD) => {
     const res = await req('POST', '/login', { json: { email, password } })
     if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`)
@@ -196,7 +202,9 @@ export async function startServer(
       for (const [name, role] of Object.entries(ROLES)) entries.push([name, await as(role)])
       return Object.fromEntries(entries)
     },
+    confirm,
     async mintKey(cookie, scopes, extra = {}) {
+      await confirm(cookie)
       const res = await req('POST', '/api/admin/keys', { cookie, json: { label: 'test key', scopes, ...extra } })
       if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${res.text}`)
       return { id: res.body.id, key: res.body.key }

@@ -30,7 +30,7 @@ export const Whoami = t.Object(
         ),
         t.Null(),
       ],
-      { description: 'For a signed-in person; null for a key or the break-glass token' },
+      { description: 'Your standing with security.second_factor (a key: its owner’s); null for the break-glass token' },
     ),
   },
   {
@@ -66,8 +66,14 @@ export const PasswordChange = t.Object(
   { additionalProperties: false, examples: [{ current_password: 'correct horse battery', new_password: 'a longer, fresher phrase' }] },
 )
 export const PasswordChanged = t.Object(
-  { changed: t.Literal(true), other_sessions_ended: t.Integer({ description: 'How many of your other sessions ended' }) },
-  { additionalProperties: false, examples: [{ changed: true, other_sessions_ended: 1 }] },
+  {
+    changed: t.Literal(true),
+    other_sessions_ended: t.Integer({ description: 'How many of your other sessions ended' }),
+    keys_active: t.Integer({
+      description: 'How many of your API keys still work: revoke them (DELETE /api/admin/keys) if the account may have been taken',
+    }),
+  },
+  { additionalProperties: false, examples: [{ changed: true, other_sessions_ended: 1, keys_active: 0 }] },
 )
 
 /**
@@ -94,7 +100,15 @@ export async function changePassword(
     if (caller.sessionId) others = others.where('id', '!=', caller.sessionId)
     const ended = Number((await others.executeTakeFirst()).numDeletedRows)
     await record(trx, caller.actor, 'account.password', 'Changed their password; other sessions ended')
-    return { changed: true as const, other_sessions_ended: ended }
+    const live = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('person_id', '=', me.id)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso())]))
+      .executeTakeFirstOrThrow()
+    // A voluntary change keeps the keys (unlike a reset): the answer says how many, so the page can offer to revoke them.
+    return { changed: true as const, other_sessions_ended: ended, keys_active: Number(live.n) }
   })
 }
 

@@ -21,7 +21,7 @@ export interface Caller {
   sessionId: number | null
   /** How the action log names this caller. */
   actor: string
-  /** A session's standing with the second-factor setting (null for a key or the break-glass token). */
+  /** The person's standing with the second-factor setting (null for the break-glass token). */
   secondFactor: SecondFactorStatus | null
 }
 
@@ -66,9 +66,16 @@ export const personCallerOf = (
   secondFactor,
 })
 
-/** A key as a caller: its scopes intersected with its owner's current capabilities. */
-export function keyCallerOf(person: PersonInfo, key: { id: number; label: string; scopes: string }): Caller {
-  const held = new Set(personCapabilities(person))
+/**
+ * A key as a caller: its scopes intersected with its owner's current capabilities; none at all while the owner's
+ * second factor is overdue (`locked`), so a key cannot outlast the rule that locks its owner's sessions.
+ */
+export function keyCallerOf(
+  person: PersonInfo,
+  key: { id: number; label: string; scopes: string },
+  secondFactor: SecondFactorStatus | null = null,
+): Caller {
+  const held = new Set(secondFactor?.locked ? [] : personCapabilities(person))
   return {
     via: 'key',
     person,
@@ -76,7 +83,7 @@ export function keyCallerOf(person: PersonInfo, key: { id: number; label: string
     key: { id: key.id, label: key.label },
     sessionId: null,
     actor: `key:${key.label}#${key.id} (${person.email})`,
-    secondFactor: null,
+    secondFactor,
   }
 }
 
@@ -152,7 +159,7 @@ async function keyCaller(ctx: AuthContext, hash: string, secret: string): Promis
     return null
   }
   const entry: Cached = {
-    caller: keyCallerOf(person, key),
+    caller: keyCallerOf(person, key, await secondFactorStatus(ctx.db, person)),
     expiresAt: key.expires_at ? Date.parse(key.expires_at) : null,
     lastUsed: key.last_used_at ? Date.parse(key.last_used_at) : 0,
     epoch,

@@ -10,4 +10,6 @@ export interface SessionTable {
   expires_at: string
   address: string | null
   user_agent: string | null
+  /** When the session last confirmed it is its person (POST /api/admin/account/confirm); null never. */
+  confirmed_at: Generated<string | null>
 }

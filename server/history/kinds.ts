@@ -9,6 +9,7 @@ export const HISTORY_KINDS = {
   'account.passkey_add': 'Passkey added',
   'account.passkey_remove': 'Passkey removed',
   'account.recovery_codes': 'New recovery codes made',
+  'account.confirm': 'Confirmed it is them',
   'account.mail': 'Mail preferences changed',
   'account.public_email': 'Email on the public unit page shown or hidden',
   'announcements.create': 'Announcement published',

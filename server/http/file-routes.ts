@@ -159,7 +159,8 @@ function authorize(def: RouteDef, caller: Caller | null) {
   if (def.person && !caller.person) throw forbidden('This needs a person; the break-glass token cannot do it', 'person_required')
   if (def.session && caller.via !== 'session')
     throw forbidden('This needs you signed in; a key or the break-glass token cannot do it', 'session_required')
-  if (caller.secondFactor?.locked && !def.accountPage)
+  // A locked person's keys open nothing, not even the account page's routes: only a session can add the factor.
+  if (caller.secondFactor?.locked && (caller.via === 'key' || !def.accountPage))
     throw forbidden(
       'Add a second factor on your account page (/admin/account/) first: your unit asks it of your role',
       'second_factor_required',

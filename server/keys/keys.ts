@@ -6,7 +6,10 @@ import { newKeySecret, sha256 } from '../auth/tokens.ts'
 import type { Executor } from '../db/database.ts'
 import type { ApiKey } from './tables.ts'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
+import { record, unchanged, write } from '../db/write.ts'
+import { assertConfirmed } from '../account/confirm.ts'
+import { queueSecurityNotice } from '../account/security-notice.ts'
+import type { MailSender } from '../mail/sender.ts'
 import { closeLinksIssued } from '../people/link-issuers.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneOf, OneTime, t, withMessage } from '../schemas.ts'
@@ -99,14 +102,15 @@ export async function keyById(db: Executor, caller: Caller, id: number) {
 }
 
 /** A new key for the caller: 422 for a scope no key may carry, 403 for one the caller does not hold. */
-export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.static) {
+export async function mintKey(db: Db, mail: MailSender | null, caller: Caller, input: typeof NewKey.static) {
   const unscopable = input.scopes.filter((s) => UNSCOPABLE.includes(s))
   if (unscopable.length) throw unprocessable(`scopes: ${unscopable.join(', ')} cannot be put on a key`)
   const missing = input.scopes.filter((s) => !caller.capabilities.has(s))
   if (missing.length) throw forbidden(`scopes: you do not hold ${missing.join(', ')}`)
+  await assertConfirmed(db, caller)
   const secret = newKeySecret()
   const now = new Date()
-  return write(db, async (trx) => {
+  const minted = await write(db, async (trx) => {
     const row = await trx
       .insertInto('api_keys')
       .values({
@@ -121,8 +125,11 @@ export async function mintKey(db: Db, caller: Caller, input: typeof NewKey.stati
       .returningAll()
       .executeTakeFirstOrThrow()
     await record(trx, caller.actor, 'keys.mint', `Made the key “${input.label}” (${input.scopes.join(', ')})`)
+    await queueSecurityNotice(trx, mail, caller.person!.email, `An API key “${input.label}” was made (${input.scopes.join(', ')})`)
     return { ...keyView(row), key: secret }
   })
+  mail?.wake()
+  return minted
 }
 
 /** Revokes one of the caller's keys and closes the invite and reset links it issued; someone else's key is 404, never 403. */
@@ -141,5 +148,33 @@ export function revokeKey(db: Db, caller: Caller, id: number) {
     const also = closed ? ` and closed the ${closed === 1 ? 'link' : `${closed} links`} it gave` : ''
     await record(trx, caller.actor, 'keys.revoke', `Revoked the key “${key.label}”${also}`)
     return keyView(revoked)
+  })
+}
+
+/** Revokes every key of a person not revoked yet and closes the links each issued: how many keys. */
+export async function revokeKeysOf(trx: Executor, personId: number, now: string): Promise<number> {
+  const keys = await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('person_id', '=', personId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute()
+  for (const key of keys) await closeLinksIssued(trx, { keyId: key.id }, now)
+  return keys.length
+}
+
+export const KeysRevoked = t.Object(
+  { revoked: t.Integer({ minimum: 0, description: 'How many keys were revoked (0: none was left)' }) },
+  { additionalProperties: false, examples: [{ revoked: 2 }] },
+)
+
+/** Revokes all the caller's keys at once (after a password change that was not theirs to begin with, say). */
+export function revokeAllKeys(db: Db, caller: Caller) {
+  return write(db, async (trx) => {
+    const revoked = await revokeKeysOf(trx, caller.person!.id, nowIso())
+    if (revoked) await record(trx, caller.actor, 'keys.revoke', `Revoked all their keys (${revoked})`)
+    else unchanged(trx)
+    return { revoked }
   })
 }

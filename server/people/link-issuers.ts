@@ -2,6 +2,7 @@
 // credential (the person, or the key they used, as it is now) could issue the same link today, and disabling or
 // demoting someone, or revoking their key, closes the links they issued.
 import { type Caller, keyCallerOf, personCallerOf } from '../auth/credential.ts'
+import { secondFactorStatus } from '../second-factor/policy.ts'
 import type { Executor } from '../db/database.ts'
 import { gone, HttpError } from '../errors.ts'
 import { loadPerson } from './queries.ts'
@@ -30,7 +31,7 @@ async function issuerNow(db: Executor, link: IssuedBy): Promise<Caller | null> {
     .where('person_id', '=', person.id)
     .executeTakeFirst()
   if (!key || key.revoked_at || (key.expires_at && Date.parse(key.expires_at) <= Date.now())) return null
-  return keyCallerOf(person, key)
+  return keyCallerOf(person, key, await secondFactorStatus(db, person))
 }
 
 /**

@@ -14,6 +14,7 @@ import { assertMayMailLink, queueResetMail } from './link-mails.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { loadPerson, normaliseEmail } from './queries.ts'
+import { revokeKeysOf } from '../keys/keys.ts'
 
 const VALID_HOURS = 24
 
@@ -184,7 +185,7 @@ export async function resetLinkFor(db: Db, token: string) {
   return { email: person.email, expires_at: link.expires_at }
 }
 
-/** Sets the new password with a link, once; every session of that person ends. */
+/** Sets the new password with a link, once; every session of that person ends and every key of theirs is revoked. */
 export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
   const link = await openResetLink(db, token)
   const hash = await Bun.password.hash(input.password)
@@ -197,7 +198,10 @@ export async function useResetLink(db: Db, token: string, input: typeof NewPassw
       .returning('email')
       .executeTakeFirstOrThrow()
     await endSessionsOf(trx, link.person_id)
-    await record(trx, person.email, 'people.password_reset', 'Set a new password with a reset link; every session ended')
+    // A reset is an account recovery: whoever took the account may have minted keys with it.
+    const keys = await revokeKeysOf(trx, link.person_id, nowIso())
+    const also = keys ? `; ${keys === 1 ? 'their key was' : `their ${keys} keys were`} revoked` : ''
+    await record(trx, person.email, 'people.password_reset', `Set a new password with a reset link; every session ended${also}`)
     return { email: person.email, reset: true as const }
   })
 }

@@ -7,6 +7,9 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { codeAttempt, passwordAttempt, type Throttles } from '../account/attempts.ts'
+import { assertConfirmed } from '../account/confirm.ts'
+import { queueSecurityNotice } from '../account/security-notice.ts'
+import type { MailSender } from '../mail/sender.ts'
 import type { Throttle } from '../auth/login-throttle.ts'
 import type { Env } from '../env.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
@@ -124,6 +127,7 @@ export const TotpStarted = t.Object(
 /** A new authenticator app secret, waiting for its first code (a new start replaces one still waiting); 409 with an app already. */
 export async function startTotp(db: Db, caller: Caller) {
   const person = me(caller)
+  await assertConfirmed(db, caller)
   const secret = newTotpSecret()
   await write(db, async (trx) => {
     const confirmed = (await confirmedFactors(trx, person.id)).some((f) => f.kind === 'totp')
@@ -144,9 +148,9 @@ export const TotpConfirmed = t.Object(
 )
 
 /** Confirms the app with a code from it: it counts from now; a first factor brings ten recovery codes (shown once). */
-export async function confirmTotp(db: Db, caller: Caller, input: typeof Code.static) {
+export async function confirmTotp(db: Db, mail: MailSender | null, caller: Caller, input: typeof Code.static) {
   const person = me(caller)
-  return write(db, async (trx) => {
+  const confirmed = await write(db, async (trx) => {
     const pending = await trx
       .selectFrom('second_factors')
       .selectAll()
@@ -166,8 +170,11 @@ export async function confirmTotp(db: Db, caller: Caller, input: typeof Code.sta
       'account.totp_add',
       `Added an authenticator app${recovery_codes.length ? ' and got recovery codes' : ''}`,
     )
+    await queueSecurityNotice(trx, mail, person.email, 'An authenticator app was added as a second factor')
     return { recovery_codes }
   })
+  mail?.wake()
+  return confirmed
 }
 
 export const Removed = t.Object({ removed: t.Literal(true) }, { additionalProperties: false, examples: [{ removed: true }] })
@@ -176,8 +183,16 @@ export const Removed = t.Object({ removed: t.Literal(true) }, { additionalProper
  * Removes your authenticator app, given a code from it or a recovery code (422 otherwise, checked under the
  * slow-downs of a sign-in's second step); 404 without one.
  */
-export async function removeTotp(db: Db, throttles: Throttles, caller: Caller, address: string | null, input: typeof Code.static) {
+export async function removeTotp(
+  db: Db,
+  mail: MailSender | null,
+  throttles: Throttles,
+  caller: Caller,
+  address: string | null,
+  input: typeof Code.static,
+) {
   const person = me(caller)
+  await assertConfirmed(db, caller)
   if (!(await confirmedFactors(db, person.id)).some((f) => f.kind === 'totp')) throw notFound('You have no authenticator app')
   const removed = await codeAttempt(
     db,
@@ -193,15 +208,20 @@ export async function removeTotp(db: Db, throttles: Throttles, caller: Caller, a
         await trx.deleteFrom('second_factors').where('id', '=', app.id).execute()
         await dropCodesWhenNoneLeft(trx, person.id)
         await record(trx, caller.actor, 'account.totp_remove', 'Removed their authenticator app')
+        await queueSecurityNotice(trx, mail, person.email, 'The authenticator app was removed')
         return { removed: true as const }
       }),
   )
   if (!removed) throw unprocessable('code: is not a current code from your app or one of your recovery codes')
+  mail?.wake()
   return removed
 }
 
 /** Options for the browser to make a passkey for your account. */
-export const passkeyOptions = (db: Db, env: Readonly<Env>, caller: Caller) => registrationOptions(db, env, me(caller))
+export async function passkeyOptions(db: Db, env: Readonly<Env>, caller: Caller) {
+  await assertConfirmed(db, caller)
+  return registrationOptions(db, env, me(caller))
+}
 
 export const NewPasskey = t.Object(
   {
@@ -238,9 +258,10 @@ export const PasskeyAdded = t.Object(
 )
 
 /** Adds a passkey the browser made for the open challenge (422 when it does not verify). */
-export async function addPasskey(db: Db, env: Readonly<Env>, caller: Caller, input: typeof NewPasskey.static) {
+export async function addPasskey(db: Db, env: Readonly<Env>, mail: MailSender | null, caller: Caller, input: typeof NewPasskey.static) {
   const person = me(caller)
-  return write(db, async (trx) => {
+  await assertConfirmed(db, caller)
+  const added = await write(db, async (trx) => {
     const credential = await verifiedRegistration(trx, env, person.id, input.response as RegistrationResponseJSON)
     if (!credential) throw unprocessable('response: the passkey could not be checked; try adding it again')
     const now = nowIso()
@@ -263,13 +284,17 @@ export async function addPasskey(db: Db, env: Readonly<Env>, caller: Caller, inp
       'account.passkey_add',
       `Added the passkey “${row.name}”${recovery_codes.length ? ' and got recovery codes' : ''}`,
     )
+    await queueSecurityNotice(trx, mail, person.email, `A passkey “${row.name}” was added as a second factor`)
     return { passkey: view(row), recovery_codes }
   })
+  mail?.wake()
+  return added
 }
 
 /** Removes one of your passkeys, given your password (422 otherwise); someone else's or none is 404. */
 export async function removePasskey(
   db: Db,
+  mail: MailSender | null,
   throttle: Throttle,
   caller: Caller,
   address: string | null,
@@ -278,7 +303,7 @@ export async function removePasskey(
 ) {
   const person = me(caller)
   await assertPassword(db, throttle, caller, address, input.password, 'to remove a passkey')
-  return write(db, async (trx) => {
+  const removed = await write(db, async (trx) => {
     const gone = await trx
       .deleteFrom('second_factors')
       .where('id', '=', id)
@@ -289,8 +314,11 @@ export async function removePasskey(
     if (!gone) throw notFound('No such passkey of yours')
     await dropCodesWhenNoneLeft(trx, person.id)
     await record(trx, caller.actor, 'account.passkey_remove', `Removed the passkey “${gone.name}”`)
+    await queueSecurityNotice(trx, mail, person.email, `The passkey “${gone.name}” was removed`)
     return { removed: true as const }
   })
+  mail?.wake()
+  return removed
 }
 
 export const NewRecoveryCodes = t.Object(
@@ -301,19 +329,24 @@ export const NewRecoveryCodes = t.Object(
 /** Ten new recovery codes in place of your old ones, given your password; 409 without a second factor. */
 export async function newRecoveryCodes(
   db: Db,
+  mail: MailSender | null,
   throttle: Throttle,
   caller: Caller,
   address: string | null,
   input: typeof PasswordCheck.static,
 ) {
   const person = me(caller)
+  await assertConfirmed(db, caller)
   await assertPassword(db, throttle, caller, address, input.password, 'for new recovery codes')
-  return write(db, async (trx) => {
+  const renewed = await write(db, async (trx) => {
     if (!(await confirmedFactors(trx, person.id)).length) throw conflict('Add an authenticator app or a passkey first')
     const recovery_codes = await replaceRecoveryCodes(trx, person.id)
     await record(trx, caller.actor, 'account.recovery_codes', 'Made new recovery codes; the old ones stopped working')
+    await queueSecurityNotice(trx, mail, person.email, 'New recovery codes were made (the old ones stopped working)')
     return { recovery_codes }
   })
+  mail?.wake()
+  return renewed
 }
 
 export const FactorsRemoved = t.Object(
@@ -325,8 +358,8 @@ export const FactorsRemoved = t.Object(
  * Removes every second factor of a person and their recovery codes (a lost phone): for `people:manage` only, logged.
  * A reset link leaves them in place; this is the one way to take them away from someone.
  */
-export async function removeFactorsOf(db: Db, caller: Caller, personId: number) {
-  return write(db, async (trx) => {
+export async function removeFactorsOf(db: Db, mail: MailSender | null, caller: Caller, personId: number) {
+  const result = await write(db, async (trx) => {
     const person = await trx.selectFrom('people').select(['id', 'email']).where('id', '=', personId).executeTakeFirst()
     if (!person) throw notFound('No such person')
     const removed = await trx.deleteFrom('second_factors').where('person_id', '=', personId).executeTakeFirst()
@@ -338,6 +371,9 @@ export async function removeFactorsOf(db: Db, caller: Caller, personId: number) 
       'people.second_factor_remove',
       `Removed the second factors of ${person.email}; they add a new one at their next sign-in`,
     )
+    await queueSecurityNotice(trx, mail, person.email, `Every second factor was removed by ${caller.actor}`)
     return { id: personId, email: person.email, removed: Number(removed.numDeletedRows) }
   })
+  mail?.wake()
+  return result
 }

@@ -146,7 +146,7 @@ describe('errors', () => {
   it('answers 405 with Allow to a known path asked with another method', async () => {
     const res = await s.req('PUT', '/api/admin/keys', { cookie: owner.cookie, json: {} })
     expectDetail(res, 405)
-    expect(res.headers.get('allow')).toBe('GET, POST')
+    expect(res.headers.get('allow')).toBe('GET, POST, DELETE')
     const one = await s.req('PATCH', '/api/admin/keys/5', { cookie: owner.cookie, json: {} })
     expectDetail(one, 405)
     expect(one.headers.get('allow')).toBe('GET, DELETE')

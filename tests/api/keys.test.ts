@@ -10,8 +10,11 @@ const UNSCOPABLE = ['apikeys:own', 'api:docs', 'people:manage']
 
 const whoami = (key: string) => s.req('GET', '/api/admin/whoami', { key })
 const listKeys = (cookie: string) => s.req('GET', '/api/admin/keys', { cookie })
-const mint = (o: { cookie?: string; key?: string; token?: string }, json: Record<string, unknown>) =>
-  s.req('POST', '/api/admin/keys', { ...o, json: { label: 'script', ...json } })
+/** Mints as `o`; a session confirms it is its person first, as minting needs. */
+async function mint(o: { cookie?: string; key?: string; token?: string }, json: Record<string, unknown>) {
+  if (o.cookie) await s.confirm(o.cookie)
+  return s.req('POST', '/api/admin/keys', { ...o, json: { label: 'script', ...json } })
+}
 const keyRow = (id: number) => s.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 
 describe('GET /api/admin/keys', () => {

@@ -15,6 +15,7 @@ const codeFor = (secret: string, at = Date.now()) => new TOTP({ secret: Secret.f
 /** A person with a confirmed authenticator app: their cookie, secret and recovery codes. */
 async function withApp(srv: TestServer, spec: Parameters<TestServer['as']>[0] = ROLES.packLeader) {
   const p = await srv.as(spec)
+  await srv.confirm(p.cookie)
   const started = await srv.req('POST', '/api/admin/account/totp', { cookie: p.cookie })
   expect(started.status).toBe(200)
   const secret: string = started.body.secret
@@ -30,6 +31,7 @@ const second = (srv: TestServer, json: Record<string, unknown>) => srv.req('POST
 describe('POST /api/admin/account/totp and /confirm', () => {
   it('gives a secret and an otpauth URL; a code from the app confirms it (200) with ten recovery codes, shown once', async () => {
     const p = await s.as(ROLES.packLeader)
+    await s.confirm(p.cookie)
     const started = await s.req('POST', '/api/admin/account/totp', { cookie: p.cookie })
     expect(started.body.secret).toMatch(/^[A-Z2-7]{32}$/)
     expect(started.body.otpauth_url).toStartWith('otpauth://totp/')
@@ -194,7 +196,9 @@ describe('POST /api/admin/account/recovery-codes', () => {
     const { ticket } = (await login(s, p.email)).body.second_factor
     expect((await second(s, { ticket, code: p.recovery[0] })).status).toBe(401)
     expect((await second(s, { ticket, code: fresh.body.recovery_codes[0] })).status).toBe(200)
-    expect((await make(PASSWORD, (await s.as(ROLES.member)).cookie)).status).toBe(409)
+    const member = await s.as(ROLES.member)
+    await s.confirm(member.cookie)
+    expect((await make(PASSWORD, member.cookie)).status).toBe(409)
   })
 })
 
@@ -241,6 +245,7 @@ describe('security.second_factor', () => {
         // The member is not asked, and keeps everything.
         expect((await local.req('GET', '/api/admin/family', { cookie: member.cookie })).status).toBe(200)
         // Adding an app opens everything again.
+        await local.confirm(leader.cookie)
         const started = await local.req('POST', '/api/admin/account/totp', { cookie: leader.cookie })
         const confirmed = await local.req('POST', '/api/admin/account/totp/confirm', {
           cookie: leader.cookie,
@@ -311,6 +316,7 @@ describe('DELETE /api/admin/people/:id/second-factor', () => {
 describe('passkey routes without a browser', () => {
   it('refuses a made-up registration (422) and an unknown passkey at sign-in (401); 404 for someone else’s passkey', async () => {
     const p = await s.as(ROLES.packLeader)
+    await s.confirm(p.cookie)
     const options = await s.req('POST', '/api/admin/account/passkeys/options', { cookie: p.cookie })
     expect(options.status).toBe(200)
     expect(options.body.rp.id).toBe('127.0.0.1')

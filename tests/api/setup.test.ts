@@ -119,7 +119,7 @@ describe('GET /api/admin/summary: your_use', () => {
     expect((await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })).body.your_use).toEqual([])
     for (const time of ['18:00', '18:15'])
       await s.req('PATCH', '/api/admin/units/pack', { cookie: leader.cookie, json: { meeting_time: time } })
-    await s.req('POST', '/api/admin/keys', { cookie: leader.cookie, json: { label: 'script', scopes: ['leads:read'] } })
+    await s.mintKey(leader.cookie, ['leads:read'])
     await s.req('PATCH', '/api/admin/units/pack', { cookie: other.cookie, json: { meeting_time: '19:00' } })
     const res = await s.req('GET', '/api/admin/summary', { cookie: leader.cookie })
     expect(res.status).toBe(200)

@@ -69,6 +69,13 @@ describe('admin section in a browser', () => {
     expect(await page.locator('label', { has: permission }).locator('code').textContent()).toBe('leads:read')
     await permission.check()
     await page.getByRole('button', { name: 'Create key' }).click()
+    // A session must confirm it is its person before it mints a key: the page asks for the password and goes on.
+    const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' })
+    await dialog.getByLabel('Your password').fill('wrong password')
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
+    await dialog.getByText('is not your password').waitFor()
+    await dialog.getByLabel('Your password').fill(PASSWORD)
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
     await page
       .locator('#secret-value')
       .filter({ hasText: /^site_/ })

@@ -47,6 +47,13 @@ async function passwordStep(email = leader.email) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }
 
+/** Answers the "Confirm it's you" dialog a fresh session meets before adding a factor. */
+async function confirmItsYou() {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' })
+  await dialog.getByLabel('Your password').fill(PASSWORD)
+  await dialog.getByRole('button', { name: 'Confirm' }).click()
+}
+
 async function signOut() {
   await page.goto(`${suite.s.url}/admin/account/`)
   await page.getByRole('button', { name: 'Sign out' }).click()
@@ -65,6 +72,7 @@ describe('a second factor in a browser', () => {
     await banner.getByRole('link', { name: 'Add an authenticator app or a passkey' }).click()
     await page.waitForURL((url) => url.pathname === '/admin/account/')
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click()
+    await confirmItsYou()
     await page.getByRole('img', { name: 'QR code holding the secret for your authenticator app' }).locator('svg').waitFor()
     await page.locator('#app-secret').filter({ hasText: /\w/ }).waitFor()
     secret = ((await page.locator('#app-secret').textContent()) ?? '').replace(/\s/g, '')
@@ -102,6 +110,7 @@ describe('a second factor in a browser', () => {
     await page.goto(`${suite.s.url}/admin/account/`)
     await page.getByLabel('Name for this device').fill('Test phone')
     await page.getByRole('button', { name: 'Add a passkey' }).click()
+    await confirmItsYou()
     await page.getByRole('status').filter({ hasText: 'Added the passkey “Test phone”' }).waitFor()
     await page.locator('#passkeys').getByText('Test phone').waitFor()
     // Not the first factor: the recovery codes stay as they were.
@@ -149,6 +158,7 @@ describe('a second factor in a browser', () => {
     await page.getByRole('link', { name: 'Add a second factor on your account page' }).click()
     await page.waitForURL((url) => url.pathname === '/admin/account/')
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click()
+    await confirmItsYou()
     await page.locator('#app-secret').filter({ hasText: /\w/ }).waitFor()
     const lateSecret = ((await page.locator('#app-secret').textContent()) ?? '').replace(/\s/g, '')
     await page.getByLabel('Code the app shows now').fill(codeFor(lateSecret))
@@ -158,5 +168,22 @@ describe('a second factor in a browser', () => {
     await page.getByRole('heading', { name: 'Roster' }).waitFor()
     await page.locator('#households').waitFor()
     expect(await page.getByRole('link', { name: 'Add a second factor on your account page' }).count()).toBe(0)
+  })
+})
+
+describe('API keys after a password change in a browser', () => {
+  it('keeps them, and offers to revoke them all', async () => {
+    const member = await suite.s.as({ ...ROLES.member, email: 'keys.after.password@example.org' })
+    const { key } = await suite.s.mintKey(member.cookie, ['account:self'])
+    const own = await suite.signedIn(member.email, '/admin/account/')
+    await own.getByLabel('Current password').fill(PASSWORD)
+    await own.getByLabel('New password (8 or more characters)').fill('a fresh long password')
+    await own.getByRole('button', { name: 'Change password' }).click()
+    await own.getByText('One API key of yours still works').waitFor()
+    expect((await suite.s.req('GET', '/api/admin/whoami', { key })).status).toBe(200)
+    await own.getByRole('button', { name: 'Revoke all my API keys' }).click()
+    await own.getByRole('status').filter({ hasText: 'Revoked your key.' }).waitFor()
+    expect((await suite.s.req('GET', '/api/admin/whoami', { key })).status).toBe(401)
+    await own.close()
   })
 })

@@ -1,6 +1,8 @@
 // Generated from the route registry by `bun tests/route-table.ts`: do not edit. Every method and documented path
 // of the API, with the route definition that serves it; lib/admin.ts's `api` checks its calls against it.
 export interface RouteTable {
+  'POST /api/admin/account/confirm': typeof import('#routes/api/admin/account/confirm/index.ts').POST
+  'POST /api/admin/account/confirm/options': typeof import('#routes/api/admin/account/confirm/options.ts').POST
   'GET /api/admin/account': typeof import('#routes/api/admin/account/index.ts').GET
   'PATCH /api/admin/account': typeof import('#routes/api/admin/account/index.ts').PATCH
   'GET /api/admin/account/mail': typeof import('#routes/api/admin/account/mail.ts').GET
@@ -43,6 +45,7 @@ export interface RouteTable {
   'DELETE /api/admin/keys/{id}': typeof import('#routes/api/admin/keys/[id].ts').DELETE
   'GET /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').GET
   'POST /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').POST
+  'DELETE /api/admin/keys': typeof import('#routes/api/admin/keys/index.ts').DELETE
   'POST /api/admin/leads/{id}/claim': typeof import('#routes/api/admin/leads/[id]/claim.ts').POST
   'GET /api/admin/leads/{id}': typeof import('#routes/api/admin/leads/[id]/index.ts').GET
   'POST /api/admin/leads/{id}/release': typeof import('#routes/api/admin/leads/[id]/release.ts').POST

@@ -4,10 +4,14 @@ import { NewRecoveryCodes, newRecoveryCodes, PasswordCheck } from '#server/secon
 
 export const POST = defineRoute('account:self', 'Make new recovery codes', {
   operationId: 'renewRecoveryCodes',
-  description: 'Needs your password; the old codes stop working. Shown this once.',
+  description: 'Needs a confirmation in the last 10 minutes and your password; the old codes stop working. Shown this once.',
   session: true,
   accountPage: true,
   body: PasswordCheck,
-  responses: created(NewRecoveryCodes, 'The new codes', { 409: 'You have no second factor', 422: 'The password is wrong' }),
-  handler: ({ db, caller, address, body, loginThrottle }) => newRecoveryCodes(db, loginThrottle, caller, address, body),
+  responses: created(NewRecoveryCodes, 'The new codes', {
+    403: { description: 'Your session has not confirmed it is you in the last 10 minutes', codes: ['confirm_required'] },
+    409: 'You have no second factor',
+    422: 'The password is wrong',
+  }),
+  handler: ({ db, mail, caller, address, body, loginThrottle }) => newRecoveryCodes(db, mail, loginThrottle, caller, address, body),
 })

@@ -1,5 +1,5 @@
-// GET/POST /api/admin/keys: the caller's API keys, and minting a new one (secret shown once).
-import { KeyList, listKeys, mintKey, MintedKey, NewKey } from '#server/keys/keys.ts'
+// GET/POST/DELETE /api/admin/keys: the caller's API keys, minting a new one (secret shown once), revoking them all.
+import { KeyList, KeysRevoked, listKeys, mintKey, MintedKey, NewKey, revokeAllKeys } from '#server/keys/keys.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('apikeys:own', 'List your keys', {
@@ -11,11 +11,23 @@ export const GET = defineRoute('apikeys:own', 'List your keys', {
 
 export const POST = defineRoute('apikeys:own', 'Mint a key', {
   operationId: 'createKey',
-  description: 'The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
+  description:
+    'Needs a confirmation in the last 10 minutes (POST /api/admin/account/confirm). The secret is in this answer only. A key holds its scopes ∩ your capabilities, now and later.',
   body: NewKey,
   responses: created(MintedKey, 'The new key, with its secret this once', {
-    403: 'A scope you do not hold, or a key or the break-glass token asking',
+    403: {
+      description: 'A scope you do not hold, a key or the break-glass token asking, or no confirmation in the last 10 minutes',
+      codes: ['confirm_required'],
+    },
     422: 'A scope no key may carry (apikeys:own, api:docs, people:manage)',
   }),
-  handler: ({ db, caller, body }) => mintKey(db, caller, body),
+  handler: ({ db, mail, caller, body }) => mintKey(db, mail, caller, body),
+})
+
+export const DELETE = defineRoute('apikeys:own', 'Revoke all your keys', {
+  operationId: 'revokeAllKeys',
+  description:
+    'Every key of yours stops working (the rows stay), and the links they gave close: after a password change, when the account may have been taken.',
+  responses: ok(KeysRevoked, 'How many were revoked'),
+  handler: ({ db, caller }) => revokeAllKeys(db, caller),
 })

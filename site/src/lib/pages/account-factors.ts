@@ -4,6 +4,7 @@ import { startRegistration } from '@simplewebauthn/browser'
 import { renderSVG } from 'uqr'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { api, byId, h, onSubmit, SITE_ZONE, text, when, type Route, showStatus, bodyOrShowError } from '../admin.ts'
+import { confirmingFirst } from '../confirm-you.ts'
 
 type Factors = AnswerOf<Route<'GET /api/admin/account/second-factor'>>
 let removing: Factors['passkeys'][number] | null = null
@@ -66,7 +67,7 @@ function showCodes(codes: string[] = []) {
 }
 
 byId('app-start').addEventListener('click', async () => {
-  const started = bodyOrShowError(await api('POST', '/api/admin/account/totp'))
+  const started = bodyOrShowError(await confirmingFirst(() => api('POST', '/api/admin/account/totp')))
   if (!started?.otpauth_url || !started.secret) return
   // The QR code is made here from the otpauth URL: squares only, no markup from the server.
   byId('app-qr').innerHTML = renderSVG(started.otpauth_url, { border: 2 })
@@ -90,7 +91,7 @@ onSubmit(
 
 onSubmit(
   byId<HTMLFormElement>('app-remove-form'),
-  (data) => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') }),
+  (data) => confirmingFirst(() => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') })),
   async () => {
     showStatus('The authenticator app is removed.')
     await loadFactors()
@@ -100,7 +101,7 @@ onSubmit(
 onSubmit(
   byId<HTMLFormElement>('passkey-add'),
   async (data) => {
-    const options = await api('POST', '/api/admin/account/passkeys/options')
+    const options = await confirmingFirst(() => api('POST', '/api/admin/account/passkeys/options'))
     if (!options.ok) return options
     let response
     try {
@@ -142,7 +143,7 @@ onSubmit(
 
 onSubmit(
   byId<HTMLFormElement>('codes-make'),
-  (data) => api('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) }),
+  (data) => confirmingFirst(() => api('POST', '/api/admin/account/recovery-codes', { password: String(data.get('password')) })),
   async ({ recovery_codes }) => {
     showStatus('New recovery codes made: the old ones no longer work.')
     showCodes(recovery_codes)

@@ -35,9 +35,19 @@ onSubmit(
     }),
   async (changed) => {
     showStatus(`Password changed. ${changed.other_sessions_ended} other sessions were signed out.`)
+    // A change is voluntary, so the keys stay; if the account may have been taken, they should go too.
+    byId('keys-after-password-text').textContent =
+      `${changed.keys_active === 1 ? 'One API key of yours still works' : `${changed.keys_active} API keys of yours still work`}. ` +
+      'If someone else may have used your account, revoke them too.'
+    byId('keys-after-password').hidden = changed.keys_active === 0
     await load()
   },
 )
+byId('keys-revoke-all').addEventListener('click', async () => {
+  const res = await api('DELETE', '/api/admin/keys')
+  if (showOutcome(res, ({ revoked }) => `Revoked ${revoked === 1 ? 'your key' : `your ${revoked} keys`}.`))
+    byId('keys-after-password').hidden = true
+})
 /** A leader's alerts about new leads: shown only to someone who leads a unit. */
 async function loadMail() {
   const prefs = bodyOrShowError(await api('GET', '/api/admin/account/mail'))

@@ -2,6 +2,7 @@
 import type { AnswerOf } from '#server/routes.ts'
 import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
 import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
+import { confirmingFirst } from '../confirm-you.ts'
 
 type Key = AnswerOf<Route<'GET /api/admin/keys'>>['keys'][number]
 const STATES: Record<Key['state'], string> = { active: 'active', revoked: 'revoked', expired: 'expired' }
@@ -51,11 +52,13 @@ onSubmit(
   (data) =>
     !data.getAll('scopes').length
       ? Promise.resolve({ ok: false as const, status: 422, body: { detail: 'scopes: need at least one box ticked' } })
-      : api('POST', '/api/admin/keys', {
-          label: text(data, 'label'),
-          scopes: data.getAll('scopes').map(String) as AnswerOf<Route<'GET /api/admin/keys'>>['grantable_scopes'],
-          expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
-        }),
+      : confirmingFirst(() =>
+          api('POST', '/api/admin/keys', {
+            label: text(data, 'label'),
+            scopes: data.getAll('scopes').map(String) as AnswerOf<Route<'GET /api/admin/keys'>>['grantable_scopes'],
+            expires_days: data.get('expires_days') ? Number(data.get('expires_days')) : undefined,
+          }),
+        ),
   async (minted) => {
     showStatus(`Created "${minted.label}".`)
     byId('secret-value').textContent = minted.key ?? ''

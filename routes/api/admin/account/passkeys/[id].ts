@@ -11,5 +11,6 @@ export const DELETE = defineRoute('account:self', 'Remove a passkey', {
   params: IdParams,
   body: PasswordCheck,
   responses: ok(Removed, 'Removed', { 404: 'No passkey of yours with this id', 422: 'The password is wrong' }),
-  handler: ({ db, caller, address, params, body, loginThrottle }) => removePasskey(db, loginThrottle, caller, address, params.id, body),
+  handler: ({ db, mail, caller, address, params, body, loginThrottle }) =>
+    removePasskey(db, mail, loginThrottle, caller, address, params.id, body),
 })

@@ -5,9 +5,12 @@ import { t } from '#server/schemas.ts'
 
 export const POST = defineRoute('account:self', 'Start adding a passkey', {
   operationId: 'startPasskeyRegistration',
-  description: 'Options for navigator.credentials.create() (startRegistration of @simplewebauthn/browser); the challenge lasts 5 minutes.',
+  description:
+    'Needs a confirmation in the last 10 minutes (POST /api/admin/account/confirm). Options for navigator.credentials.create() (startRegistration of @simplewebauthn/browser); the challenge lasts 5 minutes.',
   session: true,
   accountPage: true,
-  responses: ok(t.Unknown({ examples: [{ challenge: 'dGhpcy…', rp: { name: 'Pack 123', id: 'pack123.example.org' } }] }), 'The options'),
+  responses: ok(t.Unknown({ examples: [{ challenge: 'dGhpcy…', rp: { name: 'Pack 123', id: 'pack123.example.org' } }] }), 'The options', {
+    403: { description: 'Your session has not confirmed it is you in the last 10 minutes', codes: ['confirm_required'] },
+  }),
   handler: ({ db, env, caller }) => passkeyOptions(db, env, caller),
 })

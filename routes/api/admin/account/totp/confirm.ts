@@ -12,5 +12,5 @@ export const POST = defineRoute('account:self', 'Confirm your authenticator app'
     409: 'No authenticator app is waiting to be confirmed',
     422: 'The code is not the one the app shows now',
   }),
-  handler: ({ db, caller, body }) => confirmTotp(db, caller, body),
+  handler: ({ db, mail, caller, body }) => confirmTotp(db, mail, caller, body),
 })

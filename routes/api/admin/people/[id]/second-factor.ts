@@ -9,5 +9,5 @@ export const DELETE = defineRoute('people:manage', "Remove someone's second fact
     'Their authenticator app, passkeys and recovery codes go; they add a new one at their next sign-in. A reset link never removes them.',
   params: IdParams,
   responses: ok(FactorsRemoved, 'Removed', { 404: 'No such person' }),
-  handler: ({ db, caller, params }) => removeFactorsOf(db, caller, params.id),
+  handler: ({ db, mail, caller, params }) => removeFactorsOf(db, mail, caller, params.id),
 })
