@@ -278,11 +278,14 @@ export async function rsvpEvent(db: Executor, uid: string, leader: boolean) {
 /** GET: every reply with headcounts (and money) for a leader (calendar:write); the caller's own households' otherwise. */
 export async function repliesFor(db: Executor, caller: Caller, uid: string) {
   const unit = (await db.selectFrom('rsvp_events').select('unit').where('uid', '=', uid).executeTakeFirst())?.unit
-  // A leader of another unit reads as a family: their own households' replies, as anyone may.
+  // A leader of another unit who is also a parent reads as a family: their own households' replies, as anyone may.
   const leader = caller.capabilities.has('calendar:write') && (!unit || leadsSlug(caller, unit))
+  const own = leader ? [] : await ownHouseholdIds(db, caller)
+  // A leader of another unit is a family there only when they have a household: else the event is not theirs to read.
+  if (!leader && unit && !own.length && caller.capabilities.has('calendar:write')) assertLeadsSlug(caller, unit, 'This event')
   const event = await rsvpEvent(db, uid, leader)
   const facts = { ...factsOf(event), ...(await standing(db, event)) }
-  if (!leader) return { ...facts, replies: await replies(db, event, await ownHouseholdIds(db, caller)) }
+  if (!leader) return { ...facts, replies: await replies(db, event, own) }
   const all = await replies(db, event)
   const cost = facts.signup?.cost_cents !== undefined
   return {

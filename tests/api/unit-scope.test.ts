@@ -4,7 +4,7 @@
 // not limited. Also: an event time the clocks skip in the site's time zone is 422 nonexistent_local_time.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { ADMIN_TOKEN, ROLES, startServer, type TestServer } from '../helpers.ts'
-import { familyAccount } from '../households.ts'
+import { addHousehold, familyAccount } from '../households.ts'
 import { addDays, springForward, today } from '../dates.ts'
 
 let s: TestServer
@@ -80,9 +80,15 @@ describe('event routes by the unit of the event', () => {
     expect(moved.body.code).toBe('unit_out_of_scope')
   })
 
-  it("a leader of another unit reads the replies as a family: no one else's reply, no totals", async () => {
+  it("a leader of another unit: 403 without a household; with one, the replies as a family (no one else's, no totals)", async () => {
     const e = await event('troop')
-    const other = await s.req('GET', `${eventPath(e.uid)}/rsvps`, callers.packLeader)
+    const refused = await s.req('GET', `${eventPath(e.uid)}/rsvps`, callers.packLeader)
+    expect(refused.status).toBe(403)
+    expect(refused.body.code).toBe('unit_out_of_scope')
+    // A pack leader who is also a troop parent reads their own household's replies there.
+    const parent = await s.as(ROLES.packLeader)
+    await addHousehold(s.db, { unit: 'troop', email: null, scouts: 1, accounts: [parent.id] })
+    const other = await s.req('GET', `${eventPath(e.uid)}/rsvps`, { cookie: parent.cookie })
     expect(other.status).toBe(200)
     expect(other.body.replies).toEqual([])
     expect(other.body.totals).toBeUndefined()

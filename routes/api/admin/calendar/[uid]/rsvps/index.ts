@@ -9,9 +9,15 @@ import { defineRoute, ok } from '#server/routes.ts'
 export const GET = defineRoute('account:self', 'Replies to an event', {
   operationId: 'listReplies',
   description:
-    "With `calendar:write`: every household's reply and the headcounts, also for 30 days after the event was deleted. Otherwise your own households' replies to an event that asks for them.",
+    "With `calendar:write`: every household's reply and the headcounts, also for 30 days after the event was deleted. Otherwise your own households' replies to an event that asks for them; a leader of another unit reads it so only when they have a household (403 `unit_out_of_scope` otherwise).",
   params: Uid,
-  responses: ok(RsvpList, 'The event and its replies', { 404: 'The event does not ask for replies' }),
+  responses: ok(RsvpList, 'The event and its replies', {
+    403: {
+      description: 'A leader of another unit with no household of their own asks for this event’s replies',
+      codes: ['unit_out_of_scope'],
+    },
+    404: 'The event does not ask for replies',
+  }),
   handler: ({ db, caller, params }) => repliesFor(db, caller, params.uid),
 })
 
