@@ -72,6 +72,8 @@ describe('the outbox and a service that ends mid-send', () => {
     const second = await startService(vars, dir)
     try {
       await relay.waitForCount(3)
+      // Each is recorded just before its log line; the mail taken up again goes after the one that was waiting.
+      await second.waitFor(/Sent mail 2 /)
       await second.waitFor(/Sent mail 3 /)
       expect(rows().map((r) => r.state)).toEqual(['sent', 'sent', 'sent'])
       expect(emails.map(timesReceived)).toEqual([1, 1, 1])
