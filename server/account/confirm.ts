@@ -11,11 +11,10 @@ import type { Env } from '../env.ts'
 import { badRequest, forbidden, unprocessable } from '../errors.ts'
 import { Instant, Line, t } from '../schemas.ts'
 import { useCode } from '../second-factor/factors.ts'
-import { AuthenticationResponse, authenticationOptions, usePasskey } from '../second-factor/passkeys.ts'
+import { AuthenticationResponse, authenticationOptions, keepChallenge, usePasskey } from '../second-factor/passkeys.ts'
 import { codeAttempt, passwordAttempt, type Throttles } from './attempts.ts'
 
 export const CONFIRM_MS = 10 * 60_000
-const CHALLENGE_MS = 5 * 60_000
 
 export const Confirmation = t.Object(
   {
@@ -48,12 +47,7 @@ export async function assertConfirmed(db: Executor, caller: Caller): Promise<voi
 export async function confirmOptions(db: Db, env: Readonly<Env>, caller: Caller) {
   const personId = caller.person!.id
   const options = await authenticationOptions(db, env, personId)
-  const row = { person_id: personId, challenge: options.challenge, expires_at: new Date(Date.now() + CHALLENGE_MS).toISOString() }
-  await db
-    .insertInto('passkey_challenges')
-    .values(row)
-    .onConflict((oc) => oc.column('person_id').doUpdateSet(row))
-    .execute()
+  await keepChallenge(db, personId, options.challenge)
   return options
 }
 

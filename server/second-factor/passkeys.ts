@@ -69,13 +69,18 @@ export async function registrationOptions(db: Executor, env: Readonly<Env>, pers
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
     supportedAlgorithmIDs: ALGORITHMS,
   })
-  const row = { person_id: person.id, challenge: options.challenge, expires_at: new Date(Date.now() + CHALLENGE_MS).toISOString() }
+  await keepChallenge(db, person.id, options.challenge)
+  return options
+}
+
+/** Keeps a person's open passkey challenge for five minutes, in place of any earlier one. */
+export async function keepChallenge(db: Executor, personId: number, challenge: string): Promise<void> {
+  const row = { person_id: personId, challenge, expires_at: new Date(Date.now() + CHALLENGE_MS).toISOString() }
   await db
     .insertInto('passkey_challenges')
     .values(row)
     .onConflict((oc) => oc.column('person_id').doUpdateSet(row))
     .execute()
-  return options
 }
 
 /**
