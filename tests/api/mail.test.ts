@@ -426,6 +426,7 @@ describe('the outbox', () => {
         queued: 0,
         last_sent_at: null,
         last_failed_at: null,
+        possible_repeats: 0,
       })
     }))
 })
