@@ -191,11 +191,18 @@ const mail: HealthCheck = {
         description: 'When an attempt last failed: the relay refused it or could not be reached (asked from the LAN only)',
       }),
     ),
+    possible_repeats: t.Optional(
+      t.Integer({
+        minimum: 0,
+        description:
+          'Mail of the last 30 days that may have arrived twice: an attempt reached the final dot of DATA and the service stopped or the connection was lost before the relay answered, so it went again with the same Message-ID (asked from the LAN only)',
+      }),
+    ),
     warning: t.Optional(
       t.String({ description: 'Something to fix that does not stop mail: an unsubscribe link that is not https (PUBLIC_BASE_URL)' }),
     ),
   },
-  example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null },
+  example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null, possible_repeats: 0 },
   async run({ db, mail, env }, { lan }) {
     const { retrying, ...status } = await outboxStatus(db)
     const configured = mail !== null
