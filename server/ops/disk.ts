@@ -55,5 +55,10 @@ export function isDiskFull(error: unknown, databasePath?: string): boolean {
   const code = (error as { code?: unknown } | null)?.code
   if (typeof code !== 'string') return false
   if (FULL_CODES.has(code)) return true
-  return code.startsWith('SQLITE_IOERR') && databasePath !== undefined && diskFullAt(databasePath) !== null
+  if (!code.startsWith('SQLITE_IOERR') || databasePath === undefined) return false
+  try {
+    return diskFullAt(databasePath) !== null
+  } catch {
+    return false // the folder cannot be probed (permissions): not a full disk that we can tell
+  }
 }
