@@ -1,13 +1,13 @@
 // Roster import schemas: the file as a request sends it, and the preview and result as answers show them.
 import { UNIT_SLUGS } from '../units/tables.ts'
-import { Instant, Nullable, OneOf, t } from '../schemas.ts'
+import { Instant, Lines, Nullable, OneOf, t } from '../schemas.ts'
 
 /** Up to 4 MB of CSV text: a unit's roster is tens of kilobytes; the body limit answers 413 beyond it. */
 export const IMPORT_MAX_BYTES = 4 * 1024 * 1024
 
 export const ImportRequest = t.Object(
   {
-    csv: t.String({ minLength: 1, maxLength: IMPORT_MAX_BYTES, description: 'The CSV file as text (UTF-8)' }),
+    csv: Lines(IMPORT_MAX_BYTES, { minLength: 1, description: 'The CSV file as text (UTF-8)' }),
     unit: t.Optional(OneOf(UNIT_SLUGS, { description: 'The unit of rows that name none (else the unit the file title names)' })),
   },
   {

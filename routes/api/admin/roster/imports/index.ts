@@ -12,8 +12,11 @@ export const POST = defineRoute('roster:write', 'Preview a roster import', {
   maxBody: IMPORT_MAX_BYTES + 64 * 1024,
   body: ImportRequest,
   responses: created(ImportPreview, 'What applying the file would do', {
-    403: '`unit_out_of_scope`: the unit is one the caller does not lead',
-    422: 'Not a CSV file, no header row naming a scout’s first name, too many rows, or an unknown unit',
+    403: { description: 'The unit (given, or named by the file title) is one the caller does not lead', codes: ['unit_out_of_scope'] },
+    422: {
+      description: 'Not a CSV file, no header row naming a scout’s first name, too many rows, or an unknown unit',
+      codes: ['not_csv', 'no_header', 'too_many_rows'],
+    },
   }),
   handler: ({ db, caller, body }) =>
     previewImport(db, { led: ledUnits(caller), actor: caller.actor, personId: caller.person!.id }, body.csv, body.unit),

@@ -12,8 +12,8 @@ export const POST = defineRoute('roster:write', 'Apply a roster import', {
   params: ImportParams,
   responses: ok(ImportResult, 'What was written', {
     404: 'No such preview, or another person’s',
-    409: '`import_applied`: the preview was applied already',
-    410: '`import_expired`: the preview is more than an hour old',
+    409: { description: 'The preview was applied already', codes: ['import_applied'] },
+    410: { description: 'The preview is more than an hour old', codes: ['import_expired'] },
   }),
   async handler({ db, caller, params }) {
     const { created, updated, skipped } = await applyPreview(
