@@ -171,11 +171,13 @@ switch (command) {
     process.exit(result.ok ? 0 : 1)
   }
   case 'roster-import': {
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { unit: { type: 'string' }, apply: { type: 'boolean' } },
-    })
+    let parsed
+    try {
+      parsed = parseArgs({ args: rest, allowPositionals: true, options: { unit: { type: 'string' }, apply: { type: 'boolean' } } })
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error))
+    }
+    const { values, positionals } = parsed
     if (values.unit && values.unit !== 'pack' && values.unit !== 'troop') fail('--unit is pack or troop')
     const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
     const { code, lines } = await rosterImportCommand(db, positionals[0], values.unit, values.apply ?? false)

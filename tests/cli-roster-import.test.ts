@@ -66,5 +66,6 @@ describe('roster-import', () => {
     expect(cli(['roster-import', words])).toMatchObject({ code: 1, out: expect.stringContaining('no header row') })
     expect(cli(['roster-import', words, '--unit', 'cave']).code).toBe(2)
     expect(cli(['roster-import']).code).toBe(2)
+    expect(cli(['roster-import', words, '--colour', 'red']).code).toBe(2)
   })
 })

@@ -50,8 +50,20 @@ function unitNamed(units: { id: number; slug: string; name: string }[], text: st
   return units.find((u) => u.slug === slug)
 }
 
-/** `led`: the units the caller may write (null: all). `defaultUnit`: for rows that name none. */
-export async function planImport(db: Executor, rows: ImportRow[], defaultUnit: number | null, led: Set<number> | null): Promise<Plan> {
+/** The same value as stored: emails in any case, phones by their digits. */
+const same = (field: string, a: string | number | null, b: string | number | null) =>
+  field === 'email' ? lower(a as string) === lower(b as string) : field === 'phone' ? digits(a as string) === digits(b as string) : a === b
+
+/**
+ * `led`: the units the caller may write (null: all); `personId` the importer (a leader keeps a household without
+ * scouts only when they added it, as on the roster). `defaultUnit`: for rows that name none.
+ */
+export async function planImport(
+  db: Executor,
+  rows: ImportRow[],
+  defaultUnit: number | null,
+  { led, personId }: { led: Set<number> | null; personId: number | null },
+): Promise<Plan> {
   const units = await db.selectFrom('units').select(['id', 'slug', 'name']).orderBy('id').execute()
   const scouts = await db.selectFrom('scouts').selectAll().execute()
   const households = await db.selectFrom('households').selectAll().execute()
@@ -68,10 +80,10 @@ export async function planImport(db: Executor, rows: ImportRow[], defaultUnit: n
   const memberLines = new Map<string, number>()
   const nameLines = new Map<string, number>()
 
-  const keeps = (householdId: number, unitId: number) => {
+  const keeps = (household: { id: number; created_by_person_id: number | null }) => {
     if (!led) return true
-    const held = unitsOf.get(householdId)
-    return held?.size ? [...held].some((u) => led.has(u)) : led.has(unitId)
+    const held = unitsOf.get(household.id)
+    return held?.size ? [...held].some((u) => led.has(u)) : household.created_by_person_id === personId
   }
 
   for (const row of rows) {
@@ -127,13 +139,13 @@ export async function planImport(db: Executor, rows: ImportRow[], defaultUnit: n
       const found =
         (existing && householdById.get(existing.household_id)) ||
         (email ? byEmail.get(email) : byNamePhone.get(`${lower(row.parent_name)} ${digits(row.phone)}`))
-      if (found && !keeps(found.id, unit.id)) {
+      if (found && !keeps(found)) {
         bad(`${found.parent_name}'s household is kept by another unit's leaders`)
         continue
       }
       const wanted = { parent_name: row.parent_name, email, phone: row.phone || null, second_parent: secondParent }
       const changes = found
-        ? (Object.keys(wanted) as (keyof typeof wanted)[]).filter((k) => wanted[k] !== null && wanted[k] !== found[k])
+        ? (Object.keys(wanted) as (keyof typeof wanted)[]).filter((k) => wanted[k] !== null && !same(k, wanted[k], found[k]))
         : []
       plan.households.push({
         action: !found ? 'create' : changes.length ? 'update' : 'unchanged',

@@ -42,7 +42,7 @@ const answer = (plan: Plan, warnings: ImportWarning[]) => ({
 /** Reads the file and says what applying it would do; kept an hour under a random id. Nothing in the roster changes. */
 export async function previewImport(db: Db, importer: Importer, csv: string, unit?: string) {
   const { rows, warnings, unitId } = await readFor(db, importer, csv, unit)
-  const plan = await planImport(db, rows, unitId, importer.led)
+  const plan = await planImport(db, rows, unitId, importer)
   const id = randomBytes(16).toString('base64url')
   const now = new Date()
   const expires_at = new Date(now.getTime() + PREVIEW_MINUTES * 60_000).toISOString()
@@ -84,11 +84,11 @@ export async function importNow(db: Db, importer: Importer, csv: string, unit?: 
 /** Reads a file and says what applying it would do, storing nothing (the command line without --apply). */
 export async function planFile(db: Db, importer: Importer, csv: string, unit?: string) {
   const { rows, warnings, unitId } = await readFor(db, importer, csv, unit)
-  return answer(await planImport(db, rows, unitId, importer.led), warnings)
+  return answer(await planImport(db, rows, unitId, importer), warnings)
 }
 
 async function applyRows(trx: Trx, importer: Importer, rows: ImportRow[], unitId: number | null) {
-  const plan = await planImport(trx, rows, unitId, importer.led)
+  const plan = await planImport(trx, rows, unitId, importer)
   const now = nowIso()
   const ids: number[] = []
   const done = { created: { households: 0, scouts: 0 }, updated: { households: 0, scouts: 0 }, skipped: plan.bad_rows.length }
