@@ -71,12 +71,13 @@ async function householdsToWelcome(db: Executor, unitIds: number[], since: strin
     )
     .orderBy('h.id')
     .execute()
-  const byEmail = new Map<string, number>()
+  // One mail per address; every household with that address counts as welcomed.
+  const byEmail = new Map<string, number[]>()
   for (const r of rows) {
     const email = r.email!.trim().toLowerCase()
-    if (!byEmail.has(email)) byEmail.set(email, r.id)
+    byEmail.set(email, [...(byEmail.get(email) ?? []), r.id])
   }
-  return [...byEmail].map(([email, id]) => ({ email, id }))
+  return [...byEmail].map(([email, ids]) => ({ email, id: ids[0], ids }))
 }
 
 async function queueWelcomeMail(
@@ -137,7 +138,10 @@ export async function welcomeRoster(
       const token = randomToken()
       const link = await newLoginLink(trx, token, h.email, { person_id: null, household_id: h.id }, 'welcome')
       await queueWelcomeMail(trx, h.email, h.id, unitIds, loginLinkUrl(publicBaseUrl, token), link.expires_at, publicBaseUrl)
-      await trx.insertInto('roster_welcomes').values({ household_id: h.id, email: h.email, sent_by: caller.actor, sent_at: now }).execute()
+      await trx
+        .insertInto('roster_welcomes')
+        .values(h.ids.map((id) => ({ household_id: id, email: h.email, sent_by: caller.actor, sent_at: now })))
+        .execute()
     }
     const names = (await trx.selectFrom('units').select('name').where('id', 'in', unitIds).orderBy('id').execute()).map((u) => u.name)
     await record(
