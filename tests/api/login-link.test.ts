@@ -89,7 +89,7 @@ describe('POST /api/login-link', () => {
       headers: { 'x-forwarded-for': '198.51.100.250' },
     })
     expect(res.status).toBe(303)
-    expect(res.headers.get('location')).toBe('/login/link-sent/')
+    expect(res.headers.get('location')).toBe('/login/email-link/sent/')
   })
 })
 
@@ -213,7 +213,7 @@ describe('limits, as for "Forgot your password?"', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
       const form = await srv.req('POST', '/api/login-link', { form: { email: p.email } })
       expect(form.status).toBe(303)
-      expect(form.headers.get('location')).toBe('/login/link-wait/')
+      expect(form.headers.get('location')).toBe('/login/email-link/wait/')
       expect((await srv.db.selectFrom('mail_outbox').select('id').where('to_address', '=', p.email).execute()).length).toBe(3)
     }))
 

@@ -38,7 +38,7 @@ export const POST = defineRoute('public', 'Ask for a sign-in link by email', {
   async handler({ db, env, mail, body, address, request, loginLinkLimits }) {
     const wait = loginLinkLimits.client.hit(clientKey(address) ?? 'unknown')
     if (wait) {
-      if (isFormPost(request)) return seeOther('/login/link-wait/')
+      if (isFormPost(request)) return seeOther('/login/email-link/wait/')
       throw tooMany('Asked too often; please try again later', wait)
     }
     // As for "Forgot your password?": past the per-email cap nothing more is sent, but the answer stays the same.
@@ -52,7 +52,7 @@ export const POST = defineRoute('public', 'Ask for a sign-in link by email', {
           ),
         0,
       )
-    if (isFormPost(request)) return seeOther(mail ? '/login/link-sent/' : '/login/')
+    if (isFormPost(request)) return seeOther(mail ? '/login/email-link/sent/' : '/login/')
     return { detail: mail ? ON_ITS_WAY : NO_MAIL }
   },
 })
