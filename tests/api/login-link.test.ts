@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Secret, TOTP } from 'otpauth'
 import { PASSWORD, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
+import { pruneExpired } from '../../server/ops/retention.ts'
 import { linkIn, type Received, startRelay, type TestRelay } from '../mail.ts'
 
 let relay: TestRelay
@@ -193,6 +194,23 @@ describe('POST /api/login-link/:token', () => {
       .where('email', '=', p.email)
       .execute()
     expect((await use(s, second)).status).toBe(410)
+  })
+})
+
+describe('keeping', () => {
+  it('the nightly pass removes links spent more than 30 days ago, and keeps the rest', async () => {
+    const p = await s.person(ROLES.member)
+    await mailedToken(p.email)
+    const open = await mailedToken(p.email)
+    const [old] = await linksTo(p.email)
+    await s.db
+      .updateTable('login_links')
+      .set({ revoked_at: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+      .where('id', '=', old.id)
+      .execute()
+    expect((await pruneExpired(s.db)).login_links).toBe(1)
+    expect((await linksTo(p.email)).map((l) => l.id)).not.toContain(old.id)
+    expect((await use(s, open)).status).toBe(200)
   })
 })
 
