@@ -1,8 +1,11 @@
 // Signing in by a mailed link in Chromium at 375 px, with a real SMTP relay on loopback: a parent on the roster with
 // no account asks for a link on the sign-in page and lands on their own household; a leader's "Welcome families" on
-// the roster page mails a family a link that does the same. Opening a link changes nothing until its button is pressed.
+// the roster page mails a family a link that does the same; a second factor is still asked for after a link. Opening a
+// link changes nothing until its button is pressed.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { Secret, TOTP } from 'otpauth'
+import { ROLES } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
 import { linkIn, startRelay, type TestRelay } from '../mail.ts'
 import { browserSuite, PHONE } from './browser.ts'
@@ -62,5 +65,27 @@ describe('a sign-in link by mail, in a browser', () => {
     const family = await signInWithLink(linkIn(mail, `${suite.s.url}/login/link/`), email)
     await family.getByText('Avery').first().waitFor()
     await family.context().close()
+  })
+
+  it('a person with a second factor still gives it after the link: the code page, then their start page', async () => {
+    const p = await suite.s.as({ ...ROLES.member, email: 'careful.parent@example.org' })
+    await suite.s.confirm(p.cookie)
+    const started = await suite.s.req('POST', '/api/admin/account/totp', { cookie: p.cookie })
+    const code = new TOTP({ secret: Secret.fromBase32(started.body.secret) }).generate()
+    const confirmed = await suite.s.req('POST', '/api/admin/account/totp/confirm', { cookie: p.cookie, json: { code } })
+    const page = await suite.browser.newPage({ viewport: PHONE })
+    await page.goto(`${suite.s.url}/login/email-link/`)
+    await page.getByLabel('Email').fill(p.email)
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+    await page.getByRole('heading', { name: 'Check your mail' }).waitFor()
+    const mails = () => relay.received.filter((m) => m.to.includes(p.email) && m.text.includes('/login/link/'))
+    while (!mails().length) await relay.waitForCount(relay.received.length + 1)
+    await page.goto(linkIn(mails()[0], `${suite.s.url}/login/link/`))
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.waitForURL((u) => u.pathname === '/login/second-factor/')
+    await page.getByLabel('Code').fill(confirmed.body.recovery_codes[0])
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.waitForURL((u) => u.pathname === '/family/')
+    await page.close()
   })
 })
