@@ -37,6 +37,8 @@ export interface Services {
   secondFactorThrottle: Throttle
   /** "Forgot your password?" asks an hour, per email and per client (each one mails a link). */
   forgotLimits: { email: RateLimiter; client: RateLimiter }
+  /** "Email me a sign-in link" asks an hour, per email and per client, as for forgotLimits. */
+  loginLinkLimits: { email: RateLimiter; client: RateLimiter }
   /** /healthz asks per address from outside the LAN (a monitor on the LAN is not counted). */
   healthLimiter: WindowLimiter
   /** Public join-form posts per address. */

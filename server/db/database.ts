@@ -25,6 +25,7 @@ import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTa
 import type { NearbyUnitTable } from '../nearby/tables.ts'
 import type { ContentPageTable } from '../pages/tables.ts'
 import type { InviteTable, MembershipTable, PersonTable, ResetLinkTable, SetupTokenTable } from '../people/tables.ts'
+import type { LoginLinkTable, RosterWelcomeTable } from '../account/tables.ts'
 import type { CheckTable, HouseholdPersonTable, HouseholdTable, RosterImportTable, ScoutTable } from '../roster/tables.ts'
 import type { LoginTicketTable, PasskeyChallengeTable, RecoveryCodeTable, SecondFactorTable } from '../second-factor/tables.ts'
 import type { SettingTable } from '../settings/tables.ts'
@@ -58,6 +59,8 @@ export interface Database {
   announcements: AnnouncementTable
   nearby_units: NearbyUnitTable
   reset_links: ResetLinkTable
+  login_links: LoginLinkTable
+  roster_welcomes: RosterWelcomeTable
   households: HouseholdTable
   household_people: HouseholdPersonTable
   scouts: ScoutTable

@@ -15,8 +15,8 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: 'Identity', description: 'Who the caller is and what they may do.', prefixes: ['/api/admin/whoami'] },
   {
     name: 'Sign-in',
-    description: 'Browser sessions: sign in and out, and a reset link by email for a forgotten password.',
-    prefixes: ['/login', '/logout', '/api/forgot'],
+    description: 'Browser sessions: sign in and out, a sign-in link by email, and a reset link by email for a forgotten password.',
+    prefixes: ['/login', '/logout', '/api/forgot', '/api/login-link'],
   },
   { name: 'Account', description: 'Your own password and sessions.', prefixes: ['/api/admin/account'] },
   { name: 'Keys', description: 'Bearer API keys for scripts, shown once.', prefixes: ['/api/admin/keys'] },

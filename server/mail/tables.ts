@@ -1,7 +1,19 @@
 // The mail tables' types (composed into Database by db/database.ts).
 import type { Generated, Selectable } from 'kysely'
 
-export const MAIL_KINDS = ['invite', 'reset', 'forgot', 'lead_alert', 'message', 'digest', 'signup', 'security', 'alert'] as const
+export const MAIL_KINDS = [
+  'invite',
+  'reset',
+  'forgot',
+  'lead_alert',
+  'message',
+  'digest',
+  'signup',
+  'security',
+  'alert',
+  'login_link',
+  'welcome',
+] as const
 export type MailKind = (typeof MAIL_KINDS)[number]
 export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed'] as const
 export type MailState = (typeof MAIL_STATES)[number]

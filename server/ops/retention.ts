@@ -64,6 +64,12 @@ export async function pruneExpired(db: Db, now = Date.now()): Promise<Record<str
         .where((eb) => eb.or([eb('used_at', '<', spent), eb('revoked_at', '<', spent), eb('expires_at', '<', spent)]))
         .execute(),
     ),
+    login_links: changed(
+      await trx
+        .deleteFrom('login_links')
+        .where((eb) => eb.or([eb('used_at', '<', spent), eb('revoked_at', '<', spent), eb('expires_at', '<', spent)]))
+        .execute(),
+    ),
     setup_tokens: changed(await trx.deleteFrom('setup_tokens').where('used_at', '<', spent).execute()),
     login_tickets: changed(await trx.deleteFrom('login_tickets').where('expires_at', '<', spent).execute()),
     passkey_challenges: changed(await trx.deleteFrom('passkey_challenges').where('expires_at', '<', spent).execute()),

@@ -1,8 +1,9 @@
-// One-time links (invites, password resets, the first-owner setup): found by the SHA-256 of their token, open
+// One-time links (invites, password resets, sign-in links, the first-owner setup): found by the SHA-256 of their token, open
 // until used, revoked or expired, and used exactly once even when two requests race.
 import { sha256 } from '../auth/tokens.ts'
 import type { Executor } from '../db/database.ts'
 import type { Invite, ResetLink, SetupToken } from './tables.ts'
+import type { LoginLink } from '../account/tables.ts'
 import type { Trx } from '../db/write.ts'
 import { gone, notFound } from '../errors.ts'
 import { Instant, Line, nowIso, t } from '../schemas.ts'
@@ -16,7 +17,7 @@ export const LinkFor = t.Object(
   { additionalProperties: false, examples: [{ email: 'robin.hale@example.org', expires_at: '2026-11-24T08:00:00.000Z' }] },
 )
 
-type LinkTable = 'invites' | 'reset_links' | 'setup_tokens'
+type LinkTable = 'invites' | 'reset_links' | 'setup_tokens' | 'login_links'
 
 interface LinkState {
   id: number
@@ -29,6 +30,7 @@ interface LinkState {
 export async function openLink(db: Executor, table: 'invites', token: string, what: string): Promise<Invite>
 export async function openLink(db: Executor, table: 'reset_links', token: string, what: string): Promise<ResetLink>
 export async function openLink(db: Executor, table: 'setup_tokens', token: string, what: string): Promise<SetupToken>
+export async function openLink(db: Executor, table: 'login_links', token: string, what: string): Promise<LoginLink>
 export async function openLink(db: Executor, table: LinkTable, token: string, what: string): Promise<LinkState> {
   const row: LinkState | undefined = await db.selectFrom(table).selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst()
   if (!row) throw notFound(`No such ${what}`)

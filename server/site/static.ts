@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../errors.ts'
 import { noneMatch } from '../http/versions.ts'
 
 /** Pages whose last path segment is a secret token: /invite/<token> serves invite/index.html. */
-const TOKEN_PAGES = ['invite', 'setup', 'reset']
+const TOKEN_PAGES = ['invite', 'setup', 'reset', 'login/link']
 
 export const PAGE_HEADERS = {
   'content-security-policy':
@@ -45,7 +45,8 @@ function fileFor(root: string, pathname: string): string | null {
   }
   if (decoded.includes('\0') || decoded.split('/').includes('..')) throw notFound()
   const segments = decoded.split('/').filter(Boolean)
-  if (segments.length === 2 && TOKEN_PAGES.includes(segments[0])) return path.join(root, segments[0], 'index.html')
+  const page = segments.slice(0, -1).join('/')
+  if (segments.length >= 2 && TOKEN_PAGES.includes(page)) return path.join(root, page, 'index.html')
   const target = path.resolve(root, '.' + decoded)
   if (target !== root && !target.startsWith(root + path.sep)) throw notFound()
   for (const candidate of [target, path.join(target, 'index.html'), target + '.html']) {

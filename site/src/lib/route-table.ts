@@ -89,6 +89,7 @@ export interface RouteTable {
   'PUT /api/admin/roster/scouts/{id}/checks/{item}': typeof import('#routes/api/admin/roster/scouts/[id]/checks/[item].ts').PUT
   'GET /api/admin/roster/scouts/{id}': typeof import('#routes/api/admin/roster/scouts/[id]/index.ts').GET
   'PATCH /api/admin/roster/scouts/{id}': typeof import('#routes/api/admin/roster/scouts/[id]/index.ts').PATCH
+  'POST /api/admin/roster/welcome': typeof import('#routes/api/admin/roster/welcome.ts').POST
   'GET /api/admin/settings/{key}': typeof import('#routes/api/admin/settings/[key].ts').GET
   'PUT /api/admin/settings/{key}': typeof import('#routes/api/admin/settings/[key].ts').PUT
   'GET /api/admin/settings': typeof import('#routes/api/admin/settings/index.ts').GET
@@ -117,6 +118,8 @@ export interface RouteTable {
   'GET /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').GET
   'POST /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').POST
   'POST /api/join': typeof import('#routes/api/join.ts').POST
+  'POST /api/login-link/{token}': typeof import('#routes/api/login-link/[token].ts').POST
+  'POST /api/login-link': typeof import('#routes/api/login-link/index.ts').POST
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET
   'POST /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').POST
   'POST /api/setup/{token}': typeof import('#routes/api/setup/[token].ts').POST
