@@ -97,6 +97,7 @@ export class Idempotency {
   ): Promise<Response> {
     // Not for an anonymous caller's slot (a sign-in's writes hold session tokens), nor where the answer holds a
     // one-time secret, which its write's result would hold too: those keep their answer after the route only.
+    const resumed = done.length > 0
     const memo: WriteMemo = { done, next: 0, keep: (trx, all) => this.keepWrites(trx, credential, key, fingerprint, all) }
     const db = credential.startsWith('address:') || secrets.length ? undefined : rememberingDb(this.db, memo)
     let response: Response
@@ -106,6 +107,9 @@ export class Idempotency {
       if (!(error instanceof HttpError)) throw error
       response = refusal(error)
     }
+    // A test's crash (tests/reliability/idempotency-crash.test.ts), never in production: the process dies after the
+    // route's writes committed and before its answer is kept or sent, the window a real crash can hit.
+    if (process.env.NODE_ENV === 'test' && process.env.TEST_ONLY_DIE_BEFORE_ANSWER_KEPT === key) process.kill(process.pid, 'SIGKILL')
     // A 5xx leaves the writes it committed in the slot (a retry does not do them again), but no answer.
     if (response.status >= 500) return response
     if (response.headers.has('set-cookie')) {
@@ -125,7 +129,10 @@ export class Idempotency {
       .values({ credential, key, ...row })
       .onConflict((oc) => oc.columns(['credential', 'key']).doUpdateSet(row))
       .execute()
-    return new Response(response.status === 204 ? null : bytes, { status: response.status, headers: response.headers })
+    const headers = new Headers(response.headers)
+    // Writes an earlier attempt committed were handed back, not done: the answer is the earlier attempt's.
+    if (resumed) headers.set('idempotent-replayed', 'true')
+    return new Response(response.status === 204 ? null : bytes, { status: response.status, headers })
   }
 
   /** Keeps the results of the writes done so far in the slot, inside the write's own transaction. */
