@@ -6,7 +6,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { ADMIN_TOKEN } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, uniqueEmail } from '../helpers.ts'
 import { startService, type ServiceProcess } from '../service-process.ts'
 
 const KILLS = 4
@@ -14,9 +14,16 @@ const WRITERS = 16
 /** Answers a round waits for before it kills the service. */
 const ANSWERS_PER_ROUND = 30
 
+const root = path.join(import.meta.dir, '..', '..')
+const owner = uniqueEmail('owner')
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'idempotency-crash-'))
+  const made = Bun.spawnSync([process.execPath, 'server/cli.ts', 'create-owner', '--email', owner, '--password', PASSWORD], {
+    cwd: root,
+    env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db') },
+  })
+  expect(made.exitCode).toBe(0)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -37,6 +44,12 @@ async function send(service: ServiceProcess, create: Create) {
   } catch {
     return null
   }
+}
+
+/** Ends a service at once (a graceful stop waits for its site build); what it committed is on disk either way. */
+const end = async (service: ServiceProcess) => {
+  service.proc.kill('SIGKILL')
+  await service.proc.exited
 }
 
 const rowsNamed = (name: string) => {
@@ -65,8 +78,44 @@ describe('Idempotency-Key across SIGKILL', () => {
     // A new key for the same body is a new request, done.
     expect((await send(service, { ...create, key: crypto.randomUUID() }))?.replayed).toBe(false)
     expect(rowsNamed(create.name)).toHaveLength(2)
-    expect(await service.stop()).toBe(0)
-  }, 60_000)
+    await end(service)
+  }, 120_000)
+
+  it('replays a scout added in a session whose answer, read after the write, was lost to the kill', async () => {
+    const first = await startService({ ADMIN_TOKEN }, dir)
+    const signIn = await fetch(`${first.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: owner, password: PASSWORD }),
+    })
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]
+    const post = (service: ServiceProcess, target: string, json: unknown, key?: string) =>
+      fetch(`${service.url}${target}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, ...(key ? { 'idempotency-key': key } : {}) },
+        body: JSON.stringify(json),
+      })
+    const household = (await (await post(first, '/api/admin/roster/households', { parent_name: 'Robin Crash' })).json()).id as number
+    await end(first)
+    const db = new Database(path.join(dir, 'site.db'), { readonly: true })
+    const pack = (db.query("select id from units where slug = 'pack'").get() as { id: number }).id
+    const scouts = () => db.query('select id from scouts where household_id = ?').all(household) as { id: number }[]
+
+    const key = crypto.randomUUID()
+    const scout = { first_name: 'Avery', unit_id: pack }
+    const dying = await startService({ ADMIN_TOKEN, NODE_ENV: 'test', TEST_ONLY_DIE_BEFORE_ANSWER_KEPT: key }, dir)
+    expect(await post(dying, `/api/admin/roster/households/${household}/scouts`, scout, key).catch(() => null)).toBeNull()
+    await dying.proc.exited
+    expect(scouts()).toHaveLength(1)
+
+    const service = await startService({ ADMIN_TOKEN }, dir)
+    const retry = await post(service, `/api/admin/roster/households/${household}/scouts`, scout, key)
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, 'true'])
+    expect(await retry.json()).toMatchObject({ id: scouts()[0].id, first_name: 'Avery', household_id: household })
+    expect(scouts()).toHaveLength(1)
+    db.close()
+    await end(service)
+  }, 120_000)
 
   it('creates each thing once when creates whose answers a kill lost are retried with their keys', async () => {
     const unanswered: Create[] = []
@@ -90,7 +139,7 @@ describe('Idempotency-Key across SIGKILL', () => {
         answered(retries[i], answer!)
       }
       if (round === KILLS) {
-        expect(await service.stop()).toBe(0)
+        await end(service)
         break
       }
       // Then a storm of new creates; once enough were answered, the kill comes as soon as the database holds a create
