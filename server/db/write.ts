@@ -5,6 +5,7 @@ import { noteWrite } from '../auth/epoch.ts'
 import type { HistoryKind } from '../history/kinds.ts'
 import type { Db } from './client.ts'
 import type { Database, Executor } from './database.ts'
+import { keepable, memoOf } from './write-memo.ts'
 
 export type Trx = Transaction<Database>
 
@@ -30,15 +31,25 @@ export async function record(db: Executor, actor: string, kind: HistoryKind, sum
 export const unchanged = (trx: Trx) => void logged.add(trx)
 
 /**
- * Runs `command` in one transaction (or inside the caller's, when given one). The command records its
+ * Runs `command` in one transaction (or inside the caller's, when given one); for a request with an
+ * Idempotency-Key the transaction also keeps the result in the request's slot. The command records its
  * action-log entry with `record(trx, …)`; a command that changed something without one is a bug, so the
  * transaction rolls back and the request fails loudly instead.
  */
 export async function write<T>(db: Db | Trx, command: (trx: Trx) => Promise<T>): Promise<T> {
   if (db instanceof Transaction) return command(db)
-  return db.transaction().execute(async (trx) => {
+  // A retried request's write that an earlier attempt committed is not done again (write-memo.ts).
+  const memo = memoOf(db)
+  if (memo && memo.next < memo.done.length) return memo.done[memo.next++].v as T
+  let kept: { v?: unknown } | null = null
+  const result = await db.transaction().execute(async (trx) => {
     const result = await command(trx)
     if (!logged.has(trx)) throw new Error('A write committed no action-log entry; record() it in the same transaction')
+    if (memo && memo.next === memo.done.length && (kept = keepable(result))) await memo.keep(trx, [...memo.done, kept])
     return result
   })
+  if (memo && kept) memo.next = memo.done.push(kept)
+  // A result JSON cannot carry ends the keeping: a retry's writes from here on would be matched to the wrong ones.
+  else if (memo) memo.next = Infinity
+  return result
 }

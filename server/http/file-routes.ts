@@ -185,12 +185,13 @@ function runner(
   const status = successStatus(def)
   const secrets = oneTimeFields(def, status)
   /** Runs the handler with its context: the services, the inputs, who is asking, and what it may set on its answer. */
-  const handle = async ({ request, caller }: Arrival, inputs: Inputs) => {
+  const handle = async ({ request, caller }: Arrival, inputs: Inputs, db = services.db) => {
     const set = { headers: {} as AnswerHeaders }
     let address: string | null | undefined // read when a handler first asks
     const addressNow = () => (address === undefined ? (address = addressOf(request)) : address)
     const context: HandlerContext<unknown, unknown, unknown, Caller | null> = {
       ...services,
+      db,
       ...inputs,
       caller,
       request,
@@ -240,8 +241,8 @@ function runner(
         credentialOf(caller, addressOf(request)),
         key,
         sent.body,
-        async () => {
-          const { value, headers } = await handle(arrival, check(sent))
+        async (db) => {
+          const { value, headers } = await handle(arrival, check(sent), db)
           return answerOf(arrival, value, headers)
         },
         secrets,

@@ -4,8 +4,13 @@
 // for it. Answers of 500 and up are not kept (a retry may succeed), nor answers that set a cookie (a session is
 // never handed out twice); the kept copy leaves out the fields the route's answer marks as one-time secrets
 // (`OneTime` in schemas.ts), so a replay answers the resource without its secret. The nightly upkeep deletes keys older than a day (server/db/tidy.ts).
+// A crash must not make a retry do the work twice: each write a signed-in caller's request commits keeps its result
+// in the slot in the same transaction (status 0: done, no answer yet; db/write-memo.ts), so a retry that finds such
+// a slot runs the route again with those writes handed back instead of done, and answers as the first would have.
 import { createHash } from 'node:crypto'
 import type { Db } from '../db/client.ts'
+import type { Trx } from '../db/write.ts'
+import { rememberingDb, type WriteMemo } from '../db/write-memo.ts'
 import { HttpError, unprocessable } from '../errors.ts'
 import type { Caller } from '../auth/credential.ts'
 import { refusal } from './error-response.ts'
@@ -39,7 +44,7 @@ export class Idempotency {
     credential: string | null,
     key: string,
     body: unknown,
-    run: () => Promise<Response>,
+    run: (db?: Db) => Promise<Response>,
     secrets: string[] = [],
   ): Promise<Response> {
     if (!WELL_FORMED.test(key))
@@ -66,11 +71,14 @@ export class Idempotency {
           'idempotency_key_reused',
           'Idempotency-Key',
         )
-      const headers: Record<string, string> = { 'idempotent-replayed': 'true', 'cache-control': 'no-store' }
-      if (kept.content_type) headers['content-type'] = kept.content_type
-      return new Response(kept.status === 204 ? null : new Uint8Array(kept.body), { status: kept.status, headers })
+      if (kept.status !== UNANSWERED) {
+        const headers: Record<string, string> = { 'idempotent-replayed': 'true', 'cache-control': 'no-store' }
+        if (kept.content_type) headers['content-type'] = kept.content_type
+        return new Response(kept.status === 204 ? null : new Uint8Array(kept.body), { status: kept.status, headers })
+      }
     }
-    const first = this.first(credential, key, fingerprint, run, secrets)
+    const done = kept ? (JSON.parse(new TextDecoder().decode(kept.body)) as { v?: unknown }[]) : []
+    const first = this.first(credential, key, fingerprint, run, secrets, done)
     this.running.set(slot, first)
     try {
       return await first
@@ -83,17 +91,31 @@ export class Idempotency {
     credential: string,
     key: string,
     fingerprint: string,
-    run: () => Promise<Response>,
+    run: (db?: Db) => Promise<Response>,
     secrets: string[],
+    done: { v?: unknown }[],
   ): Promise<Response> {
+    // Not for an anonymous caller's slot (a sign-in's writes hold session tokens), nor where the answer holds a
+    // one-time secret, which its write's result would hold too: those keep their answer after the route only.
+    const resumed = done.length > 0
+    const memo: WriteMemo = { done, next: 0, keep: (trx, all) => this.keepWrites(trx, credential, key, fingerprint, all) }
+    const db = credential.startsWith('address:') || secrets.length ? undefined : rememberingDb(this.db, memo)
     let response: Response
     try {
-      response = await run()
+      response = await run(db)
     } catch (error) {
       if (!(error instanceof HttpError)) throw error
       response = refusal(error)
     }
-    if (response.status >= 500 || response.headers.has('set-cookie')) return response
+    // A test's crash (tests/reliability/idempotency-crash.test.ts), never in production: the process dies after the
+    // route's writes committed and before its answer is kept or sent, the window a real crash can hit.
+    if (process.env.NODE_ENV === 'test' && process.env.TEST_ONLY_DIE_BEFORE_ANSWER_KEPT === key) process.kill(process.pid, 'SIGKILL')
+    // A 5xx leaves the writes it committed in the slot (a retry does not do them again), but no answer.
+    if (response.status >= 500) return response
+    if (response.headers.has('set-cookie')) {
+      await this.db.deleteFrom('idempotency_keys').where('credential', '=', credential).where('key', '=', key).execute()
+      return response
+    }
     const bytes = new Uint8Array(await response.arrayBuffer())
     const row = {
       fingerprint,
@@ -107,9 +129,31 @@ export class Idempotency {
       .values({ credential, key, ...row })
       .onConflict((oc) => oc.columns(['credential', 'key']).doUpdateSet(row))
       .execute()
-    return new Response(response.status === 204 ? null : bytes, { status: response.status, headers: response.headers })
+    const headers = new Headers(response.headers)
+    // Writes an earlier attempt committed were handed back, not done: the answer is the earlier attempt's.
+    if (resumed) headers.set('idempotent-replayed', 'true')
+    return new Response(response.status === 204 ? null : bytes, { status: response.status, headers })
+  }
+
+  /** Keeps the results of the writes done so far in the slot, inside the write's own transaction. */
+  private async keepWrites(trx: Trx, credential: string, key: string, fingerprint: string, done: { v?: unknown }[]) {
+    const row = {
+      fingerprint,
+      status: UNANSWERED,
+      content_type: null,
+      body: new TextEncoder().encode(JSON.stringify(done)),
+      created_at: new Date(this.now()).toISOString(),
+    }
+    await trx
+      .insertInto('idempotency_keys')
+      .values({ credential, key, ...row })
+      .onConflict((oc) => oc.columns(['credential', 'key']).doUpdateSet(row))
+      .execute()
   }
 }
+
+/** The status of a slot whose writes committed but whose answer is not kept yet. */
+const UNANSWERED = 0
 
 /** A JSON answer's bytes without its one-time secret fields, as kept for a replay. */
 function withoutSecrets(bytes: Uint8Array, contentType: string | null, secrets: string[]): Uint8Array {

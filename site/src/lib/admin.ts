@@ -7,6 +7,7 @@ import { type AdminHref, needsOf } from './admin-pages.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
 import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
 import { instantWords } from '#server/words.ts'
+import { retryKey } from './retry-keys.ts'
 
 /** A refusal, as every route answers one. */
 export interface Refusal {
@@ -21,22 +22,30 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; 
 
 export type { Route } from './api-routes.ts'
 
+const NO_ANSWER = 'No answer came back (the connection dropped). Send it again: it will not be done twice.'
+
 /**
  * Calls the API as the signed-in person. The method and path pick the route from the route table, which types the
  * body sent and the answer: `api('GET', '/api/admin/keys')`; a path no route has, or a method its route lacks, does
- * not compile. A 401 goes to the sign-in page.
+ * not compile. A 401 goes to the sign-in page. A POST carries an Idempotency-Key, the same one when it is sent
+ * again after its answer was lost (retry-keys.ts); a lost answer is a refusal with status 0.
  */
 export async function api<P extends `/${string}`, M extends MethodAt<P>>(
   method: M,
   path: P,
   ...[body]: BodyOf<RouteAt<M, P>> extends undefined ? [] : [body: BodyOf<RouteAt<M, P>>]
 ): Promise<ApiResult<AnswerOf<RouteAt<M, P>>>> {
+  const retry = method === 'POST' ? retryKey(path, body) : null
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
+  if (retry) headers['idempotency-key'] = retry.key
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
-  })
+  }).catch(() => null)
+  retry?.answered(res?.status ?? 0)
+  if (!res) return { ok: false, status: 0, body: { detail: NO_ANSWER } }
   if (res.status === 401) {
     document.cookie = `${SIGNED_IN_COOKIE}=; Path=/; Max-Age=0` // the hint outlived its session
     location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`
