@@ -115,6 +115,8 @@ export interface RouteTable {
   'GET /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').GET
   'POST /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').POST
   'POST /api/join': typeof import('#routes/api/join.ts').POST
+  'GET /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').GET
+  'PUT /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').PUT
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET
   'POST /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').POST
   'POST /api/setup/{token}': typeof import('#routes/api/setup/[token].ts').POST
