@@ -2,21 +2,12 @@
 // title, when (a multi-day event as one range), where, what it is about and how to pay, then each household's reply form
 // (rsvp-form.ts: places, the closing time, the cost per scout, the permission slip, slots).
 import type { AnswerOf } from '#server/routes.ts'
-import { clockWords, dayWords } from '#server/words.ts'
 import { h, type Route } from './admin.ts'
 import { type RsvpFormOptions, rsvpForm } from './rsvp-form.ts'
+import { whenWords } from './reply-words.ts'
 
 type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
 type Household = Parameters<typeof rsvpForm>[1]
-
-/** "Sat, Jan 9, 10:00 AM – Sun, Jan 10, 11:00 AM", "Fri, Jan 8 – Sun, Jan 10 (all day)", "Tue, Dec 1, 7:00 PM – 8:30 PM". */
-export function whenWords(e: Pick<AskingEvent, 'date' | 'time' | 'details'>): string {
-  const { end_date: end, end_time: endTime } = e.details
-  const start = `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ''}`
-  if (!e.time) return end ? `${start} – ${dayWords(end)} (all day)` : `${start}, all day`
-  if (end) return `${start} – ${dayWords(end)}${endTime ? `, ${clockWords(endTime)}` : ''}`
-  return endTime ? `${start} – ${clockWords(endTime)}` : start
-}
 
 /** The event's card with a reply form for each household. */
 export function replyCard(e: AskingEvent, households: Household[], options: RsvpFormOptions = {}): HTMLElement {

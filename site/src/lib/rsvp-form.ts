@@ -4,6 +4,7 @@
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
+import { overWords } from './reply-words.ts'
 
 type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
 /** A household as the form needs it: the family page's, or the reply link's. */
@@ -77,29 +78,6 @@ const signedWords = (r: Reply | undefined) =>
     : r.permission.current
       ? `Signed by ${r.permission.signed_name}. Leave blank to keep your signature.`
       : 'The slip changed since you signed; please sign again.'
-
-/**
- * Before sending: a plain warning when the scouts chosen are more than the places left; all of them then wait, since a
- * household's yes is confirmed or waitlisted as a whole. Empty when they fit.
- */
-export function overWords(chosen: number, places: Standing['places'], reply: Reply | undefined): string {
-  if (!places || chosen === 0) return ''
-  const mine = reply?.answer === 'yes' && reply.status === 'confirmed' ? reply.scouts : 0
-  if (mine && chosen <= mine) return ''
-  const left = places.waitlisted && !mine ? 0 : places.left
-  if (mine)
-    return chosen - mine > left
-      ? `${plural(chosen, 'scout')}, ${plural(left, 'more place')} left: this change is refused and your ${plural(mine, 'place')} stay yours. Choose fewer scouts.`
-      : ''
-  if (chosen <= left) return ''
-  const all = chosen === 2 ? 'both' : `all ${chosen}`
-  const who = chosen === 1 ? 'your scout goes' : `${all} go`
-  const room = left === 0 ? (places.waitlisted ? 'others are already waiting' : 'no places left') : `${plural(left, 'place')} left`
-  return (
-    `${plural(chosen, 'scout')}, ${room}: ${who} on the waiting list and move up together when places free.` +
-    (left > 0 ? ` To have ${left === 1 ? 'one' : left} confirmed now, choose ${plural(left, 'scout')} and reply for the others later.` : '')
-  )
-}
 
 export interface RsvpFormOptions {
   several?: boolean
