@@ -101,6 +101,7 @@ export async function createApp({
     forgotLimits: { email: new RateLimiter(3, 3_600_000), client: new RateLimiter(10, 3_600_000) },
     loginLinkLimits: { email: new RateLimiter(3, 3_600_000), client: new RateLimiter(10, 3_600_000) },
     joinLimiter: new RateLimiter(5, 10 * 60_000),
+    replyLimiter: new RateLimiter(30, 10 * 60_000),
     healthLimiter: new WindowLimiter(60_000),
     passkeyLimiter: new RateLimiter(20, 60_000),
     mirrorLead: (leadId) => mirrors.add(leadId),

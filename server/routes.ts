@@ -43,6 +43,8 @@ export interface Services {
   healthLimiter: WindowLimiter
   /** Public join-form posts per address. */
   joinLimiter: RateLimiter
+  /** Reply links from mail (/api/reply/<token>, read and answer) per address. */
+  replyLimiter: RateLimiter
   /** Passkey sign-ins started per address (each keeps a challenge for five minutes). */
   passkeyLimiter: RateLimiter
   /** Delivers the mail outbox; null when mail is not set up (SMTP_URL). Wake it after a write that queued mail. */

@@ -13,3 +13,10 @@ export interface SessionTable {
   /** When the session last confirmed it is its person (POST /api/admin/account/confirm); null never. */
   confirmed_at: Generated<string | null>
 }
+
+/** A secret the server keeps for itself (`reply_link`: the key of the reply links' HMAC). */
+export interface ServerSecretTable {
+  name: string
+  secret: string
+  created_at: string
+}

@@ -18,6 +18,7 @@ import { getSetting } from '../settings/registry.ts'
 import { clockWords, dayWords, instantWords, plural } from '../words.ts'
 import type { Reminder } from './rsvp-schemas.ts'
 import { signupOf } from './signup.ts'
+import { replyUrl } from './reply-link.ts'
 
 const HOUR = 3_600_000
 /** How long before the moment each reminder goes. */
@@ -152,7 +153,7 @@ export async function sendReminders(db: Db, now: number, baseUrl: string): Promi
         )) {
           const letter = await compose(trx, {
             ...letterOf(kind, e, closes, answers.get(family.id) ?? null),
-            link: { label: 'See your reply', url: `${baseUrl}/family/#event-${encodeURIComponent(e.uid)}` },
+            link: { label: kind === 'before_start' ? 'See your reply' : 'Reply', url: await replyUrl(trx, baseUrl, family.id, e.uid) },
             why: `You get this mail because your household is part of ${site} and this event asks for replies.`,
           })
           await queueMail(

@@ -3,6 +3,7 @@
 import { REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES } from './tables.ts'
 import { Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
 import { Money, ReplySignupFields, Signup } from './signup.ts'
+import { CardDetails } from './reply-card.ts'
 
 export const RsvpBody = t.Object(
   {
@@ -171,8 +172,18 @@ export const RsvpList = t.Object(
 )
 
 export const FamilyRsvpEvent = t.Object(
-  { ...eventFacts, replies: t.Array(RsvpView, { description: "Your households' replies" }) },
-  { $id: 'FamilyRsvpEvent', additionalProperties: false, examples: [{ ...EVENT_EXAMPLE, replies: [REPLY_EXAMPLE] }] },
+  { ...eventFacts, details: CardDetails, replies: t.Array(RsvpView, { description: "Your households' replies" }) },
+  {
+    $id: 'FamilyRsvpEvent',
+    additionalProperties: false,
+    examples: [
+      {
+        ...EVENT_EXAMPLE,
+        details: { end_date: null, end_time: '12:00', description: null, payment_instructions: null },
+        replies: [REPLY_EXAMPLE],
+      },
+    ],
+  },
 )
 
 export const DeletedWithReplies = t.Object(

@@ -9,28 +9,17 @@ import type { Selectable } from 'kysely'
 import { RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from './tables.ts'
 import type { Executor } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
-import { siteTime } from '../settings/registry.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
-import { dollars, eventWords, plural, replyWords } from '../words.ts'
+import { dollars, eventWords, plural } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
-import {
-  money,
-  moveUp,
-  needsSignature,
-  owedBy,
-  type Payment,
-  placeReply,
-  replyParts,
-  signupClosed,
-  signupOf,
-  type SignupSettings,
-  takeSlots,
-} from './signup.ts'
+import { money, owedBy, type Payment, signupClosed, signupOf, type SignupSettings } from './signup.ts'
 import { remindersOf } from './reminders.ts'
 import type { RsvpBody } from './rsvp-schemas.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
+import { assertOpen, moveWaitlistUp, saveAnswer } from './answer.ts'
+import { cardDetails } from './reply-card.ts'
 
 /** Days the replies of an event deleted from the store stay readable. */
 export const RSVP_KEEP_DAYS = 30
@@ -310,98 +299,14 @@ export async function answerFor(
   context: { address: string | null; mail: SignupMail },
 ) {
   const event = await rsvpEvent(db, uid, false)
-  const facts = factsOf(event)
-  if (!facts.open)
-    throw conflict(
-      signupClosed(facts.signup)
-        ? `Replies are closed: they closed ${await siteTime(db, facts.signup!.closes_at!)}`
-        : 'Replies are closed: the event has started',
-    )
+  await assertOpen(db, factsOf(event))
   const own = await ownHouseholdIds(db, caller)
   if (!own.length) throw forbidden('Your account is not linked to a household; ask a leader to link it on the roster')
   const household = body.household_id ?? (own.length === 1 ? own[0] : null)
   if (household === null) throw unprocessable('household_id: your account has several households; say which one answers')
   if (!own.includes(household)) throw forbidden('You can answer only for your own household')
-  const { signup } = facts
-  const parts = await replyParts(db, household, signup, body)
-  const now = nowIso()
-  const reply = {
-    answer: body.answer,
-    adults: body.adults,
-    scouts: body.scouts,
-    note: body.note?.trim() || null,
-    answered_by: caller.actor,
-    answered_at: now,
-    scout_ids: parts.scoutIds ? JSON.stringify(parts.scoutIds) : null,
-  }
-  await write(db, async (trx) => {
-    const previous = await trx
-      .selectFrom('rsvps')
-      .select(['answer', 'status', 'queued_at', 'scouts'])
-      .where('uid', '=', uid)
-      .where('household_id', '=', household)
-      .executeTakeFirst()
-    await needsSignature(trx, uid, household, signup, body)
-    const place = await placeReply(trx, uid, household, signup?.capacity, previous, reply, now)
-    await trx
-      .insertInto('rsvps')
-      .values({ uid, household_id: household, ...reply, ...place })
-      .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet({ ...reply, ...place }))
-      .execute()
-    if (body.permission && signup?.permission_text) {
-      const signed = {
-        text: signup.permission_text,
-        signed_name: body.permission.signed_name.trim(),
-        signed_by: caller.actor,
-        signed_at: now,
-        address: context.address ?? 'unknown',
-      }
-      await trx
-        .insertInto('rsvp_permissions')
-        .values({ uid, household_id: household, ...signed })
-        .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(signed))
-        .execute()
-    }
-    if (parts.slots) await takeSlots(trx, uid, household, signup, parts.slots)
-    const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
-      .parent_name
-    const movedSelf = await moveWaitlistUp(trx, caller.actor, event, signup?.capacity, context.mail, household)
-    const status = movedSelf || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
-    await record(
-      trx,
-      caller.actor,
-      'calendar.rsvp',
-      `${name}: ${replyWords(reply)}${body.answer === 'yes' && status === 'waitlisted' ? ' (waitlisted)' : ''} for ${eventWords(event)}` +
-        (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
-    )
-  })
+  await saveAnswer(db, caller.actor, event, household, body, context)
   return (await replies(db, event, [household]))[0]
-}
-
-/**
- * Confirms whoever the free places now fit from the waitlist, each in the history and mailed, except `replier`: the
- * household whose own answer confirmed it. Answers whether the replier moved up.
- */
-async function moveWaitlistUp(
-  trx: Executor,
-  actor: string,
-  event: { uid: string; title: string; date: string; time: string | null },
-  capacity: number | undefined,
-  mail: SignupMail,
-  replier?: number,
-): Promise<boolean> {
-  const moved = await moveUp(trx, event.uid, capacity)
-  const others = moved.filter((m) => m.household_id !== replier)
-  for (const m of others)
-    await record(trx, actor, 'calendar.rsvp_moved_up', `${m.parent_name} moved up from the waitlist for ${eventWords(event)}`)
-  await queueSignupMail(
-    trx,
-    mail,
-    'moved_up',
-    event,
-    others.map((m) => m.household_id),
-  )
-  return others.length < moved.length
 }
 
 /** PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here. */
@@ -475,6 +380,7 @@ export async function familyRsvps(db: Executor, households: number[]) {
     out.push({
       ...factsOf(e),
       ...(await standing(db, e)),
+      details: await cardDetails(db, e),
       replies: await replies(db, e, households),
     })
   return out

@@ -6,6 +6,7 @@ import { queueMail } from '../mail/outbox.ts'
 import { familyAddresses } from '../messages/audience.ts'
 import { getSetting } from '../settings/registry.ts'
 import { dayWords } from '../words.ts'
+import { replyUrl } from './reply-link.ts'
 
 /** Where mail links go, when mail is set up; null sends nothing. */
 export type SignupMail = { publicBaseUrl: string } | null
@@ -35,13 +36,17 @@ export async function queueSignupMail(
   if (!mail || !households.length) return 0
   const site = await getSetting(trx, 'site.name')
   const news = NEWS[kind](event.title, dayWords(event.date, { year: true }))
-  const letter = await compose(trx, {
-    subject: news.subject,
-    paragraphs: [news.paragraph],
-    link: { label: 'See your sign-up', url: `${mail.publicBaseUrl}/family/#event-${encodeURIComponent(event.uid)}` },
-    why: `You get this mail because your household signed up for an event on ${site}.`,
-  })
-  const mails = (await familyAddresses(trx, households)).flatMap((f) => f.emails.map((to) => ({ kind: 'signup' as const, to, ...letter })))
+  const mails = []
+  for (const f of await familyAddresses(trx, households)) {
+    const letter = await compose(trx, {
+      subject: news.subject,
+      paragraphs: [news.paragraph],
+      // The household's own reply link: a family without an account sees and changes its sign-up there too.
+      link: { label: 'See your sign-up', url: await replyUrl(trx, mail.publicBaseUrl, f.id, event.uid) },
+      why: `You get this mail because your household signed up for an event on ${site}.`,
+    })
+    mails.push(...f.emails.map((to) => ({ kind: 'signup' as const, to, ...letter })))
+  }
   await queueMail(trx, mails)
   return mails.length
 }

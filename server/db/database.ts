@@ -2,7 +2,7 @@
 // Kysely's own example does, and the Executor type queries take (the database or a transaction).
 import type { Kysely, Transaction } from 'kysely'
 import type { AnnouncementTable } from '../announcements/tables.ts'
-import type { SessionTable } from '../auth/tables.ts'
+import type { ServerSecretTable, SessionTable } from '../auth/tables.ts'
 import type { BackupTable } from '../backups/tables.ts'
 import type {
   CalendarObjectTable,
@@ -88,4 +88,5 @@ export interface Database {
   digest_runs: DigestRunTable
   content_pages: ContentPageTable
   setup_steps: SetupStepTable
+  server_secrets: ServerSecretTable
 }

@@ -56,6 +56,8 @@ export interface Recipient {
   email: string
   /** Why this address gets it, for the mail's footer. */
   because: 'family' | 'leader'
+  /** A family address's household: its reply link when the message is about an event asking for replies. */
+  household?: number
 }
 export interface Skip {
   email: string | null
@@ -174,7 +176,7 @@ export async function resolveAudience(db: Executor, caller: Caller, audience: Au
   const families = await familyAddresses(db, [...householdIds])
   for (const family of families) {
     if (!family.emails.length) skipped.push({ email: null, who: `${family.parent_name}'s household`, reason: 'no address' })
-    for (const email of family.emails) recipients.set(email, { email, because: 'family' })
+    for (const email of family.emails) if (!recipients.has(email)) recipients.set(email, { email, because: 'family', household: family.id })
   }
   if (leaders.length) {
     const rows = await db

@@ -18,6 +18,7 @@ import { getSetting } from '../settings/registry.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '../words.ts'
 import { familyAddresses, unsubscribedOf } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
+import { replyUrl } from '../calendar/reply-link.ts'
 
 const DAYS_AHEAD = 14
 /** A digest missed while the service was down still goes within this long of its hour, and not after. */
@@ -190,7 +191,7 @@ export async function digestPreview(db: Executor, caller: Caller) {
  * One household's digest, as Markdown for the HTML part (titles escaped so their punctuation stays literal) and as
  * plain text for the text part (the same lines without escapes or marks).
  */
-function digestBody(digest: HouseholdDigest, baseUrl: string): { markdown: string; text: string } {
+function digestBody(digest: HouseholdDigest, baseUrl: string, links: Map<string, string>): { markdown: string; text: string } {
   const markdown: string[] = []
   const text: string[] = []
   const line = (md: string, plain = md) => (markdown.push(md), text.push(plain))
@@ -200,7 +201,7 @@ function digestBody(digest: HouseholdDigest, baseUrl: string): { markdown: strin
     for (const e of digest.events) {
       const when = `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ''}`
       // Bare addresses: the HTML part links them, and the text part reads well.
-      const reply = e.asks_reply ? ` — reply: ${baseUrl}/family/#event-${encodeURIComponent(e.uid)}` : ''
+      const reply = e.asks_reply ? ` — reply: ${links.get(e.uid)}` : ''
       const unit = UNIT_WORDS[e.unit].toLowerCase()
       line(`- **${markdownText(when)}**: ${markdownText(e.title)} (${unit})${reply}`, `- ${when}: ${e.title} (${unit})${reply}`)
     }
@@ -237,7 +238,10 @@ export async function sendDigest(db: Db, at: number, baseUrl: string): Promise<n
     )
     const mails = []
     for (const digest of digests) {
-      const body = digestBody(digest, baseUrl)
+      // Each household's own reply link: it answers without an account.
+      const links = new Map<string, string>()
+      for (const e of digest.events) if (e.asks_reply) links.set(e.uid, await replyUrl(trx, baseUrl, digest.household_id, e.uid))
+      const body = digestBody(digest, baseUrl, links)
       for (const to of digest.emails) {
         const token = tokens.get(to)!
         const letter = await compose(trx, {

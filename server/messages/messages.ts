@@ -16,6 +16,7 @@ import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
+import { replyUrl } from '../calendar/reply-link.ts'
 import { type MessageTable, SKIP_REASONS } from './tables.ts'
 
 export const NO_MAIL =
@@ -242,6 +243,7 @@ interface Sending {
   urgent: boolean
   words: string
   sender: { email: string; name: string | null }
+  audience: AudienceInput
   baseUrl: string
 }
 
@@ -253,6 +255,10 @@ async function queueMessageMails(trx: Executor, messageId: number, recipients: R
     recipients.map((r) => r.email),
   )
   const from = m.sender.name ? `${m.sender.name} (${m.sender.email})` : m.sender.email
+  const uid = m.audience.event?.uid
+  // About an event that asks for replies: each family's mail carries its own reply link.
+  const asking =
+    uid && (await trx.selectFrom('rsvp_events').select('uid').where('uid', '=', uid).where('asking', '=', 1).executeTakeFirst())
   const mails = []
   for (const r of recipients) {
     const token = tokens.get(r.email)!
@@ -265,6 +271,7 @@ async function queueMessageMails(trx: Executor, messageId: number, recipients: R
       subject: m.subject,
       paragraphs: [],
       markdown: m.body,
+      ...(asking && r.household ? { link: { label: 'Reply', url: await replyUrl(trx, m.baseUrl, r.household, asking.uid) } } : {}),
       after: [`Sent by ${from} to ${m.words}. Reply to this mail to write to them.`],
       why,
       ...(m.urgent ? {} : { unsubscribe: `${m.baseUrl}/unsubscribe/#${token}` }),

@@ -237,6 +237,15 @@ export const SETTINGS = {
     "The hour (0–23, in the site's time zone) at which the weekly digest goes; 18 is 6 PM.",
     ['digest schedule'],
   ),
+  'payments.instructions': setting({
+    label: 'How to pay for events',
+    type: 'Markdown of up to 2000 characters, or null for none',
+    schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
+    default: null,
+    description:
+      'Shown on the reply card of every event that costs something (signup.cost_cents): whom to pay, by check, cash or an online link. Markdown; links and lists work.',
+    check: (value) => (value !== null && !value.trim() ? 'must not be blank (null for none)' : null),
+  }),
   'catalog.per_minute': integer(
     'Catalog requests per minute per address',
     1,

@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../errors.ts'
 import { noneMatch } from '../http/versions.ts'
 
 /** Pages whose last path segment is a secret token: /invite/<token> serves invite/index.html. */
-const TOKEN_PAGES = ['invite', 'setup', 'reset', 'login/link']
+const TOKEN_PAGES = ['invite', 'setup', 'reset', 'login/link', 'reply']
 
 export const PAGE_HEADERS = {
   'content-security-policy':

@@ -112,12 +112,16 @@ describe('the weekly digest', () => {
     expect(mail.text).not.toContain('## ')
     expect(mail.html).toContain('Pinewood [Derby]')
     expect(mail.html).toContain('Popcorn orders are due')
-    expect(mail.html).toContain(`href="http://127.0.0.1:1/family/#event-${encodeURIComponent('derby@test')}"`)
+    const reply = linkIn(mail, 'http://127.0.0.1:1/reply/')
+    expect(mail.html).toContain(`href="${reply}"`)
     expect(mail.text).not.toContain('Far away')
     expect(mail.text).not.toContain('Troop hike')
     expect(troopMail.text).toContain('Troop hike')
     expect(troopMail.text).not.toContain('Popcorn')
-    expect(linkIn(mail, 'http://127.0.0.1:1/family/')).toBe(`http://127.0.0.1:1/family/#event-${encodeURIComponent('derby@test')}`)
+    // The household's own reply link opens the event without an account.
+    const opened = await s.req('GET', `/api/reply/${reply.split('/reply/')[1]}`)
+    expect(opened.body.event.uid).toBe('derby@test')
+    expect(opened.body.household.parent_name).toBe(`Parent ${packFamily}`)
     // The unsubscribe link works.
     const token = linkIn(mail, 'http://127.0.0.1:1/unsubscribe/').split('#')[1]
     expect((await s.req('POST', `/api/unsubscribe/${token}`)).body.email).toBe(packFamily)

@@ -8,7 +8,7 @@ import { utcToZoned } from '../../server/calendar/zone.ts'
 import { getSetting } from '../../server/settings/registry.ts'
 import { ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
-import { startRelay, type TestRelay } from '../mail.ts'
+import { linkIn, startRelay, type TestRelay } from '../mail.ts'
 import { addDays, today } from '../dates.ts'
 
 let relay: TestRelay
@@ -143,6 +143,10 @@ describe('the reminders on the event for leaders, and the schedule', () => {
     s.startReminders()
     const mail = await relay.waitFor(f.email)
     expect(mail.subject).toBe('Tomorrow: Pack meeting')
+    // The household's own reply link: it opens its reply without an account.
+    const token = linkIn(mail, 'http://127.0.0.1:1/reply/').split('/reply/')[1]
+    const opened = await s.req('GET', `/api/reply/${token}`)
+    expect(opened.body).toMatchObject({ household: { id: f.household }, reply: { answer: 'yes' } })
     const after = (await s.req('GET', `${eventPath(uid)}/rsvps`, { cookie: leader.cookie })).body
     expect(after.reminders.find((r: any) => r.kind === 'before_start')).toMatchObject({ reminded: 1, to_remind: [] })
   })

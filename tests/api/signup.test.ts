@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { familyAccount } from '../households.ts'
-import { startRelay, type TestRelay } from '../mail.ts'
+import { linkIn, startRelay, type TestRelay } from '../mail.ts'
 import { addDays, today } from '../dates.ts'
 
 let relay: TestRelay
@@ -118,7 +118,11 @@ describe('who comes', () => {
     expect((await s.lastLog('calendar.rsvp_moved_up')).summary).toContain('moved up from the waitlist for “Cabin weekend”')
     const mail = await relay.waitFor('waiting.family@example.org')
     expect(mail.subject).toBe('A place came free: you are coming to Cabin weekend')
-    expect(mail.text).toContain(`/family/#event-${encodeURIComponent(uid)}`)
+    // The household's own reply link: it opens its sign-up without an account.
+    const link = linkIn(mail, 'http://127.0.0.1:1/reply/')
+    const opened = await s.req('GET', `/api/reply/${link.split('/reply/')[1]}`)
+    expect(opened.status).toBe(200)
+    expect(opened.body.reply).toMatchObject({ status: 'confirmed' })
   })
 
   it('under concurrent replies gives each place once: exactly the capacity is confirmed, the rest wait in answer order', async () => {

@@ -166,7 +166,7 @@ describe('what search engines and link previews read', () => {
   it('serves robots.txt keeping crawlers out of the private paths, and a sitemap of the public pages', async () => {
     const robots = await s.req('GET', '/robots.txt')
     expect(robots.headers.get('content-type')).toContain('text/plain')
-    for (const path of ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/', '/unsubscribe/'])
+    for (const path of ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/', '/unsubscribe/', '/reply/'])
       expect(robots.text).toContain(`Disallow: ${path}`)
     expect(robots.text).toContain('Sitemap: http://127.0.0.1:1/sitemap.xml')
     const sitemap = await s.req('GET', '/sitemap.xml')

@@ -136,7 +136,7 @@ describe('admin section in a browser', () => {
   })
 
   it('has no serious or critical accessibility violations, no visible hidden element and no overflow on any page at phone and laptop width; saves screenshots', async () => {
-    const publicPages = [...PUBLIC_PAGES, '/setup/x', '/invite/x', '/reset/x', '/no-such-page', '/family/']
+    const publicPages = [...PUBLIC_PAGES, '/setup/x', '/invite/x', '/reset/x', '/reply/x', '/no-such-page', '/family/']
     const adminPages = [
       '/admin/',
       '/admin/leads/',

@@ -161,7 +161,7 @@ describe('messages in a browser', () => {
     })
     expect(preview.body.emails).toEqual([PARENT, 'ben.home@example.org'])
 
-    // The digest's reply link (/family/#event-<uid>) lands on that event's card, made after the page loaded.
+    // A link to an event's card (/family/#event-<uid>) lands on that event's card, made after the page loaded.
     const asked = await suite.s.req('POST', '/api/admin/calendar', {
       cookie: leader,
       json: { title: 'Spring campout', date: addDays(today(), 20), unit: 'pack', rsvp: true },

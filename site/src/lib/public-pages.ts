@@ -14,4 +14,4 @@ export const INDEXED_PAGES = [
   '/catalog/',
 ]
 
-export const PRIVATE_PATHS = ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/', '/unsubscribe/']
+export const PRIVATE_PATHS = ['/admin/', '/api/', '/family/', '/invite/', '/reset/', '/setup/', '/unsubscribe/', '/reply/']

@@ -120,6 +120,8 @@ export interface RouteTable {
   'POST /api/join': typeof import('#routes/api/join.ts').POST
   'POST /api/login-link/{token}': typeof import('#routes/api/login-link/[token].ts').POST
   'POST /api/login-link': typeof import('#routes/api/login-link/index.ts').POST
+  'GET /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').GET
+  'PUT /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').PUT
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET
   'POST /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').POST
   'POST /api/setup/{token}': typeof import('#routes/api/setup/[token].ts').POST

@@ -4,9 +4,15 @@
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
+import { overWords } from './reply-words.ts'
 
 type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
-type Household = Pick<AnswerOf<Route<'GET /api/admin/family'>>['households'][number], 'id' | 'parent_name' | 'scouts'>
+/** A household as the form needs it: the family page's, or the reply link's. */
+type Household = {
+  id: number
+  parent_name: string
+  scouts: { id: number; first_name: string; preferred_name: string | null; last_name: string | null }[]
+}
 type Reply = AnswerOf<Route<'PUT /api/admin/calendar/{uid}/rsvps'>>
 type Standing = Pick<AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>, 'signup' | 'places' | 'slots'>
 
@@ -73,10 +79,21 @@ const signedWords = (r: Reply | undefined) =>
       ? `Signed by ${r.permission.signed_name}. Leave blank to keep your signature.`
       : 'The slip changed since you signed; please sign again.'
 
+export interface RsvpFormOptions {
+  several?: boolean
+  mail?: boolean
+  /** The reply link's API path (/api/reply/<token>): read and answer through it instead of the signed-in family's. */
+  via?: `/api/reply/${string}`
+}
+
 let forms = 0
 
 /** The reply form of one household (with its current reply), or its reply alone once replies are closed. */
-export function rsvpForm(event: AskingEvent, household: Household, { several = false, mail = false } = {}): HTMLElement {
+export function rsvpForm(
+  event: AskingEvent,
+  household: Household,
+  { several = false, mail = false, via }: RsvpFormOptions = {},
+): HTMLElement {
   let reply: Reply | undefined = event.replies.find((r) => r.household_id === household.id)
   const who = several ? ` (${household.parent_name})` : ''
   const { signup } = event
@@ -96,7 +113,12 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
       h('input', { type: 'number', name, min: '0', max: '20', inputmode: 'numeric', value: String(reply?.[name] ?? 1) }),
     )
   const facts = h('ul', { class: 'plain', 'data-facts': '' })
-  const drawFacts = (s: Standing) => facts.replaceChildren(...factWords(s).map((f) => h('li', {}, f)))
+  let places = event.places
+  const drawFacts = (s: Standing) => {
+    places = s.places
+    facts.replaceChildren(...factWords(s).map((f) => h('li', {}, f)))
+  }
+  const over = h('p', { class: 'error', 'data-over': '', hidden: true })
   drawFacts(event)
 
   const whoComes = signup?.per_scout
@@ -186,12 +208,22 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     slip,
     slots.length ? h('fieldset', { class: 'group' }, h('legend', {}, 'Volunteer slots'), ...slots.map((s) => s.label)) : null,
     h('label', {}, 'Note for the leaders (optional)', h('input', { name: 'note', maxlength: '300', value: reply?.note ?? '' })),
+    over,
     h('button', { type: 'submit' }, reply ? 'Change reply' : 'Send reply'),
     status,
   ) as HTMLFormElement
   if (signup && reply) showStatus(`Your reply: ${replyWords(reply)}. ${standingWords(reply, mail)}`.trim(), status)
 
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
+  const chosenAnswer = () => (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value
+  const chosenScouts = () => (whoComes ? form.querySelectorAll('input[name="scout"]:checked').length : Number(field('scouts').value || 0))
+  const drawOver = () => {
+    over.textContent = chosenAnswer() === 'yes' ? overWords(chosenScouts(), places, reply) : ''
+    over.hidden = !over.textContent
+  }
+  form.addEventListener('input', drawOver)
+  form.addEventListener('change', drawOver)
+  drawOver()
   form.addEventListener('submit', async (e) => {
     e.preventDefault()
     const answer = (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value as
@@ -209,7 +241,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
       adults: coming ? Number(field('adults').value || 0) : 0,
       scouts: !coming ? 0 : whoComes ? ticked.length : Number(field('scouts').value || 0),
       ...(field('note').value.trim() ? { note: field('note').value.trim() } : {}),
-      ...(several ? { household_id: household.id } : {}),
+      ...(several && !via ? { household_id: household.id } : {}),
       ...(whoComes ? { scout_ids: coming ? ticked : [] } : {}),
       ...(signed ? { permission: { signed_name: signed } } : {}),
       // Every slot is sent, so a 0 gives it up; not coming gives them all up.
@@ -218,7 +250,7 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
         : {}),
     }
     const path = `/api/admin/calendar/${encodeURIComponent(event.uid)}/rsvps` as const
-    const res = await api('PUT', path, body)
+    const res = via ? await api('PUT', via, body) : await api('PUT', path, body)
     if (!res.ok) showError(res, status)
     else {
       reply = res.body
@@ -236,11 +268,13 @@ export function rsvpForm(event: AskingEvent, household: Household, { several = f
     }
     if (signup) {
       // The places and slots as they stand now: after this reply, or after the others' that got it refused.
-      const fresh = await api('GET', path)
+      const fresh = via ? await api('GET', via) : await api('GET', path)
       if (fresh.ok) {
-        drawFacts(fresh.body)
-        drawSlots(fresh.body.slots)
+        const standing = 'event' in fresh.body ? fresh.body.event : fresh.body
+        drawFacts(standing)
+        drawSlots(standing.slots)
       }
+      drawOver()
     }
   })
   return form

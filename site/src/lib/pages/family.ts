@@ -2,9 +2,9 @@
 // with a form to change your contacts, emergency contact, scouts' preferred names and photo consent; the leaders of
 // your scouts' units; below, whether each of your addresses gets the leaders' messages and the weekly digest.
 import type { AnswerOf } from '#server/routes.ts'
-import { clockWords, dayWords, denWords, goesBy } from '#server/words.ts'
+import { dayWords, denWords, goesBy } from '#server/words.ts'
 import { api, byId, detailOf, h, onSubmit, text, type Route, showStatus, showError } from '../admin.ts'
-import { rsvpForm } from '../rsvp-form.ts'
+import { replyCard } from '../reply-card.ts'
 
 type FamilyAnswer = AnswerOf<Route<'GET /api/admin/family'>>
 type Household = FamilyAnswer['households'][number]
@@ -21,16 +21,7 @@ else {
   else
     box.replaceChildren(
       ...(events.length ? [h('h2', {}, 'Please reply')] : []),
-      ...events.map((e) =>
-        h(
-          'section',
-          // The digest's reply link lands here: /family/#event-<uid>
-          { class: 'card', 'data-event': e.uid, id: `event-${encodeURIComponent(e.uid)}`, tabindex: '-1' },
-          h('h3', {}, e.title),
-          h('p', {}, `${dayWords(e.date)}${e.time ? `, ${clockWords(e.time)}` : ', all day'}${e.location ? ` · ${e.location}` : ''}`),
-          ...households.map((hh) => rsvpForm(e, hh, { several: households.length > 1, mail: mailed })),
-        ),
-      ),
+      ...events.map((e) => replyCard(e, households, { mail: mailed })),
       ...(events.length ? [h('h2', {}, 'Your household')] : []),
       ...households.map(householdCard),
       ...(leaders.length

@@ -18,7 +18,7 @@ function timeZones(current: unknown): { value: string; label: string }[] {
   return [...zones].sort().map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))
 }
 
-function input(s: Setting): HTMLInputElement | HTMLSelectElement {
+function input(s: Setting): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   const common = { id: `setting-${s.key}`, name: 'value', 'aria-describedby': `about-${s.key}` }
   if (s.key === 'site.timezone') s = { ...s, choices: timeZones(s.value ?? s.default) }
   if (s.choices)
@@ -28,6 +28,8 @@ function input(s: Setting): HTMLInputElement | HTMLSelectElement {
       ...s.choices.map((c) => h('option', { value: c.value, selected: c.value === s.value }, c.label)),
     ) as HTMLSelectElement
   const value = s.value === null ? '' : String(s.value)
+  // Markdown (payments.instructions) takes several lines.
+  if (s.type.includes('Markdown')) return h('textarea', { ...common, rows: '4' }, value) as HTMLTextAreaElement
   if (s.minimum !== undefined)
     return h('input', {
       ...common,

@@ -1,0 +1,116 @@
+// Keeping a household's reply, whoever gives it: a family signed in (PUT …/rsvps) or anyone holding the household's
+// reply link from a mail (PUT /api/reply/<token>). The same rules either way: sign-up closed, scouts of the household,
+// the permission slip, slots, places and the waitlist; each reply in the action log under `actor`.
+import type { Selectable } from 'kysely'
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { record, write } from '../db/write.ts'
+import { conflict } from '../errors.ts'
+import { nowIso } from '../schemas.ts'
+import { siteTime } from '../settings/registry.ts'
+import { eventWords, replyWords } from '../words.ts'
+import type { RsvpBody } from './rsvp-schemas.ts'
+import { moveUp, needsSignature, placeReply, replyParts, signupClosed, signupOf, takeSlots } from './signup.ts'
+import { queueSignupMail, type SignupMail } from './signup-mail.ts'
+import type { RsvpEventTable } from './tables.ts'
+
+/** Refuses (409) a reply once the event has started or its sign-up closed, saying which. */
+export async function assertOpen(db: Executor, facts: { open: boolean; signup: ReturnType<typeof signupOf> }, refuse = conflict) {
+  if (facts.open) return
+  throw refuse(
+    signupClosed(facts.signup)
+      ? `Replies are closed: they closed ${await siteTime(db, facts.signup!.closes_at!)}`
+      : 'Replies are closed: the event has started',
+  )
+}
+
+/** Writes `household`'s answer to an open event, with its action-log entry and any waitlist moves, in one transaction. */
+export async function saveAnswer(
+  db: Db,
+  actor: string,
+  event: Selectable<RsvpEventTable>,
+  household: number,
+  body: typeof RsvpBody.static,
+  context: { address: string | null; mail: SignupMail },
+) {
+  const { uid } = event
+  const signup = signupOf(event)
+  const parts = await replyParts(db, household, signup, body)
+  const now = nowIso()
+  const reply = {
+    answer: body.answer,
+    adults: body.adults,
+    scouts: body.scouts,
+    note: body.note?.trim() || null,
+    answered_by: actor,
+    answered_at: now,
+    scout_ids: parts.scoutIds ? JSON.stringify(parts.scoutIds) : null,
+  }
+  await write(db, async (trx) => {
+    const previous = await trx
+      .selectFrom('rsvps')
+      .select(['answer', 'status', 'queued_at', 'scouts'])
+      .where('uid', '=', uid)
+      .where('household_id', '=', household)
+      .executeTakeFirst()
+    await needsSignature(trx, uid, household, signup, body)
+    const place = await placeReply(trx, uid, household, signup?.capacity, previous, reply, now)
+    await trx
+      .insertInto('rsvps')
+      .values({ uid, household_id: household, ...reply, ...place })
+      .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet({ ...reply, ...place }))
+      .execute()
+    if (body.permission && signup?.permission_text) {
+      const signed = {
+        text: signup.permission_text,
+        signed_name: body.permission.signed_name.trim(),
+        signed_by: actor,
+        signed_at: now,
+        address: context.address ?? 'unknown',
+      }
+      await trx
+        .insertInto('rsvp_permissions')
+        .values({ uid, household_id: household, ...signed })
+        .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(signed))
+        .execute()
+    }
+    if (parts.slots) await takeSlots(trx, uid, household, signup, parts.slots)
+    const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
+      .parent_name
+    const movedSelf = await moveWaitlistUp(trx, actor, event, signup?.capacity, context.mail, household)
+    const status = movedSelf || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
+    await record(
+      trx,
+      actor,
+      'calendar.rsvp',
+      `${name}: ${replyWords(reply)}${body.answer === 'yes' && status === 'waitlisted' ? ' (waitlisted)' : ''} for ${eventWords(event)}` +
+        (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
+    )
+  })
+}
+
+/**
+ * Confirms whoever the free places now fit from the waitlist, each in the history and mailed, except `replier`: the
+ * household whose own answer confirmed it. Answers whether the replier moved up.
+ */
+export async function moveWaitlistUp(
+  trx: Executor,
+  actor: string,
+  event: { uid: string; title: string; date: string; time: string | null },
+  capacity: number | undefined,
+  mail: SignupMail,
+  replier?: number,
+): Promise<boolean> {
+  const moved = await moveUp(trx, event.uid, capacity)
+  const others = moved.filter((m) => m.household_id !== replier)
+  for (const m of others)
+    await record(trx, actor, 'calendar.rsvp_moved_up', `${m.parent_name} moved up from the waitlist for ${eventWords(event)}`)
+  await queueSignupMail(
+    trx,
+    mail,
+    'moved_up',
+    event,
+    others.map((m) => m.household_id),
+  )
+  return others.length < moved.length
+}

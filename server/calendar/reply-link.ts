@@ -1,0 +1,118 @@
+// Reply links in mail: /reply/<token> lets a household without an account answer one event. The token is
+// `<household id>.<event uid, base64url>.<HMAC-SHA256 of both under the server's reply_link secret>`: nothing is stored
+// per mail, a resent mail carries a working link, and the link dies with the household (inactive or deleted), with the
+// event's sign-up (closed, started, no longer asking) or with the secret. Opening it changes nothing; only a PUT does.
+import type { Db } from '../db/client.ts'
+import type { Executor } from '../db/database.ts'
+import { forbidden, gone, notFound } from '../errors.ts'
+import { Nullable, t } from '../schemas.ts'
+import { sameSecret } from '../auth/tokens.ts'
+import { assertOpen, saveAnswer } from './answer.ts'
+import { cardDetails } from './reply-card.ts'
+import { factsOf, replies, standing } from './rsvp.ts'
+import { FamilyRsvpEvent, type RsvpBody, RsvpView } from './rsvp-schemas.ts'
+import type { SignupMail } from './signup-mail.ts'
+
+const secrets = new WeakMap<object, Promise<string>>()
+
+/** The reply_link secret (made by its migration), read once per database. */
+function secretOf(db: Executor): Promise<string> {
+  let secret = secrets.get(db)
+  if (!secret) {
+    secret = db
+      .selectFrom('server_secrets')
+      .select('secret')
+      .where('name', '=', 'reply_link')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.secret)
+    secrets.set(db, secret)
+  }
+  return secret
+}
+
+const mac = (secret: string, household: number, uid: string) =>
+  new Bun.CryptoHasher('sha256', secret).update(`${household}\n${uid}`).digest('base64url')
+
+/** The token of `household`'s link to event `uid`: the same each time it is asked for. */
+export async function replyToken(db: Executor, household: number, uid: string): Promise<string> {
+  return `${household}.${Buffer.from(uid).toString('base64url')}.${mac(await secretOf(db), household, uid)}`
+}
+
+/** The address a mail gives `household` to answer event `uid`. */
+export const replyUrl = async (db: Executor, baseUrl: string, household: number, uid: string) =>
+  `${baseUrl}/reply/${await replyToken(db, household, uid)}`
+
+const DEAD = 'This reply link does not work: it may be cut short, or the household is no longer on the roster. Ask a leader for a new one.'
+
+/** The household and event a token answers for; 404 for a token that is not one, 410 once replies are closed. */
+async function opened(db: Executor, token: string) {
+  const [id, encoded, signature, ...rest] = token.split('.')
+  if (rest.length || !/^[1-9][0-9]{0,9}$/.test(id ?? '') || !encoded || !signature) throw notFound(DEAD)
+  const household = Number(id)
+  const uid = Buffer.from(encoded, 'base64url').toString()
+  if (!sameSecret(signature, mac(await secretOf(db), household, uid))) throw notFound(DEAD)
+  const hh = await db
+    .selectFrom('households')
+    .select(['id', 'parent_name'])
+    .where('id', '=', household)
+    .where('active', '=', 1)
+    .executeTakeFirst()
+  if (!hh) throw notFound(DEAD)
+  const event = await db.selectFrom('rsvp_events').selectAll().where('uid', '=', uid).executeTakeFirst()
+  if (!event || event.asking !== 1 || event.gone_at) throw gone('This event no longer asks for replies.')
+  await assertOpen(db, factsOf(event), gone)
+  return { household: hh, event }
+}
+
+export const ReplyLinkView = t.Object(
+  {
+    event: FamilyRsvpEvent,
+    household: t.Object(
+      {
+        id: t.Integer(),
+        parent_name: t.String(),
+        scouts: t.Array(
+          t.Object(
+            { id: t.Integer(), first_name: t.String(), preferred_name: Nullable(t.String()), last_name: Nullable(t.String()) },
+            { additionalProperties: false },
+          ),
+          { description: "The household's scouts, to choose who comes" },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    reply: Nullable(RsvpView),
+  },
+  { additionalProperties: false },
+)
+
+/** GET: the event as the family page shows it, the household with its scouts, and its reply so far. Reads only. */
+export async function replyByLink(db: Executor, token: string): Promise<typeof ReplyLinkView.static> {
+  const { household, event } = await opened(db, token)
+  const scouts = await db
+    .selectFrom('scouts')
+    .select(['id', 'first_name', 'preferred_name', 'last_name'])
+    .where('household_id', '=', household.id)
+    .orderBy('first_name')
+    .execute()
+  const own = await replies(db, event, [household.id])
+  return {
+    event: { ...factsOf(event), ...(await standing(db, event)), details: await cardDetails(db, event), replies: own },
+    household: { ...household, scouts },
+    reply: own[0] ?? null,
+  }
+}
+
+/** PUT: the household's answer, under the same rules as a signed-in family's, recorded as given by the link. */
+export async function answerByLink(
+  db: Db,
+  token: string,
+  body: typeof RsvpBody.static,
+  context: { address: string | null; mail: SignupMail },
+) {
+  const { household, event } = await opened(db, token)
+  const { household_id, ...answer } = body
+  if (household_id !== undefined && household_id !== household.id) throw forbidden('This link answers for one household only')
+  await saveAnswer(db, `household ${household.id} via reply link`, event, household.id, answer, context)
+  return (await replies(db, event, [household.id]))[0]
+}
