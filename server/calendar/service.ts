@@ -22,7 +22,8 @@ import {
   toICalendar,
 } from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
-import { deletedWithReplies, followStore, setAsking, startOf, totalsByUid } from './rsvp.ts'
+import { deletedWithReplies, followStore, setAsking, startOf } from './rsvp.ts'
+import { totalsByUid } from './counts.ts'
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
 import { Signup, signupFrom, type SignupSettings } from './signup.ts'
 import type { SignupMail } from './signup-mail.ts'
