@@ -1,0 +1,92 @@
+// Browser test at phone width, with a real SMTP relay on loopback: under an event's replies the leader sees who has not
+// answered (with phone and email), reminds them with one button, and the mail reaches exactly those households; the
+// headcount counts scouts on an event with places, the waitlist apart.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { addDays, today } from '../dates.ts'
+import { ROLES } from '../helpers.ts'
+import { addHousehold, familyAccount } from '../households.ts'
+import { startRelay, type TestRelay } from '../mail.ts'
+import { browserSuite, screenshot, seriousViolations } from './browser.ts'
+
+let relay: TestRelay
+beforeAll(async () => (relay = await startRelay()))
+afterAll(() => relay?.close())
+const suite = browserSuite(() => ({ SMTP_URL: relay.url, MAIL_FROM: 'Pack 123 <pack123@example.org>' }))
+
+const LEADER = 'akela.remind@example.org'
+const QUIET = 'quiet.remind@example.org'
+
+describe('who has not answered, at phone width', () => {
+  it('the leader sees the households without a reply and reminds them; the mail reaches exactly them', async () => {
+    const s = suite.s
+    await s.person({ ...ROLES.packLeader, email: LEADER })
+    const cookie = await s.signIn(LEADER)
+    const created = await s.req('POST', '/api/admin/calendar', {
+      cookie,
+      json: { title: 'Spring picnic', date: addDays(today(), 12), unit: 'pack', location: 'Oak Park', rsvp: true },
+    })
+    expect(created.status).toBe(201)
+    const uid = created.body.uid as string
+    const said = await familyAccount(s, { unit: 'pack', email: 'said.remind@example.org', parent_name: 'Sal Said' })
+    const answer = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps`, {
+      cookie: said.cookie,
+      json: { answer: 'yes', adults: 1, scouts: 1 },
+    })
+    expect(answer.status).toBe(200)
+    const quiet = await addHousehold(s.db, { unit: 'pack', email: QUIET, phone: '555-010-3000', parent_name: 'Quinn Quiet' })
+    const bare = await addHousehold(s.db, { unit: 'pack', email: null, parent_name: 'Bo Bare' })
+    await addHousehold(s.db, { unit: 'troop', email: 'troop.remind@example.org', parent_name: 'Tess Troop' })
+
+    const page = await suite.signedIn(LEADER, '/admin/calendar/')
+    const card = page.locator(`[data-event="${uid}"]`)
+    await card.getByRole('button', { name: 'See the replies' }).click()
+    const part = card.getByRole('region', { name: 'Not answered yet' })
+    await part.getByText('Not answered yet: 2 households').waitFor()
+    expect(await part.locator(`[data-not-answered="${quiet}"]`).textContent()).toBe(`Quinn Quiet · 555-010-3000 · ${QUIET}`)
+    expect(await part.locator(`[data-not-answered="${bare}"]`).textContent()).toBe('Bo Bare · no phone or email on the roster')
+    expect(await part.getByText('Sal Said').count()).toBe(0)
+    expect(await part.getByText('Tess Troop').count()).toBe(0)
+    expect(await part.getByRole('link', { name: '555-010-3000' }).getAttribute('href')).toBe('tel:5550103000')
+
+    await part.getByRole('button', { name: 'Remind them' }).click()
+    const form = part.getByRole('form', { name: 'Remind them' })
+    expect(await form.getByLabel('Subject').inputValue()).toBe('Please reply: Spring picnic')
+    expect(await form.getByLabel('Message').inputValue()).toContain('Your household has not replied yet')
+    expect(await seriousViolations(page)).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false)
+    await screenshot(page, 'replies-not-answered-phone')
+    await form.getByRole('button', { name: 'Send to 2 households' }).click()
+    await card.getByText('Reminder “Please reply: Spring picnic” sent to 1 address.').waitFor()
+
+    const mail = await relay.waitFor(QUIET)
+    expect(mail.subject).toBe('Please reply: Spring picnic')
+    expect(mail.text).toContain('Your household has not replied yet')
+    const reminded = relay.received.filter((m) => m.subject === 'Please reply: Spring picnic').flatMap((m) => m.to)
+    expect(reminded).toEqual([QUIET])
+  })
+
+  it('with places, the headcount counts scouts coming and the waitlist apart', async () => {
+    const s = suite.s
+    const cookie = await s.signIn(LEADER)
+    const created = await s.req('POST', '/api/admin/calendar', {
+      cookie,
+      json: { title: 'Cabin night', date: addDays(today(), 14), unit: 'pack', rsvp: true, signup: { per_scout: true, capacity: 2 } },
+    })
+    const uid = created.body.uid as string
+    for (const [name, scouts] of [
+      ['Fay First', 2],
+      ['Lee Late', 1],
+    ] as const) {
+      const f = await familyAccount(s, { unit: 'pack', email: null, parent_name: name, scouts })
+      const res = await s.req('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}/rsvps`, {
+        cookie: f.cookie,
+        json: { answer: 'yes', adults: 1, scouts, scout_ids: f.scouts },
+      })
+      expect(res.status).toBe(200)
+    }
+    const page = await suite.signedIn(LEADER, '/admin/calendar/')
+    const headcount = page.locator(`[data-headcount="${uid}"]`)
+    await headcount.waitFor()
+    expect(await headcount.textContent()).toBe('Replies: 2 scouts coming (1 household, 1 adult) · 1 scout waiting · 0 maybe · 0 not coming')
+  })
+})
