@@ -47,6 +47,12 @@ const eventFields = {
   end_time: t.Optional(Time24),
   location: t.Optional(Line(300)),
   badge: t.Optional(Line(100)),
+  visibility: t.Optional(
+    OneOf(['public', 'members'] as const, {
+      description:
+        'members: left out of the public calendar pages and feeds, shown to families (family page, digest, their private feed); public by default. Kept in CalDAV as CLASS:PRIVATE',
+    }),
+  ),
   description: t.Optional(Lines(5000)),
   repeat: t.Optional(
     OneOf(REPEATS, {
