@@ -30,7 +30,7 @@ type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<Route<'POST /api/admin/calendar'>>
 type Signup = NonNullable<EventFields['signup']>
 
-const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
+const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
 const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
@@ -141,7 +141,8 @@ function edit(e: CalendarEvent | null) {
   form.reset()
   fillSignup(e?.signup)
   field('uid').value = e?.uid ?? ''
-  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? ownUnit(me) : '')
+  const preset = { unit: ownUnit(me), visibility: 'public' } as Record<string, string>
+  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? preset[name] ?? ''
   // A repeating event is edited as its series: from its first day, with its rule.
   if (e?.first_date) field('date').value = e.first_date
   field('repeat_until').value = e?.repeat_until ?? ''
@@ -159,7 +160,8 @@ function edit(e: CalendarEvent | null) {
 
 const whenOf = (e: CalendarEvent) =>
   `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
-  `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}`
+  `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}` +
+  (e.visibility === 'members' ? ' · Members only' : '')
 
 /** The headcount in a line; with places or scouts named, "coming" counts scouts, as the places and the trip roster do. */
 const headcount = (t: NonNullable<CalendarEvent['replies']>, signup?: CalendarEvent['signup']) =>
