@@ -34,7 +34,11 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: 'Nearby units', description: 'The directory of nearby units.', prefixes: ['/api/admin/nearby'] },
   { name: 'Units', description: "Meeting details of the site's own units.", prefixes: ['/api/admin/units'] },
   { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
-  { name: 'Calendar', description: 'Events in the CalDAV store the calendar lives in.', prefixes: ['/api/admin/calendar'] },
+  {
+    name: 'Calendar',
+    description: "Events in the CalDAV store the calendar lives in, and households' private feeds.",
+    prefixes: ['/api/admin/calendar', '/calendar/household'],
+  },
   {
     name: 'Roster',
     description: 'Households, scouts and the yearly checklist; a family sees its own.',
