@@ -114,7 +114,7 @@ export async function createApp({
   return app
     .use(edge({ auth: { db, env, rules: addresses, breakGlass: breakGlassThrottle() }, addressOf, log: log ?? null }))
     .use(catalogEdge(db, addressOf))
-    .use(errorHandling(allowed))
+    .use(errorHandling(allowed, env.databasePath))
     .use(fileRoutes(registry, services, addressOf))
     .use(apiDocs(registry, env.publicBaseUrl))
     .use(sitePages(site ?? null, allowed))

@@ -1,5 +1,5 @@
 // Command line: create-owner, seed-demo, backup PATH, restore PATH, migrate, catalog-check, catalog-schema, caldav-check,
-// calendar-move-to-store, mail-check.
+// calendar-move-to-store, mail-check, roster-import FILE.
 import { parseArgs } from 'node:util'
 import { existsSync, mkdirSync } from 'node:fs'
 import { migrate, openDatabase, openMigrated } from './db/client.ts'
@@ -18,6 +18,7 @@ import { copyDatabase } from './backups/copy.ts'
 import { restoreDatabase } from './backups/restore.ts'
 import path from 'node:path'
 import { createPrivately } from './ops/private-files.ts'
+import { rosterImportCommand } from './roster/import-cli.ts'
 
 const USAGE = `Usage: bun server/cli.ts <command>
   create-owner --email E [--password P]   create an owner (password read from stdin when not given)
@@ -29,7 +30,9 @@ const USAGE = `Usage: bun server/cli.ts <command>
   catalog-schema [DIR]                     write season.schema.json from the TypeBox source
   caldav-check                             check the calendar in CALDAV_URL (exit 1 with one line saying what is wrong)
   calendar-move-to-store                   move the events the site keeps itself into the CalDAV collection in CALDAV_URL
-  mail-check [--to ADDRESS]                check the mail relay in SMTP_URL, or send a test message (exit 1 when it fails)`
+  mail-check [--to ADDRESS]                check the mail relay in SMTP_URL, or send a test message (exit 1 when it fails)
+  roster-import FILE [--unit pack|troop] [--apply]
+                                           preview importing households and scouts from a CSV file; --apply writes them`
 
 const [command, ...rest] = process.argv.slice(2)
 // Backups and a new database are readable by this user only, whatever the umask.
@@ -166,6 +169,21 @@ switch (command) {
     if (result.ok) console.log(result.line)
     else console.error(result.line)
     process.exit(result.ok ? 0 : 1)
+  }
+  case 'roster-import': {
+    let parsed
+    try {
+      parsed = parseArgs({ args: rest, allowPositionals: true, options: { unit: { type: 'string' }, apply: { type: 'boolean' } } })
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error))
+    }
+    const { values, positionals } = parsed
+    if (values.unit && values.unit !== 'pack' && values.unit !== 'troop') fail('--unit is pack or troop')
+    const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
+    const { code, lines } = await rosterImportCommand(db, positionals[0], values.unit, values.apply ?? false)
+    ;(code ? console.error : console.log)(lines.join('\n'))
+    await db.destroy()
+    process.exit(code)
   }
   default:
     console.log(USAGE)

@@ -22,6 +22,7 @@ export const STATUS_CODES: Record<number, string> = {
   500: 'internal_error',
   502: 'upstream_failed',
   503: 'unavailable',
+  507: 'disk_full',
 }
 
 export const FieldProblem = t.Object(
@@ -107,6 +108,8 @@ export function unprocessable(detail: string, code?: string, field?: string) {
   const named = field ?? /^([A-Za-z_][\w.-]*): /.exec(detail)?.[1] ?? ''
   return new HttpError(422, detail, { code, errors: [{ field: named, code: code ?? 'invalid', detail }] })
 }
+/** The disk holding the database is full: nothing was written, and retrying helps once space is freed. */
+export const insufficientStorage = (detail: string) => new HttpError(507, detail)
 export const badGateway = (detail: string, code?: string) => new HttpError(502, detail, { code })
 export const tooMany = (detail: string, retryAfterSeconds: number, code?: string) =>
   new HttpError(429, detail, { code, headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })

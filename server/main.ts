@@ -17,6 +17,7 @@ import { alertOwnersOfFailedBackup } from './backups/alert.ts'
 import { claimDatabase } from './backups/service-lock.ts'
 import { createPrivately, tightenPrivateFiles } from './ops/private-files.ts'
 import { portTaken } from './ops/port.ts'
+import { DISK_FULL, diskFullAt, isDiskFull } from './ops/disk.ts'
 import { damagedDatabase, isDamaged } from './backups/damaged.ts'
 import { unsubscribeWarning } from './mail/config.ts'
 import { MailSender } from './mail/sender.ts'
@@ -44,6 +45,18 @@ const output: BufferedOutput = new BufferedOutput(Bun.stdout.writer(), (count) =
 )
 const log = new Logger(env.logFormat, output.write)
 useLogger(log)
+// A full disk would let the service start and then refuse every write: say so now, in the words /healthz uses.
+const full = (() => {
+  try {
+    return diskFullAt(env.databasePath)
+  } catch {
+    return null // an unreadable folder is for the next steps to name
+  }
+})()
+if (full) {
+  console.error(`Cannot start: ${full} (${env.databasePath})`)
+  process.exit(1)
+}
 // `<database>.pid` says this service uses the file (restore refuses meanwhile); it goes when the process exits.
 try {
   claimDatabase(env.databasePath)
@@ -52,6 +65,10 @@ try {
   process.exit(1)
 }
 const db = await openMigrated(env.databasePath, { backupDir: env.backupDir }).catch((error) => {
+  if (isDiskFull(error, env.databasePath)) {
+    console.error(`Cannot start: ${DISK_FULL} (${env.databasePath}: ${(error as Error).message})`)
+    process.exit(1)
+  }
   if (!isDamaged(error)) throw error
   console.error(`Cannot start: ${damagedDatabase(env.databasePath, env.backupDir, (error as Error).message)}`)
   process.exit(1)

@@ -1,10 +1,12 @@
 // A consistent copy of the live database (VACUUM INTO a hidden name, fsync, integrity_check, then one rename),
-// and the check a copy must pass before it counts as a backup or is restored.
+// and the check a copy must pass before it counts as a backup or is restored. The copy and its check run on a
+// thread of their own (copy-worker.ts), so a backup of a big database does not stall requests.
 import { Database } from 'bun:sqlite'
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
 import type { Db } from '../db/client.ts'
+import type { CopyJob, CopyResult } from './copy-worker.ts'
 import { partialName } from './files.ts'
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]
@@ -72,9 +74,9 @@ export async function copyDatabase(db: Db, target: string): Promise<number> {
   const partial = path.join(path.dirname(target), partialName(path.basename(target)))
   rmSync(partial, { force: true })
   try {
-    await sql`VACUUM INTO ${partial}`.execute(db)
-    fsyncFile(partial)
-    const problem = checkDatabaseFile(partial)
+    const { rows } = await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(db)
+    const source = rows.find((r) => r.name === 'main')?.file
+    const problem = source ? await copyOnItsThread({ source, partial }) : await copyHere(db, partial)
     if (problem) throw new Error(`the copy failed its check and was removed: ${problem}`)
     if (existsSync(target)) throw new Error(`${target} exists already`)
     renameSync(partial, target)
@@ -85,4 +87,22 @@ export async function copyDatabase(db: Db, target: string): Promise<number> {
   } finally {
     rmSync(partial, { force: true })
   }
+}
+
+/** VACUUM INTO and the check on a thread of their own; resolves with the check's complaint (null: a good copy). */
+function copyOnItsThread(job: CopyJob): Promise<string | null> {
+  const worker = new Worker(new URL('./copy-worker.ts', import.meta.url).href)
+  return new Promise<string | null>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<CopyResult>) =>
+      'error' in event.data ? reject(new Error(event.data.error)) : resolve(event.data.problem)
+    worker.onerror = (event) => reject(new Error(event.message))
+    worker.postMessage(job)
+  }).finally(() => worker.terminate())
+}
+
+/** A database in memory (tests) has no file another connection could read: it is copied on this thread. */
+async function copyHere(db: Db, partial: string): Promise<string | null> {
+  await sql`VACUUM INTO ${partial}`.execute(db)
+  fsyncFile(partial)
+  return checkDatabaseFile(partial)
 }

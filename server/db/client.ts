@@ -69,6 +69,12 @@ class ImmediateTransactions extends BunSqliteDialect {
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'))
     }
+    // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL among them); rolling back again would
+    // throw "no transaction is active" in place of the error that says what happened.
+    const rollback = driver.rollbackTransaction.bind(driver)
+    driver.rollbackTransaction = async (connection) => {
+      if (this.config.database.inTransaction) await rollback(connection)
+    }
     return driver
   }
 }

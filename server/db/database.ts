@@ -26,7 +26,7 @@ import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTa
 import type { NearbyUnitTable } from '../nearby/tables.ts'
 import type { ContentPageTable } from '../pages/tables.ts'
 import type { InviteTable, MembershipTable, PersonTable, ResetLinkTable, SetupTokenTable } from '../people/tables.ts'
-import type { CheckTable, HouseholdPersonTable, HouseholdTable, ScoutTable } from '../roster/tables.ts'
+import type { CheckTable, HouseholdPersonTable, HouseholdTable, RosterImportTable, ScoutTable } from '../roster/tables.ts'
 import type { LoginTicketTable, PasskeyChallengeTable, RecoveryCodeTable, SecondFactorTable } from '../second-factor/tables.ts'
 import type { SettingTable } from '../settings/tables.ts'
 import type { SetupStepTable } from '../setup/tables.ts'
@@ -63,6 +63,7 @@ export interface Database {
   household_people: HouseholdPersonTable
   scouts: ScoutTable
   checks: CheckTable
+  roster_imports: RosterImportTable
   calendar_uids: CalendarUidTable
   calendar_objects: CalendarObjectTable
   calendar_site_events: CalendarSiteEventTable

@@ -70,6 +70,7 @@ export const HISTORY_KINDS = {
   'roster.scout_create': 'Scout added',
   'roster.scout_update': 'Scout changed',
   'roster.check': 'Checklist ticked',
+  'roster.import': 'Roster imported',
   'settings.update': 'Setting changed',
   'setup.dismiss': 'Getting-started step dismissed',
   'site.build': 'Site build failed',

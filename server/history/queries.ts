@@ -1,6 +1,6 @@
 // The action log, read: filters shared by the JSON list and the CSV export, newest first, paged by cursor (or
-// the older `before`/`before_id`).
-import { sql } from 'kysely'
+// the older `before`/`before_id`). Newest means the highest id: ids only grow, while `at` is the clock's word and
+// goes back when the clock is set back, so the order and the paging follow the id and `at` only filters.
 import { csvDocument, csvRows } from '../csv.ts'
 import type { Executor } from '../db/database.ts'
 import { TIMESTAMP_HINT } from '../formats.ts'
@@ -15,7 +15,7 @@ const filters = {
   actor: t.Optional(Line(300, { description: 'Exact actor, e.g. an email or `break_glass`', examples: ['akela@example.org'] })),
   since: moment('Entries at or after this moment (RFC 3339)', '2026-11-01T00:00:00Z'),
   before: moment(
-    'Entries before this moment (RFC 3339). Older form of paging: with `before_id`, the `next` of the previous page',
+    'Entries before this moment (RFC 3339). Older form of paging: with `before_id`, the `next` of the previous page (then `before_id` alone decides)',
     '2026-11-23T08:00:00.000Z',
   ),
 }
@@ -25,7 +25,11 @@ export const HistoryFilter = t.Object(filters)
 export const HistoryQuery = t.Object({
   ...filters,
   before_id: t.Optional(
-    t.Integer({ minimum: 1, description: 'Older form of paging: with `before`, the id of the last entry seen, for ties', examples: [120] }),
+    t.Integer({
+      minimum: 1,
+      description: 'Older form of paging: with `before`, the id of the last entry seen; older entries have lower ids',
+      examples: [120],
+    }),
   ),
   ...PageQuery,
 })
@@ -51,7 +55,7 @@ export const HistoryPage = t.Object(
         },
         { additionalProperties: false },
       ),
-      { description: 'Newest first, ties by id' },
+      { description: 'Newest first: in the order they were written (by id), even when the clock was set back meanwhile' },
     ),
     next: Nullable(
       t.Object(
@@ -80,7 +84,7 @@ export const HistoryPage = t.Object(
 const logTime = (name: string, value: string | undefined) =>
   value === undefined ? undefined : new Date(parseTimestamp(name, value)).toISOString()
 
-/** A cursor's position: the last entry's `at` and id. */
+/** A cursor's position: the last entry's `at` and id (the id alone places it; `at` stays so older cursors still read). */
 const Position = t.Tuple([Instant, t.Integer()])
 
 function historyQuery(db: Executor, f: typeof HistoryQuery.static) {
@@ -96,10 +100,9 @@ function historyQuery(db: Executor, f: typeof HistoryQuery.static) {
       .$if(!!f.kind, (q) => q.where('kind', '>=', f.kind!).where('kind', '<', f.kind + '\u{10FFFF}'))
       .$if(!!f.actor, (q) => q.where('actor', '=', f.actor!))
       .$if(!!since, (q) => q.where('at', '>=', since!))
-      // A row value, which SQLite reads as one range of the (at, id) index; an `or` of the two made it scan.
-      .$if(!!before, (q) => (beforeId ? q.where(sql<boolean>`(at, id) < (${before!}, ${beforeId})`) : q.where('at', '<', before!)))
-      .$if(!!after, (q) => q.where(sql<boolean>`(at, id) < (${after![0]}, ${after![1]})`))
-      .orderBy('at', 'desc')
+      .$if(!!before && !beforeId, (q) => q.where('at', '<', before!))
+      .$if(!!beforeId, (q) => q.where('id', '<', beforeId!))
+      .$if(!!after, (q) => q.where('id', '<', after![1]))
       .orderBy('id', 'desc')
   )
 }
@@ -123,7 +126,7 @@ export async function history(db: Executor, query: typeof HistoryQuery.static) {
 const EXPORT_BATCH = 1000
 
 /**
- * The filtered log as a CSV stream, newest first, read 1,000 entries at a time (keyset paging on `at`, `id`), so
+ * The filtered log as a CSV stream, newest first, read 1,000 entries at a time (keyset paging on the id), so
  * memory stays the same however long the log is. Entries written meanwhile are newer than the first batch and
  * are not in it.
  */

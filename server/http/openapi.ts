@@ -160,6 +160,9 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
     answers[422] ??= 'A query parameter this operation does not take (`unknown_parameter`), or one sent twice (`repeated_parameter`)'
   if (method === 'post')
     answers[422] = `${answers[422] ? `${answers[422]}; or the` : 'The'} Idempotency-Key is malformed or was used for another request`
+  // A write, or a credential's use (a session is kept alive by writing), needs room on the database's disk.
+  if (method !== 'get' || def.auth !== 'public')
+    answers[507] = 'The disk holding the database is full: nothing was written; the same request works once space is freed'
   return answers
 }
 

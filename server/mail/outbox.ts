@@ -22,6 +22,8 @@ export interface NewMail {
 }
 
 const GIVE_UP_MS = 24 * 3_600_000
+/** How far back /healthz counts the mail that may have arrived twice. */
+export const REPEATS_DAYS = 30
 
 /** Queues mails for the sender; call it inside the write that causes them, then wake the sender after the commit. */
 export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> {
@@ -63,8 +65,8 @@ export async function mailedSince(db: Executor, to: string[], kinds: MailKind[],
 }
 
 /**
- * The queue for the health check: waiting mail (and how much of it waits after a failed attempt), and when a mail
- * last went out and an attempt last failed.
+ * The queue for the health check: waiting mail (and how much of it waits after a failed attempt), when a mail
+ * last went out and an attempt last failed, and the copies sent in the last 30 days that may have been repeats.
  */
 export async function outboxStatus(db: Executor) {
   // Each read walks an index over what waits, or takes one end of an index: its cost does not grow with the mail
@@ -86,10 +88,17 @@ export async function outboxStatus(db: Executor) {
     .select((eb) => eb.fn.max('last_attempt_at').as('at'))
     .where('error', 'is not', null)
     .executeTakeFirst()
+  const repeats = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.sum<number>('maybe_sent').as('n'))
+    .where('maybe_sent', '>', 0)
+    .where('sent_at', '>', new Date(Date.now() - REPEATS_DAYS * 86_400_000).toISOString())
+    .executeTakeFirst()
   return {
     queued: Number(waiting.queued),
     retrying: Number(waiting.retrying),
     last_sent_at: sent?.at ?? null,
     last_failed_at: failed?.at ?? null,
+    possible_repeats: Number(repeats?.n ?? 0),
   }
 }

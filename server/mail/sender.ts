@@ -1,6 +1,7 @@
 // The background sender: delivers queued mail one row at a time, keeps to mail.per_minute, retries what the relay
 // or the network refused for now with growing waits for up to 24 hours, and marks a 5xx failed with the relay's
-// answer. A row is marked `sending` before it is handed over, so a restart finds what was under way.
+// answer. A row is marked `sending` before it is handed over, so a restart finds what was under way, and `handed_at`
+// just before the final dot of DATA, so a restart knows which of those the relay may already have.
 import type { Db } from '../db/client.ts'
 import { logEvent } from '../ops/log.ts'
 import { nowIso } from '../schemas.ts'
@@ -37,14 +38,28 @@ export class MailSender {
 
   /**
    * Takes up the queue. A row still `sending` was under way when the service was killed (a stop waits for the relay's
-   * answer): it goes again. Only a kill in the instant between the relay's acceptance and the record that follows it
-   * could repeat a mail, and the repeat carries the same Message-ID, which mail services use to show it once.
+   * answer): it goes again with the same Message-ID. Only a row handed over (the final dot of DATA sent, `handed_at`)
+   * may have reached the relay; its next attempt counts it in `maybe_sent`, a possible repeat the log and /healthz show.
    */
   async start(): Promise<void> {
     const since = new Date(Date.now() - WINDOW_MS).toISOString()
     const recent = await this.db.selectFrom('mail_outbox').select('last_attempt_at').where('last_attempt_at', '>', since).execute()
     this.attempts = recent.map((r) => Date.parse(r.last_attempt_at!))
-    await this.db.updateTable('mail_outbox').set({ state: 'queued', next_attempt_at: nowIso() }).where('state', '=', 'sending').execute()
+    const resumed = await this.db
+      .updateTable('mail_outbox')
+      .set({ state: 'queued', next_attempt_at: nowIso() })
+      .where('state', '=', 'sending')
+      .returning(['id', 'handed_at'])
+      .execute()
+    const handed = resumed.filter((r) => r.handed_at !== null).map((r) => r.id)
+    if (resumed.length)
+      logEvent('mail.resume', {
+        count: resumed.length,
+        handed: handed.length,
+        message:
+          `${resumed.length} mail(s) under way when the service stopped go again` +
+          (handed.length ? `; ${handed.join(', ')} had reached the relay's final dot with no answer and may arrive twice` : ''),
+      })
     this.wake()
   }
 
@@ -125,13 +140,22 @@ export class MailSender {
   }
 
   private async deliver(mail: OutboxMail): Promise<void> {
+    // An earlier attempt that reached the final dot and was never answered may have left a copy with the family.
+    const maybeSent = mail.maybe_sent + (mail.handed_at !== null ? 1 : 0)
     const claimed = await this.db
       .updateTable('mail_outbox')
-      .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), last_attempt_at: nowIso() }))
+      .set((eb) => ({
+        state: 'sending',
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: nowIso(),
+        handed_at: null,
+        maybe_sent: maybeSent,
+      }))
       .where('id', '=', mail.id)
       .where('state', '=', 'queued')
       .executeTakeFirst()
     if (!claimed.numUpdatedRows) return
+    const messageId = `outbox-${mail.id}-${Date.parse(mail.created_at)}`
     try {
       await this.relay.send({
         to: mail.to_address,
@@ -139,16 +163,28 @@ export class MailSender {
         text: mail.text_body,
         html: mail.html_body,
         headers: JSON.parse(mail.headers),
-        messageId: `outbox-${mail.id}-${Date.parse(mail.created_at)}`,
+        messageId,
+        handOver: async () => {
+          await this.db.updateTable('mail_outbox').set({ handed_at: nowIso() }).where('id', '=', mail.id).execute()
+        },
       })
     } catch (error) {
       return this.failed(mail, readFailure(error))
     }
     await this.finish(mail, { state: 'sent', sent_at: nowIso(), error: null })
     logEvent('mail.sent', { id: mail.id, kind: mail.kind, message: `Sent mail ${mail.id} (${mail.kind})` })
+    if (maybeSent)
+      logEvent('mail.repeat', {
+        id: mail.id,
+        kind: mail.kind,
+        repeats: maybeSent,
+        message: `Mail ${mail.id} (${mail.kind}) may have arrived ${maybeSent + 1} times: ${maybeSent} earlier attempt(s) reached the relay's final dot with no answer; every copy has the same Message-ID (${messageId}@…)`,
+      })
   }
 
-  private async failed(mail: OutboxMail, failure: { temporary: boolean; reason: string }) {
+  private async failed(mail: OutboxMail, failure: { temporary: boolean; reason: string; answered: boolean }) {
+    // A relay that answered does not have the mail; a connection lost after the final dot leaves `handed_at` set.
+    if (failure.answered) await this.db.updateTable('mail_outbox').set({ handed_at: null }).where('id', '=', mail.id).execute()
     const now = Date.now()
     const deadline = Date.parse(mail.give_up_at)
     if (failure.temporary && now < deadline) {
@@ -175,7 +211,7 @@ export class MailSender {
   private async finish(mail: OutboxMail, set: { state: 'sent' | 'failed'; sent_at?: string; error: string | null }) {
     await this.db
       .updateTable('mail_outbox')
-      .set({ ...set, ...(mail.sensitive ? { text_body: '', html_body: '' } : {}) })
+      .set({ ...set, handed_at: null, ...(mail.sensitive ? { text_body: '', html_body: '' } : {}) })
       .where('id', '=', mail.id)
       .execute()
   }

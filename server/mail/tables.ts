@@ -31,5 +31,12 @@ export interface MailOutboxTable {
   error: string | null
   /** The leader's message this mail delivers (null for mail the service writes itself). */
   message_id: number | null
+  /**
+   * When an attempt sent all of the message but the final dot of DATA, while no answer of the relay is recorded: from
+   * that dot on the relay may have the mail whatever happens next. Cleared when the next attempt starts.
+   */
+  handed_at: string | null
+  /** Earlier attempts of this mail that were handed over and never answered: copies the family may have besides this one. */
+  maybe_sent: Generated<number>
 }
 export type OutboxMail = Selectable<MailOutboxTable>

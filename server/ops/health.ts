@@ -9,6 +9,7 @@ import { t } from '../schemas.ts'
 import { lastBackup } from '../backups/status.ts'
 import { unsubscribeWarning } from '../mail/config.ts'
 import { outboxStatus } from '../mail/outbox.ts'
+import { diskFullAt, FREE_FLOOR_BYTES, freeBytes } from './disk.ts'
 import { errorText, logEvent } from './log.ts'
 
 /** A check that has not answered by then fails, so /healthz answers in about this long at worst. */
@@ -39,25 +40,39 @@ export interface Asker {
 
 const when = (iso: string | null | undefined) => (iso ? Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)) : null)
 
+const bytes = (description: string) => t.Union([t.Integer({ minimum: 0 }), t.Null()], { description })
+
 const database: HealthCheck = {
   required: true,
-  description: 'The database answers a trivial query',
-  fields: { ms: t.Number({ minimum: 0, description: 'How long the query took, in milliseconds' }) },
-  example: { ms: 0.08 },
-  async run({ db }) {
+  description: 'The database answers a trivial query and its disk can take a write',
+  fields: {
+    ms: t.Number({ minimum: 0, description: 'How long the query took, in milliseconds' }),
+    free_bytes: bytes(
+      `Free space on the disk holding the database; below ${FREE_FLOOR_BYTES / 1024 / 1024} MiB a small file must fit there`,
+    ),
+    backup_free_bytes: bytes('Free space on the disk holding the backup folder'),
+  },
+  example: { ms: 0.08, free_bytes: 12_884_901_888, backup_free_bytes: 12_884_901_888 },
+  async run({ db, env }) {
     const started = performance.now()
+    const ms = () => Math.round((performance.now() - started) * 100) / 100
+    const space = { free_bytes: freeBytes(path.dirname(path.resolve(env.databasePath))), backup_free_bytes: freeBytes(env.backupDir) }
     try {
       await sql`select count(*) as n from sqlite_master`.execute(db)
-      return { ok: true, ms: Math.round((performance.now() - started) * 100) / 100 }
     } catch (error) {
       logEvent('health.database', { ok: false, message: `The database did not answer: ${errorText(error)}` })
       const code = (error as { code?: unknown }).code
       return {
         ok: false,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: ms(),
+        ...space,
         error: typeof code === 'string' && /^SQLITE_\w+$/.test(code) ? code : 'The database did not answer',
       }
     }
+    // Reading proves little: a full disk still answers reads while every write fails.
+    const full = diskFullAt(env.databasePath)
+    if (full) logEvent('health.database', { ok: false, free_bytes: space.free_bytes, message: full })
+    return { ok: !full, ms: ms(), ...space, ...(full ? { error: full } : {}) }
   },
 }
 
@@ -191,11 +206,18 @@ const mail: HealthCheck = {
         description: 'When an attempt last failed: the relay refused it or could not be reached (asked from the LAN only)',
       }),
     ),
+    possible_repeats: t.Optional(
+      t.Integer({
+        minimum: 0,
+        description:
+          'Mail of the last 30 days that may have arrived twice: an attempt reached the final dot of DATA and the service stopped or the connection was lost before the relay answered, so it went again with the same Message-ID (asked from the LAN only)',
+      }),
+    ),
     warning: t.Optional(
       t.String({ description: 'Something to fix that does not stop mail: an unsubscribe link that is not https (PUBLIC_BASE_URL)' }),
     ),
   },
-  example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null },
+  example: { configured: true, queued: 0, last_sent_at: '2026-11-23T18:00:04.000Z', last_failed_at: null, possible_repeats: 0 },
   async run({ db, mail, env }, { lan }) {
     const { retrying, ...status } = await outboxStatus(db)
     const configured = mail !== null

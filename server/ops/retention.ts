@@ -12,6 +12,8 @@ const SPENT_LINKS_DAYS = 30
 const BUILD_RECORDS_DAYS = 30
 /** Outbox rows (by id) looked at per transaction. */
 const MAIL_BATCH = 500
+/** Roster import previews live an hour; a day past that (410 meanwhile) they go, with the names they hold. */
+const IMPORT_PREVIEW_DAYS = 1
 /** Join-form posts refused as spam. */
 const SPAM_DAYS = 365
 
@@ -72,6 +74,7 @@ export async function pruneExpired(db: Db, now = Date.now()): Promise<Record<str
         .where('id', '<', sql<number>`(select max(id) from site_builds)`)
         .execute(),
     ),
+    roster_imports: changed(await trx.deleteFrom('roster_imports').where('expires_at', '<', iso(IMPORT_PREVIEW_DAYS)).execute()),
     join_spam: changed(await trx.deleteFrom('join_spam').where('at', '<', iso(SPAM_DAYS)).execute()),
   }))
   const removed = Object.entries(counts).filter(([, n]) => n > 0)

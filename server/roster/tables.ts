@@ -59,3 +59,18 @@ export interface CheckTable {
   recorded_by: string
   recorded_at: string
 }
+
+/** A roster import's preview: the rows read from its file (JSON), until applied or an hour has passed. */
+export interface RosterImportTable {
+  id: string
+  /** Who previewed it: only they may apply it (null from the command line). */
+  person_id: number | null
+  actor: string
+  /** The unit rows that name none go to (the `unit` given, or the one the file's title names). */
+  unit_id: number | null
+  rows: string
+  warnings: string
+  created_at: string
+  expires_at: string
+  applied_at: string | null
+}

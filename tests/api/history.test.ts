@@ -1,8 +1,9 @@
 // History API: the action log newest first, kind/actor filters, tie-safe paging, CSV export, credentials and sign-in logging.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import { ADMIN_TOKEN, expectDetail, PASSWORD, startServer, type TestServer } from '../helpers.ts'
 import { walkPages } from '../paging.ts'
 import { encodeCursor } from '../../server/http/paging.ts'
+import { record } from '../../server/db/write.ts'
 
 let s: TestServer
 let owner: { id: number; email: string; cookie: string }
@@ -81,9 +82,9 @@ describe('GET /api/admin/history', () => {
     }
     for (let i = 1; i < entries.length; i++) {
       const [a, b] = [entries[i - 1], entries[i]]
-      expect(a.at > b.at || (a.at === b.at && a.id > b.id)).toBe(true)
+      expect(a.id > b.id).toBe(true) // the order they were written in, whatever their `at` says
     }
-    expect(entries.at(-1).at).toBe('2020-05-05T00:00:00.000Z')
+    expect(entries.at(-1).id).toBe(1) // the first thing written, though rows inserted later say 2020
     expect(res.body.next).toBeNull()
   })
 
@@ -180,13 +181,47 @@ describe('GET /api/admin/history', () => {
     }
   })
 
-  it('pages with before alone as "strictly older than"', async () => {
+  it('filters with before alone as "strictly older than"; with before_id the id alone decides', async () => {
     const res = await history(`?kind=tie.&before=${encodeURIComponent('2021-03-01T09:00:00.000Z')}`)
     expect(res.status).toBe(200)
-    expect(res.body.entries.map((e: any) => e.at)).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
-    const tied = await history(`?kind=tie.&before=2021-03-01T09:00:00.000Z&before_id=${Number.MAX_SAFE_INTEGER}`)
+    expect(
+      res.body.entries
+        .map((e: any) => e.at)
+        .sort()
+        .reverse(),
+    ).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
+    const all = (await history('?kind=tie.')).body.entries.map((e: any) => e.id)
+    const tied = await history(`?kind=tie.&before=2021-03-01T09:00:00.000Z&before_id=${all[4]}`)
     expect(tied.status).toBe(200)
-    expect(tied.body.entries).toHaveLength(TIES.filter((at) => at <= '2021-03-01T09:00:00.000Z').length)
+    expect(tied.body.entries.map((e: any) => e.id)).toEqual(all.slice(5))
+  })
+
+  it('lists entries in the order they were written after the clock was set back, in every paging and the CSV', async () => {
+    const summaries = ['before the clock went back', 'after it went back', 'later still']
+    const ids = [await record(s.db, 'clock', 'demo.seed', summaries[0])]
+    setSystemTime(new Date(Date.now() - 2 * 3_600_000))
+    try {
+      for (const summary of summaries.slice(1)) ids.push(await record(s.db, 'clock', 'demo.seed', summary))
+    } finally {
+      setSystemTime()
+    }
+    const newestFirst = [...ids].reverse()
+    const res = await history('?actor=clock')
+    expect(res.body.entries.map((e: any) => e.summary)).toEqual([...summaries].reverse())
+    expect(res.body.entries.map((e: any) => e.id)).toEqual(newestFirst)
+    expect(res.body.entries[0].at < res.body.entries[2].at).toBe(true) // the clock did go back
+    const get = (path: string) => s.req('GET', path, { cookie: owner.cookie })
+    for (const limit of [1, 2]) {
+      expect(await walkPages(get, '/api/admin/history?actor=clock', limit, (b) => b.entries.map((e: any) => e.id))).toEqual(newestFirst)
+      expect(await walk('&actor=clock', limit)).toEqual(newestFirst)
+    }
+    const csv = await get('/api/admin/history/export?actor=clock')
+    expect(
+      csv.text
+        .split(/\r?\n/)
+        .slice(1, 4)
+        .map((line) => Number(line.split(',')[0].replaceAll('"', ''))),
+    ).toEqual(newestFirst)
   })
 
   it('answers 422 for a bad before and for limit 0 or 1001', async () => {
@@ -202,7 +237,12 @@ describe('GET /api/admin/history', () => {
     const lower = await history(`?kind=tie.&before=2021-03-01t09:00:00z`)
     const offset = await history(`?kind=tie.&before=${encodeURIComponent('2021-03-01T03:00:00-06:00')}`)
     expect(lower.status).toBe(200)
-    expect(lower.body.entries.map((e: any) => e.at)).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
+    expect(
+      lower.body.entries
+        .map((e: any) => e.at)
+        .sort()
+        .reverse(),
+    ).toEqual(TIES.filter((at) => at < '2021-03-01T09:00:00.000Z'))
     expect(offset.body.entries).toEqual(lower.body.entries)
     expectDetail(await history('?limit=0'), 422)
     expectDetail(await history('?limit=1001'), 422)

@@ -85,6 +85,8 @@ export interface RouteTable {
   'PUT /api/admin/roster/households/{id}/people': typeof import('#routes/api/admin/roster/households/[id]/people.ts').PUT
   'POST /api/admin/roster/households/{id}/scouts': typeof import('#routes/api/admin/roster/households/[id]/scouts.ts').POST
   'POST /api/admin/roster/households': typeof import('#routes/api/admin/roster/households/index.ts').POST
+  'POST /api/admin/roster/imports/{id}/apply': typeof import('#routes/api/admin/roster/imports/[id]/apply.ts').POST
+  'POST /api/admin/roster/imports': typeof import('#routes/api/admin/roster/imports/index.ts').POST
   'GET /api/admin/roster': typeof import('#routes/api/admin/roster/index.ts').GET
   'PUT /api/admin/roster/scouts/{id}/checks/{item}': typeof import('#routes/api/admin/roster/scouts/[id]/checks/[item].ts').PUT
   'GET /api/admin/roster/scouts/{id}': typeof import('#routes/api/admin/roster/scouts/[id]/index.ts').GET

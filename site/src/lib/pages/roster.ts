@@ -172,6 +172,8 @@ async function load() {
   if (on) moreFilters.open = true
   byId('counts').textContent = countsWords(body.counts)
   byId('year').textContent = `Dues and health forms of program year ${body.year.label}.`
+  // Shown with the first list, below it: an empty page's last row would otherwise be pushed down as the cards arrive.
+  byId('roster-actions').hidden = false
   byId('dens').replaceChildren(...body.dens.map((d) => h('option', { value: d })))
   const filtered = query.size > 0
   byId('households').replaceChildren(
