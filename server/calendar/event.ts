@@ -19,6 +19,8 @@ export interface CalendarEvent {
   location?: string
   badge?: string
   description?: string
+  /** Members-only events (CLASS:PRIVATE) stay off the public site and feeds; public when absent. */
+  visibility?: 'public' | 'members'
   repeat?: Repeat
   /** The last day a repeat may fall on (inclusive). */
   repeat_until?: string
@@ -44,6 +46,8 @@ export interface Occurrence extends CalendarEvent {
 }
 
 export const DEFAULT_MINUTES = 90
+/** CLASS values another calendar app may write for an event not for everyone: both keep it members-only. */
+const MEMBERS_CLASSES = new Set(['PRIVATE', 'CONFIDENTIAL'])
 const UNITS = ['pack', 'troop', 'both'] as const
 
 const utcTime = (ms: number) => ICAL.Time.fromJSDate(new Date(ms), true)
@@ -123,6 +127,7 @@ export function toICalendar(uid: string, e: CalendarEvent, timeZone: string): st
   if (e.description) ev.addPropertyWithValue('description', e.description)
   ev.addPropertyWithValue('x-site-unit', e.unit)
   if (e.badge) ev.addPropertyWithValue('x-site-badge', e.badge)
+  if (e.visibility === 'members') ev.addPropertyWithValue('class', 'PRIVATE')
   cal.addSubcomponent(ev)
   return cal.toString() + '\r\n'
 }
@@ -144,6 +149,7 @@ function fields(ev: ICAL.Event, start: ICAL.Time, end: ICAL.Time, timeZone: stri
     ...(ev.location ? { location: ev.location } : {}),
     ...(comp.getFirstPropertyValue('x-site-badge') ? { badge: String(comp.getFirstPropertyValue('x-site-badge')) } : {}),
     ...(ev.description ? { description: ev.description } : {}),
+    ...(MEMBERS_CLASSES.has(String(comp.getFirstPropertyValue('class') ?? '').toUpperCase()) ? { visibility: 'members' as const } : {}),
   }
   if (start.isDate) {
     const date = start.toString().slice(0, 10)
@@ -249,8 +255,8 @@ export const firstOccurrence = (ics: string, timeZone: string): Occurrence | und
   }
 }
 
-/** The title and unit of the (first) event in a resource, for naming it and choosing whom it concerns. */
-export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit'] } | null {
+/** The title, unit and whether members-only of the (first) event in a resource, for naming it and choosing whom it concerns. */
+export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEvent['unit']; members: boolean } | null {
   try {
     const ev = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')
     if (!ev) return null
@@ -258,6 +264,7 @@ export function titleAndUnitOf(ics: string): { title: string; unit: CalendarEven
     return {
       title: String(ev.getFirstPropertyValue('summary') ?? '(untitled)'),
       unit: (UNITS as readonly string[]).includes(unit) ? (unit as CalendarEvent['unit']) : 'both',
+      members: MEMBERS_CLASSES.has(String(ev.getFirstPropertyValue('class') ?? '').toUpperCase()),
     }
   } catch {
     return null

@@ -4,6 +4,7 @@ import { REMINDER_KINDS, RSVP_ANSWERS, RSVP_STATUSES } from './tables.ts'
 import { Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
 import { Money, ReplySignupFields, Signup } from './signup.ts'
 import { CardDetails } from './reply-card.ts'
+import { NotAnswered } from './not-answered.ts'
 
 export const RsvpBody = t.Object(
   {
@@ -38,7 +39,12 @@ const Headcount = t.Object(
 )
 
 export const RsvpTotals = t.Object(
-  { yes: Headcount, maybe: Headcount, no: Headcount },
+  {
+    yes: { ...Headcount, description: 'Coming: yes replies with a place (a yes waiting for one is under waitlisted)' },
+    maybe: Headcount,
+    no: Headcount,
+    waitlisted: t.Optional({ ...Headcount, description: 'With signup.capacity: yes replies waiting for a place, not counted as coming' }),
+  },
   {
     $id: 'RsvpTotals',
     additionalProperties: false,
@@ -167,6 +173,8 @@ export const RsvpList = t.Object(
       t.Array(Reminder, { description: 'For leaders, while the event is ahead: when each reminder falls due, and who is still due one' }),
     ),
     replies: t.Array(RsvpView, { description: "Every household's reply for leaders; your own households' otherwise" }),
+    not_answered: t.Optional(NotAnswered),
+    not_answered_count: t.Optional(t.Integer({ description: 'For leaders: how many households have not answered' })),
   },
   { additionalProperties: false, examples: [{ ...EVENT_EXAMPLE, totals: RsvpTotals.examples[0], replies: [REPLY_EXAMPLE] }] },
 )

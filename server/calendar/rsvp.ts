@@ -6,7 +6,7 @@ import { csvDocument, eventFileName } from '../csv.ts'
 import { assertLeadsSlug, leadsSlug } from '../roster/commands.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
-import { RSVP_ANSWERS, type RsvpAnswer, type RsvpEventTable } from './tables.ts'
+import { RSVP_ANSWERS, type RsvpEventTable } from './tables.ts'
 import type { Executor } from '../db/database.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { record, write } from '../db/write.ts'
@@ -16,6 +16,8 @@ import { dollars, eventWords, plural } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
 import { money, owedBy, type Payment, signupClosed, signupOf, type SignupSettings } from './signup.ts'
 import { remindersOf } from './reminders.ts'
+import { slotsFilled, totalsByUid } from './counts.ts'
+import { notAnswered } from './not-answered.ts'
 import type { RsvpBody } from './rsvp-schemas.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 import { assertOpen, moveWaitlistUp, saveAnswer } from './answer.ts'
@@ -64,12 +66,7 @@ export async function standing(db: Executor, e: RsvpEventRow) {
     .groupBy('status')
     .execute()
   const count = (status: string) => Number(replies.find((r) => r.status === status)?.scouts ?? 0)
-  const filled = await db
-    .selectFrom('rsvp_slots')
-    .select(['name', (eb) => eb.fn.sum<number>('count').as('n')])
-    .where('uid', '=', e.uid)
-    .groupBy('name')
-    .execute()
+  const filled = await slotsFilled(db, e.uid)
   return {
     ...(signup?.capacity !== undefined
       ? {
@@ -182,37 +179,6 @@ export async function followStore(trx: Executor, objects: { uid: string; ics: st
     )
 }
 
-const emptyTotals = () =>
-  Object.fromEntries(RSVP_ANSWERS.map((a) => [a, { households: 0, adults: 0, scouts: 0 }])) as Record<
-    RsvpAnswer,
-    { households: number; adults: number; scouts: number }
-  >
-
-/** Headcounts per event uid, for the events that ever asked for replies. */
-export async function totalsByUid(db: Executor) {
-  const rows = await db
-    .selectFrom('rsvp_events')
-    .leftJoin('rsvps', 'rsvps.uid', 'rsvp_events.uid')
-    .select((eb) => [
-      'rsvp_events.uid',
-      'rsvp_events.asking',
-      'rsvp_events.signup',
-      'rsvps.answer',
-      eb.fn.count<number>('rsvps.household_id').as('households'),
-      eb.fn.coalesce(eb.fn.sum<number>('rsvps.adults'), eb.lit(0)).as('adults'),
-      eb.fn.coalesce(eb.fn.sum<number>('rsvps.scouts'), eb.lit(0)).as('scouts'),
-    ])
-    .groupBy(['rsvp_events.uid', 'rsvps.answer'])
-    .execute()
-  const out = new Map<string, { asking: boolean; signup: SignupSettings | null; totals: ReturnType<typeof emptyTotals> }>()
-  for (const r of rows) {
-    const entry = out.get(r.uid) ?? { asking: r.asking === 1, signup: signupOf(r), totals: emptyTotals() }
-    if (r.answer) entry.totals[r.answer] = { households: Number(r.households), adults: Number(r.adults), scouts: Number(r.scouts) }
-    out.set(r.uid, entry)
-  }
-  return out
-}
-
 /** The replies to an event, each with its sign-up parts: scouts named, permission as signed, slots and money. */
 export async function replies(db: Executor, event: RsvpEventRow, households?: number[]) {
   if (households && !households.length) return []
@@ -282,6 +248,7 @@ export async function repliesFor(db: Executor, caller: Caller, uid: string) {
     totals: (await totalsByUid(db)).get(uid)!.totals,
     ...(cost ? { money: money(sum(all, 'owed_cents'), sum(all, 'paid_cents')) } : {}),
     ...(facts.open ? { reminders: await remindersOf(db, event) } : {}),
+    ...(await notAnswered(db, caller, event)),
     replies: all,
   }
 }
@@ -355,8 +322,8 @@ export async function repliesCsv(db: Executor, caller: Caller, uid: string) {
     r.answered_by,
     r.answered_at,
   ])
-  for (const answer of RSVP_ANSWERS) {
-    const count = totals[answer]
+  for (const answer of [...RSVP_ANSWERS, ...(totals.waitlisted ? (['waitlisted'] as const) : [])]) {
+    const count = totals[answer]!
     rows.push([`Total: ${plural(count.households, 'household')}`, answer, String(count.adults), String(count.scouts), null, null, null])
   }
   return {

@@ -22,7 +22,8 @@ import {
   toICalendar,
 } from './event.ts'
 import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
-import { deletedWithReplies, followStore, setAsking, startOf, totalsByUid } from './rsvp.ts'
+import { deletedWithReplies, followStore, setAsking, startOf } from './rsvp.ts'
+import { totalsByUid } from './counts.ts'
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
 import { Signup, signupFrom, type SignupSettings } from './signup.ts'
 import type { SignupMail } from './signup-mail.ts'
@@ -46,6 +47,12 @@ const eventFields = {
   end_time: t.Optional(Time24),
   location: t.Optional(Line(300)),
   badge: t.Optional(Line(100)),
+  visibility: t.Optional(
+    OneOf(['public', 'members'] as const, {
+      description:
+        'members: left out of the public calendar pages and feeds, shown to families (family page, digest, their private feed); public by default. Kept in CalDAV as CLASS:PRIVATE',
+    }),
+  ),
   description: t.Optional(Lines(5000)),
   repeat: t.Optional(
     OneOf(REPEATS, {

@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.ts'
 import { unprocessable, conflict } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, OneOf, t, Timestamp, parseTimestamp } from '../schemas.ts'
 import { PAYMENT_METHODS } from './tables.ts'
+import { slotsFilled } from './counts.ts'
 
 export const Slot = t.Object(
   {
@@ -160,13 +161,8 @@ export async function takeSlots(
   await trx.deleteFrom('rsvp_slots').where('uid', '=', uid).where('household_id', '=', household).execute()
   for (const slot of slots) {
     const needed = signup?.slots?.find((s) => s.name === slot.name)?.needed ?? 0
-    const taken = await trx
-      .selectFrom('rsvp_slots')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), eb.lit(0)).as('n'))
-      .where('uid', '=', uid)
-      .where('name', '=', slot.name)
-      .executeTakeFirstOrThrow()
-    const left = needed - Number(taken.n)
+    const [taken] = await slotsFilled(trx, uid, slot.name)
+    const left = needed - Number(taken?.n ?? 0)
     if (slot.count > left)
       throw conflict(`slots: “${slot.name}” ${left > 0 ? `needs only ${left} more` : 'is filled'}; choose fewer or another slot`)
     await trx

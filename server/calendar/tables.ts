@@ -105,3 +105,11 @@ export interface RsvpPaymentTable {
   recorded_by: string
   recorded_at: string
 }
+
+/** A household's private calendar feed: the SHA-256 of its token; a new one replaces the row (the old link stops). */
+export interface HouseholdFeedTable {
+  household_id: number
+  token_hash: string
+  created_at: string
+  created_by: string
+}

@@ -3,6 +3,8 @@
 // on the day, whether the permission slip is signed, what is still owed, and who takes which slot — with what is still
 // missing before the trip said first, in one line.
 import { csvDocument, eventFileName } from '../csv.ts'
+import { getSetting } from '../settings/registry.ts'
+import { firstOccurrence } from './event.ts'
 import type { Caller } from '../auth/credential.ts'
 import { assertLeadsSlug } from '../roster/commands.ts'
 import type { Executor } from '../db/database.ts'
@@ -17,7 +19,7 @@ const HealthForm = t.Object(
   {
     form_date: Nullable(t.String({ format: 'date' })),
     expires_on: Nullable(t.String({ format: 'date' })),
-    current: t.Boolean({ description: 'Current on the day the event starts' }),
+    current: t.Boolean({ description: 'Current on the last day of the event' }),
   },
   { additionalProperties: false },
 )
@@ -54,6 +56,7 @@ export const TripRoster = t.Object(
     uid: t.String(),
     title: t.String(),
     date: t.String({ format: 'date' }),
+    end_date: Nullable(t.String({ format: 'date', description: 'The last day of an event over several days; null for one day' })),
     time: Nullable(t.String()),
     location: Nullable(t.String()),
     missing: t.Array(t.String(), { description: 'What is still missing before the trip, each in a few words; empty when nothing is' }),
@@ -87,6 +90,7 @@ export const TripRoster = t.Object(
         uid: '9b2c1e4a@scouting-units-site',
         title: 'Winter campout',
         date: '2027-01-15',
+        end_date: '2027-01-17',
         time: '17:00',
         location: 'Camp Oak',
         missing: ['1 permission slip unsigned', '1 health form not current', '$35.00 unpaid by 1 household'],
@@ -128,6 +132,13 @@ const isComing = (r: { answer: string; status: string }) => r.answer === 'yes' &
 /** Confirmed first, then maybes, then the waitlist. */
 const rank = (r: { answer: string; status: string }) => (isComing(r) ? 0 : r.answer === 'maybe' ? 1 : 2)
 const total = <T>(rows: T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0)
+
+/** The event's last day as the calendar holds it (its first day when it is gone or lasts one day). */
+async function lastDayOf(db: Executor, event: { uid: string; date: string }) {
+  const object = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', event.uid).executeTakeFirst()
+  const first = object && firstOccurrence(object.ics, await getSetting(db, 'site.timezone'))
+  return first?.end && first.end > event.date ? first.end : event.date
+}
 
 /** GET /api/admin/calendar/{uid}/roster: the event's trip roster; 404 when it never asked for replies. */
 export async function tripRoster(db: Executor, caller: Caller, uid: string) {
@@ -173,17 +184,21 @@ export async function tripRoster(db: Executor, caller: Caller, uid: string) {
         .orderBy('first_name')
         .execute()
     : []
+  // A form must hold to the trip's last day: one lapsing mid-campout leaves the scout uncovered.
+  const lastDay = await lastDayOf(db, event)
   const forms = await healthForms(
     db,
     scoutRows.map((s) => s.id),
-    event.date,
+    lastDay,
     (await programYear(db)).year,
   )
   const scouts = scoutRows.map((s) => ({ ...s, photo_consent: s.photo_consent === 1, health_form: forms.get(s.id)! }))
 
   const slots = (await standing(db, event)).slots.map((s) => ({
     ...s,
-    volunteers: all.flatMap((r) => r.slots.filter((v) => v.name === s.name).map(({ count }) => ({ household: r.household, count }))),
+    volunteers: all
+      .filter((r) => r.status !== 'waitlisted')
+      .flatMap((r) => r.slots.filter((v) => v.name === s.name).map(({ count }) => ({ household: r.household, count }))),
   }))
 
   const signup = facts.signup
@@ -203,6 +218,7 @@ export async function tripRoster(db: Executor, caller: Caller, uid: string) {
     uid: facts.uid,
     title: facts.title,
     date: facts.date,
+    end_date: lastDay > facts.date ? lastDay : null,
     time: facts.time,
     location: facts.location,
     missing,

@@ -8,6 +8,7 @@ import type {
   CalendarObjectTable,
   CalendarSiteEventTable,
   CalendarUidTable,
+  HouseholdFeedTable,
   RsvpEventTable,
   RsvpPaymentTable,
   RsvpPermissionTable,
@@ -85,6 +86,7 @@ export interface Database {
   messages: MessageTable
   message_skips: MessageSkipTable
   mail_subscriptions: MailSubscriptionTable
+  household_feeds: HouseholdFeedTable
   digest_runs: DigestRunTable
   content_pages: ContentPageTable
   setup_steps: SetupStepTable

@@ -26,6 +26,7 @@ export const HISTORY_KINDS = {
   'calendar.rsvp_moved_up': 'Moved up from the waitlist',
   'calendar.payment': 'Payment recorded',
   'calendar.reminder': 'Event reminder sent',
+  'calendar.household_feed': 'Private calendar link made',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
   'keys.mint': 'API key made',

@@ -36,8 +36,9 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
   {
     name: 'Calendar',
-    description: 'Events in the CalDAV store the calendar lives in, and replies to them (also by a reply link from a mail).',
-    prefixes: ['/api/admin/calendar', '/api/reply'],
+    description:
+      "Events in the CalDAV store the calendar lives in, replies to them (also by a reply link from a mail), and households' private feeds.",
+    prefixes: ['/api/admin/calendar', '/api/reply', '/calendar/household'],
   },
   {
     name: 'Roster',

@@ -41,7 +41,7 @@ export const DigestPreview = t.Object(
                 date: t.String({ format: 'date' }),
                 time: t.Optional(t.String()),
                 unit: OneOf(['pack', 'troop', 'both'] as const),
-                asks_reply: t.Boolean(),
+                asks_reply: t.Boolean({ description: 'The event asks for replies and the household has not answered' }),
               },
               { additionalProperties: false },
             ),
@@ -135,6 +135,15 @@ export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number
     liveAnnouncements(db, now),
   ])
   const replies = new Set(asking.map((a) => a.uid))
+  // A household that has answered is not asked again; its answer is on the family page.
+  const answeredRows = replies.size
+    ? await db
+        .selectFrom('rsvps')
+        .select(['uid', 'household_id'])
+        .where('uid', 'in', [...replies])
+        .execute()
+    : []
+  const answered = new Set(answeredRows.map((r) => `${r.household_id} ${r.uid}`))
   const events = occurrencesIn(objects, now, now + DAYS_AHEAD * 86_400_000, timeZone)
   const unitsOf = new Map<number, Set<string>>()
   for (const s of scouts) {
@@ -166,7 +175,7 @@ export async function digestsAt(db: Executor, now: number, onlyUnits: Set<number
           date: e.date,
           ...(e.time ? { time: e.time } : {}),
           unit: e.unit,
-          asks_reply: replies.has(e.uid),
+          asks_reply: replies.has(e.uid) && !answered.has(`${family.id} ${e.uid}`),
         })),
       announcements: live.filter((a) => forMe(a.unit)).map((a) => a.message),
     }

@@ -82,7 +82,8 @@ const shownFor = (unit: CalendarUnit, eventUnit: string) => !unit || eventUnit =
 /** Upcoming events from the local copy of the calendar store, in date order; for a unit, its own and those for both. */
 export async function upcomingEvents(unit: CalendarUnit = null) {
   const objects = await db.selectFrom('calendar_objects').select('ics').execute()
-  return (await eventsOf(db, objects)).filter((e) => shownFor(unit, e.unit))
+  // Members-only events never reach the public site: families see them on the family page and their private feed.
+  return (await eventsOf(db, objects)).filter((e) => e.visibility !== 'members' && shownFor(unit, e.unit))
 }
 
 /** The id of an occurrence's card in the list view, which the month view links to (as the family page: the uid encoded). */
@@ -119,7 +120,8 @@ export async function calendarFeed(unit: CalendarUnit = null): Promise<string> {
   cal.addPropertyWithValue('x-wr-timezone', await getSetting(db, 'site.timezone'))
   const zones = new Set<string>()
   for (const { ics } of await db.selectFrom('calendar_objects').select('ics').orderBy('uid').execute()) {
-    if (unit && !shownFor(unit, titleAndUnitOf(ics)?.unit ?? '')) continue
+    const facts = titleAndUnitOf(ics)
+    if (facts?.members || (unit && !shownFor(unit, facts?.unit ?? ''))) continue
     let source: ICAL.Component
     try {
       source = new ICAL.Component(ICAL.parse(ics))

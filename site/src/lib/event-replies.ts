@@ -4,6 +4,7 @@
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dollars, instantWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, detailOf, h, holds, onSubmit, type signedInFor, type Route, showStatus } from './admin.ts'
+import { notAnsweredPart } from './not-answered.ts'
 
 type ReplyList = AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>
 /** Who is looking (for the roster's scout names) and the site's time zone (for times). */
@@ -140,6 +141,7 @@ export async function showReplies(e: { uid: string }, box: HTMLElement, status: 
       list.replies.length
         ? h('ul', { class: 'plain replies' }, ...list.replies.map((r) => replyCard(list, r, names, paid, who.zone)))
         : h('p', { class: 'muted' }, 'No replies yet.'),
+      notAnsweredPart(list, who.me, paid),
       h('a', { href: `/api/admin/calendar/${encodeURIComponent(e.uid)}/rsvps/export`, download: true }, 'Download the replies (CSV)'),
     ),
   )

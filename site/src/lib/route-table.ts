@@ -34,8 +34,10 @@ export interface RouteTable {
   'GET /api/admin/calendar': typeof import('#routes/api/admin/calendar/index.ts').GET
   'POST /api/admin/calendar': typeof import('#routes/api/admin/calendar/index.ts').POST
   'GET /api/admin/catalog': typeof import('#routes/api/admin/catalog.ts').GET
+  'GET /api/admin/family/calendar': typeof import('#routes/api/admin/family/calendar.ts').GET
   'GET /api/admin/family/households/{id}': typeof import('#routes/api/admin/family/households/[id].ts').GET
   'PATCH /api/admin/family/households/{id}': typeof import('#routes/api/admin/family/households/[id].ts').PATCH
+  'POST /api/admin/family/households/{id}/feed': typeof import('#routes/api/admin/family/households/[id]/feed.ts').POST
   'GET /api/admin/family': typeof import('#routes/api/admin/family/index.ts').GET
   'GET /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').GET
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
@@ -126,6 +128,7 @@ export interface RouteTable {
   'POST /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').POST
   'POST /api/setup/{token}': typeof import('#routes/api/setup/[token].ts').POST
   'POST /api/unsubscribe/{token}': typeof import('#routes/api/unsubscribe/[token].ts').POST
+  'GET /calendar/household/{file}': typeof import('#routes/calendar/household/[file].ts').GET
   'GET /healthz': typeof import('#routes/healthz.ts').GET
   'POST /login': typeof import('#routes/login.ts').POST
   'POST /login/passkey': typeof import('#routes/login/passkey/index.ts').POST

@@ -4,7 +4,7 @@
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { clockWords, dayWords, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
+import { clockWords, dayWords, plural, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
 import {
   api,
   ownUnit,
@@ -30,7 +30,7 @@ type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<Route<'POST /api/admin/calendar'>>
 type Signup = NonNullable<EventFields['signup']>
 
-const FIELDS = ['title', 'unit', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
+const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
 const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
@@ -141,7 +141,8 @@ function edit(e: CalendarEvent | null) {
   form.reset()
   fillSignup(e?.signup)
   field('uid').value = e?.uid ?? ''
-  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? (name === 'unit' ? ownUnit(me) : '')
+  const preset = { unit: ownUnit(me), visibility: 'public' } as Record<string, string>
+  for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? preset[name] ?? ''
   // A repeating event is edited as its series: from its first day, with its rule.
   if (e?.first_date) field('date').value = e.first_date
   field('repeat_until').value = e?.repeat_until ?? ''
@@ -159,10 +160,16 @@ function edit(e: CalendarEvent | null) {
 
 const whenOf = (e: CalendarEvent) =>
   `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
-  `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}`
+  `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}` +
+  (e.visibility === 'members' ? ' · Members only' : '')
 
-const headcount = (t: NonNullable<CalendarEvent['replies']>) =>
-  `${t.yes.households} coming (${t.yes.adults} adults, ${t.yes.scouts} scouts) · ${t.maybe.households} maybe · ${t.no.households} not coming`
+/** The headcount in a line; with places or scouts named, "coming" counts scouts, as the places and the trip roster do. */
+const headcount = (t: NonNullable<CalendarEvent['replies']>, signup?: CalendarEvent['signup']) =>
+  (signup?.per_scout || signup?.capacity !== undefined
+    ? `${plural(t.yes.scouts, 'scout')} coming (${plural(t.yes.households, 'household')}, ${plural(t.yes.adults, 'adult')})`
+    : `${t.yes.households} coming (${t.yes.adults} adults, ${t.yes.scouts} scouts)`) +
+  (t.waitlisted?.households ? ` · ${plural(t.waitlisted.scouts, 'scout')} waiting` : '') +
+  ` · ${t.maybe.households} maybe · ${t.no.households} not coming`
 
 /** A change the CalDAV store did not take (502): its error text (a socket error) is not for leaders. */
 const NOT_TAKEN = 'Nothing was changed: the calendar server did not take it. The events below are as it last answered.'
@@ -259,14 +266,14 @@ async function load() {
   if (!body.events.length) byId('events').append(h('li', {}, 'No upcoming events yet.'))
 }
 
-function repliesPart(e: { uid: string; rsvp?: boolean }, totals: NonNullable<CalendarEvent['replies']>) {
+function repliesPart(e: { uid: string; rsvp?: boolean; signup?: CalendarEvent['signup'] }, totals: NonNullable<CalendarEvent['replies']>) {
   const box = h('div', { 'data-replies': e.uid })
   // Outside the redrawn list, so what a payment did is announced and stays.
   const status = h('p', { role: 'status', tabindex: '-1' })
   return h(
     'div',
     {},
-    h('p', { 'data-headcount': e.uid }, `${e.rsvp ? 'Replies' : 'Replies (no longer asking)'}: ${headcount(totals)}`),
+    h('p', { 'data-headcount': e.uid }, `${e.rsvp ? 'Replies' : 'Replies (no longer asking)'}: ${headcount(totals, e.signup)}`),
     h(
       'div',
       { class: 'row' },

@@ -116,7 +116,8 @@ function show(roster: TripRoster) {
   document.title = document.title.replace('Trip roster', `Trip roster: ${roster.title}`)
   document.querySelector('h1')!.textContent = `Trip roster: ${roster.title}`
   byId('trip-when').textContent = [
-    `${dayWords(roster.date, { year: true })}${roster.time ? `, ${clockWords(roster.time)}` : ''}`,
+    `${dayWords(roster.date, { year: true })}${roster.time ? `, ${clockWords(roster.time)}` : ''}` +
+      (roster.end_date ? ` to ${dayWords(roster.end_date, { year: true })}` : ''),
     roster.location,
   ]
     .filter(Boolean)
