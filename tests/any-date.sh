@@ -9,6 +9,6 @@ mkdir -p test-results
 next=$(( $(date +%Y) + 1 ))
 for day in "$next-01-05 10:00:00" "$next-06-30 10:00:00"; do
   echo "Calendar tests with the clock at $day"
-  faketime "$day" bun test --timeout 60000 --parallel="${TEST_WORKERS:-3}" --timings="test-results/any-date-${day%% *}.json" --update-timings \
+  faketime "$day" bun test --timeout 120000 --parallel="${TEST_WORKERS:-3}" --timings="test-results/any-date-${day%% *}.json" --update-timings \
     tests/api/calendar.test.ts tests/api/calendar-watch.test.ts tests/e2e/calendar.test.ts
 done

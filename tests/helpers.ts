@@ -1,6 +1,6 @@
 // Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
 import { expect } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -110,7 +110,8 @@ export async function startServer(
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
   if (options.database) writeFileSync(env.databasePath, options.database)
-  else await copyTemplate(env.databasePath)
+  // A test may start a server on a database it keeps (DATABASE_PATH in `vars`): only a new file is the template's copy.
+  else if (!existsSync(env.databasePath)) await copyTemplate(env.databasePath)
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
   const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined

@@ -28,7 +28,7 @@ const result = await runLine({
     { name: 'format and type check', command: ['npm', 'run', 'check'] },
     {
       name: `test files in ${WORKERS} worker processes`,
-      command: [bun, 'test', '--timeout', '60000', `--parallel=${WORKERS}`, `--timings=${TIMINGS}`, '--update-timings'],
+      command: [bun, 'test', '--timeout', '120000', `--parallel=${WORKERS}`, `--timings=${TIMINGS}`, '--update-timings'],
     },
     { name: 'calendar tests on other days (faketime)', command: ['bash', 'tests/any-date.sh'] },
   ],

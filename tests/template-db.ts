@@ -45,5 +45,7 @@ export function templateDatabase(): Promise<string> {
 
 /** Copies the template to `file` (a new database for one test server). */
 export async function copyTemplate(file: string): Promise<void> {
-  copyFileSync(await templateDatabase(), file)
+  const template = await templateDatabase()
+  mkdirSync(path.dirname(file), { recursive: true })
+  copyFileSync(template, file)
 }

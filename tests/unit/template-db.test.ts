@@ -29,4 +29,14 @@ describe('the migrated template database', () => {
     await a.stop()
     await b.stop()
   })
+
+  it('leaves a database a test keeps (DATABASE_PATH) as it is: only a new file is a copy', async () => {
+    const kept = path.join(dir, 'kept', 'site.db')
+    const first = await startServer({ DATABASE_PATH: kept })
+    await first.person({ email: 'kept@example.org' })
+    await first.stop()
+    const again = await startServer({ DATABASE_PATH: kept })
+    expect(await again.db.selectFrom('people').select('email').where('email', '=', 'kept@example.org').execute()).toHaveLength(1)
+    await again.stop()
+  })
 })
