@@ -111,7 +111,7 @@ export async function startServer(
   const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
   if (options.database) writeFileSync(env.databasePath, options.database)
   // A test may start a server on a database it keeps (DATABASE_PATH in `vars`): only a new file is the template's copy.
-  else if (!existsSync(env.databasePath)) await copyTemplate(env.databasePath)
+  else if (env.databasePath !== ':memory:' && !existsSync(env.databasePath)) await copyTemplate(env.databasePath)
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
   const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined
