@@ -108,7 +108,15 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
-  const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
+  const env = readEnv({
+    DATABASE_PATH: path.join(dir, 'site.db'),
+    ADMIN_TOKEN,
+    PORT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:1',
+    // The test line sets 0: its builds then share the cores evenly with the other workers' tests.
+    SITE_BUILD_NICENESS: process.env.SITE_BUILD_NICENESS,
+    ...vars,
+  })
   if (options.database) writeFileSync(env.databasePath, options.database)
   // A test may start a server on a database it keeps (DATABASE_PATH in `vars`): only a new file is the template's copy.
   else if (env.databasePath !== ':memory:' && !existsSync(env.databasePath)) await copyTemplate(env.databasePath)

@@ -6,6 +6,8 @@ import path from 'node:path'
 export interface Step {
   name: string
   command: string[]
+  /** Variables added to the environment of the step. */
+  env?: Record<string, string>
 }
 
 export interface LineOptions {
@@ -37,7 +39,11 @@ export async function runLine(options: LineOptions): Promise<LineResult> {
   for (const step of options.steps) {
     print(`\n=== ${step.name}: ${step.command.map((c, i) => (i === 0 ? path.basename(c) : c)).join(' ')}`)
     const stepStart = performance.now()
-    const code = await Bun.spawn(step.command, { cwd: options.cwd, stdio: ['inherit', 'inherit', 'inherit'] }).exited
+    const code = await Bun.spawn(step.command, {
+      cwd: options.cwd,
+      env: { ...process.env, ...step.env },
+      stdio: ['inherit', 'inherit', 'inherit'],
+    }).exited
     took.push({ name: step.name, ms: performance.now() - stepStart })
     if (code !== 0) {
       failure = `the step "${step.name}" failed (exit ${code})`

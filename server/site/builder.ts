@@ -98,7 +98,8 @@ export class SiteBuilder {
     const nice = Bun.which('nice')
     // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runAstro).
     const astro = [process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT]
-    this.command = [...(nice ? [nice, '-n', '10'] : []), ...(options.command ?? astro)]
+    const niceness = env.siteBuildNiceness ?? 10
+    this.command = [...(nice && niceness > 0 ? [nice, '-n', String(niceness)] : []), ...(options.command ?? astro)]
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
     mkdirSync(this.dir, { recursive: true })

@@ -40,3 +40,40 @@ describe('the site build cache', () => {
     expect(existsSync(second)).toBe(false)
   })
 })
+
+describe('SITE_BUILD_NICENESS', () => {
+  /** A stand-in for astro that writes its own niceness beside its output folder. */
+  const NICENESS = [
+    process.execPath,
+    '-e',
+    "require('fs').writeFileSync(process.env.SITE_OUT_DIR + '.nice', String(require('os').getPriority()))",
+  ]
+
+  it('runs the build at that much lower priority than the service: 0 is the same priority, 10 by default', async () => {
+    const niceness: Record<string, number> = {}
+    for (const [name, value] of [
+      ['same', '0'],
+      ['default', undefined],
+    ] as const) {
+      const db = await openMigrated(path.join(dir, `${name}.db`))
+      const env = readEnv({
+        DATABASE_PATH: path.join(dir, `${name}.db`),
+        SITE_BUILDS_DIR: path.join(dir, name),
+        SITE_BUILD_NICENESS: value,
+      })
+      const site = new SiteBuilder(db, env, { command: NICENESS })
+      await site.build('test')
+      await site.stop()
+      await db.destroy()
+      const file = new Bun.Glob('*.nice').scanSync(path.join(dir, name)).next().value as string
+      niceness[name] = Number(readFileSync(path.join(dir, name, file), 'utf8'))
+    }
+    const own = (await import('node:os')).getPriority()
+    expect(niceness).toEqual({ same: own, default: Bun.which('nice') ? Math.min(19, own + 10) : own })
+  })
+
+  it('refuses a value outside 0-19', () => {
+    for (const value of ['20', '-1', 'low', '2.5'])
+      expect(() => readEnv({ SITE_BUILD_NICENESS: value })).toThrow(/SITE_BUILD_NICENESS must be 0-19/)
+  })
+})
