@@ -18,6 +18,8 @@ export interface Env {
   caldavPollSeconds: number
   /** Where this database's site builds are written; `current` links to the one being served. */
   siteBuildsDir: string
+  /** How much lower than the service's the site build's CPU priority is (SITE_BUILD_NICENESS, 0-19, default 10). */
+  siteBuildNiceness: number
   /** The season catalog files (catalog/ in the repository by default). */
   catalogDir: string
   /** How log lines are written (LOG_FORMAT): plain text, or one JSON object per line. */
@@ -65,6 +67,9 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
   const caldavPollSeconds = Number(vars.CALDAV_POLL_SECONDS ?? 60)
   if (!Number.isInteger(caldavPollSeconds) || caldavPollSeconds < 1 || caldavPollSeconds > 3600)
     throw new Error(`CALDAV_POLL_SECONDS must be 1-3600, got ${vars.CALDAV_POLL_SECONDS}`)
+  const siteBuildNiceness = Number(vars.SITE_BUILD_NICENESS || 10)
+  if (!Number.isInteger(siteBuildNiceness) || siteBuildNiceness < 0 || siteBuildNiceness > 19)
+    throw new Error(`SITE_BUILD_NICENESS must be 0-19, got ${vars.SITE_BUILD_NICENESS}`)
   // The break-glass token opens most of the admin API from the LAN: a short one could be guessed.
   const token = vars.ADMIN_TOKEN
   if (token && token.length < MIN_ADMIN_TOKEN)
@@ -97,5 +102,6 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     // absolute, because the site build runs in another working directory.
     siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(databasePath), 'site-builds', path.basename(databasePath))),
     backupDir: path.resolve(vars.BACKUP_DIR || path.join(path.dirname(databasePath), 'backups')),
+    siteBuildNiceness,
   })
 }

@@ -1,6 +1,6 @@
 // Test helpers: a real server on a loopback port over a real SQLite file, people fixtures, request helpers.
 import { expect } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -19,6 +19,7 @@ import { DigestSchedule } from '../server/messages/digest-schedule.ts'
 import { ReminderSchedule } from '../server/calendar/reminders.ts'
 import { smtpRelay } from '../server/mail/relay.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
+import { copyTemplate } from './template-db.ts'
 
 export const ADMIN_TOKEN = 'break-glass-test-token-0123456789'
 export const PASSWORD = 'correct horse battery'
@@ -102,13 +103,23 @@ export async function startServer(
     log?: Logger
     localhost?: boolean
     mailRetryMs?: number
-    /** The bytes of a database file to start on (a past one, which the start upgrades) instead of an empty one. */
+    /** The bytes of a database file to start on (a past one, which the start upgrades) instead of a migrated copy. */
     database?: Uint8Array
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'site-test-'))
-  const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), ADMIN_TOKEN, PORT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...vars })
+  const env = readEnv({
+    DATABASE_PATH: path.join(dir, 'site.db'),
+    ADMIN_TOKEN,
+    PORT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:1',
+    // The test line sets 0: its builds then share the cores evenly with the other workers' tests.
+    SITE_BUILD_NICENESS: process.env.SITE_BUILD_NICENESS,
+    ...vars,
+  })
   if (options.database) writeFileSync(env.databasePath, options.database)
+  // A test may start a server on a database it keeps (DATABASE_PATH in `vars`): only a new file is the template's copy.
+  else if (env.databasePath !== ':memory:' && !existsSync(env.databasePath)) await copyTemplate(env.databasePath)
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
   const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined

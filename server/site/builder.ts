@@ -38,6 +38,8 @@ function claimFolder(dir: string, database: string): void {
 /**
  * Astro keeps a build's scratch files in site/.astro whatever its output folder, so two builds at once in one checkout
  * trip over each other's files: the builders of one process (tests, or two databases served together) take turns.
+ * Builds of different processes (test files running in parallel) each get their own cache folder (SITE_CACHE_DIR);
+ * what they still share in site/.astro are type declarations, which every build writes with the same text.
  */
 let astroTurn: Promise<unknown> = Promise.resolve()
 function inAstroTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -96,7 +98,8 @@ export class SiteBuilder {
     const nice = Bun.which('nice')
     // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runAstro).
     const astro = [process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT]
-    this.command = [...(nice ? [nice, '-n', '10'] : []), ...(options.command ?? astro)]
+    const niceness = env.siteBuildNiceness ?? 10
+    this.command = [...(nice && niceness > 0 ? [nice, '-n', String(niceness)] : []), ...(options.command ?? astro)]
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
     mkdirSync(this.dir, { recursive: true })
@@ -237,6 +240,7 @@ export class SiteBuilder {
     // outside it and then renames the files across, which fails when the builds live on another file system (EXDEV);
     // from here its scratch files are the build's own, on the same file system, and no two builds share them.
     mkdirSync(outDir, { recursive: true })
+    const cacheDir = path.join(this.dir, `cache-${name}`)
     const child = Bun.spawn(this.command, {
       cwd: outDir,
       env: {
@@ -247,6 +251,7 @@ export class SiteBuilder {
         SMTP_URL: this.env.mail?.url ?? '',
         MAIL_FROM: this.env.mail?.from ?? '',
         SITE_OUT_DIR: outDir,
+        SITE_CACHE_DIR: cacheDir,
         ASTRO_TELEMETRY_DISABLED: '1',
       },
       stdout: 'pipe',
@@ -259,6 +264,7 @@ export class SiteBuilder {
     const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
     process.off('exit', killOnExit)
     this.child = null
+    rmSync(cacheDir, { recursive: true, force: true })
     const duration_ms = Date.now() - started.getTime()
     if (this.stopped && child.signalCode === 'SIGKILL') {
       // Ended by stop(): not a failure of the site, so the last recorded build still says how the pages are.

@@ -1,0 +1,54 @@
+// Lighthouse on the family page and every admin page: they load without moving (performance at least 95, layout shift
+// under 0.1), on a phone. (The public pages are in lighthouse-public.test.ts.)
+import { describe, expect, it } from 'bun:test'
+import { addHousehold, familyAccount } from '../households.ts'
+import { lighthouseSuite } from './lighthouse.ts'
+
+const suite = lighthouseSuite()
+
+/** Every admin page, as the owner (who sees the most on each). */
+const ADMIN_PAGES = [
+  '/admin/',
+  '/admin/leads/',
+  '/admin/pages/',
+  '/admin/announcements/',
+  '/admin/messages/',
+  '/admin/calendar/',
+  '/admin/calendar/roster/?uid=none',
+  '/admin/posts/',
+  '/admin/nearby/',
+  '/admin/roster/',
+  '/admin/people/',
+  '/admin/units/',
+  '/admin/keys/',
+  '/admin/settings/',
+  '/admin/history/',
+  '/admin/account/',
+]
+
+describe('Lighthouse on the signed-in pages', () => {
+  it(
+    'scores the family page and every admin page at least 95 in performance, with layout shift under 0.1',
+    async () => {
+      const s = suite.s
+      const family = await familyAccount(s, { unit: 'pack', email: null, scouts: 2 })
+      const owner = await s.as({ global_role: 'owner' })
+      // Enough people and households that a list that pushes the page down would show.
+      for (let i = 0; i < 12; i++) await addHousehold(s.db, { unit: i % 2 ? 'troop' : 'pack', email: `family${i}@example.org` })
+      for (let i = 0; i < 6; i++) await s.person({ units: [{ slug: 'pack', role: 'leader' }] })
+      const pages: [string, string][] = [['/family/', family.cookie], ...ADMIN_PAGES.map((path): [string, string] => [path, owner.cookie])]
+      const measured: string[] = []
+      const below: string[] = []
+      for (const [path, cookie] of pages) {
+        const { categories, audits } = await suite.audit(path, ['performance'], { Cookie: cookie })
+        const performance = Math.round((categories.performance.score ?? 0) * 100)
+        const shift = audits['cumulative-layout-shift'].numericValue ?? 1
+        measured.push(`${path} performance ${performance}, layout shift ${shift.toFixed(3)}`)
+        if (performance < 95 || shift >= 0.1) below.push(measured.at(-1)!)
+      }
+      console.log(measured.join('\n'))
+      expect(below).toEqual([])
+    },
+    8 * 60_000,
+  )
+})

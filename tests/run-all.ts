@@ -1,0 +1,47 @@
+// The README's test line (`npm test`): system packages, the format and type check, every test file in parallel worker
+// processes (the slowest first, from the last run's timings), then the calendar tests again under faketime. The whole
+// line has a budget: it fails when it takes longer, even when every test passed.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { runLine } from './test-line.ts'
+
+const ROOT = path.join(import.meta.dir, '..')
+const RESULTS = path.join(ROOT, 'test-results')
+/** Last run's per-file durations (ignored by git). */
+const TIMINGS = path.join(RESULTS, 'timings.json')
+/** The durations a fresh clone starts from, until it has measured its own. */
+const SEED_TIMINGS = path.join(import.meta.dir, 'fixtures', 'timings.json')
+/** Worker processes for the test files; `TEST_WORKERS` overrides. */
+const WORKERS = process.env.TEST_WORKERS ?? '3'
+
+mkdirSync(RESULTS, { recursive: true })
+if (!existsSync(TIMINGS) && existsSync(SEED_TIMINGS)) copyFileSync(SEED_TIMINGS, TIMINGS)
+// tests/any-date.sh writes one timings file per day it runs.
+for (const f of readdirSync(RESULTS)) if (f.startsWith('any-date-')) rmSync(path.join(RESULTS, f))
+
+const bun = process.execPath
+// Test servers' site builds at the tests' own priority: at a lower one, a file waiting for its build would wait on
+// every other worker's busy file.
+const atTestPriority = { SITE_BUILD_NICENESS: '0' }
+const result = await runLine({
+  cwd: ROOT,
+  budgetMinutes: 15,
+  steps: [
+    { name: 'system packages', command: ['bash', 'tests/install-system-deps.sh'] },
+    { name: 'format and type check', command: ['npm', 'run', 'check'] },
+    {
+      name: `test files in ${WORKERS} worker processes`,
+      command: [bun, 'test', '--timeout', '120000', `--parallel=${WORKERS}`, `--timings=${TIMINGS}`, '--update-timings'],
+      env: atTestPriority,
+    },
+    { name: 'calendar tests on other days (faketime)', command: ['bash', 'tests/any-date.sh'], env: atTestPriority },
+  ],
+  timings: () => [
+    { file: TIMINGS },
+    ...readdirSync(RESULTS)
+      .filter((f) => f.startsWith('any-date-'))
+      .map((f) => ({ file: path.join(RESULTS, f), label: `clock at ${f.slice('any-date-'.length, -'.json'.length)}` })),
+  ],
+  testFiles: new Set(new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: ROOT })),
+})
+process.exit(result.ok ? 0 : 1)
