@@ -29,7 +29,9 @@ const page = (document: object) => `<!doctype html>
 `
 
 // No validator badge (it would call validator.swagger.io) and no "try it out" from the page: scripts use keys. No deep
-// links either: Swagger UI puts each one inside the button that opens the route, a link within a button.
+// links either: Swagger UI puts each one inside the button that opens the route, a link within a button. The areas
+// open folded, one tap each: Swagger UI 5 silently stops drawing the list part way once it passes about 130
+// operations unfolded, and a list of areas is the easier page to find one route in anyway.
 const START = `SwaggerUIBundle({
   spec: JSON.parse(document.getElementById('openapi-document').textContent),
   dom_id: '#api-reference',
@@ -37,6 +39,7 @@ const START = `SwaggerUIBundle({
   deepLinking: false,
   supportedSubmitMethods: [],
   defaultModelsExpandDepth: 0,
+  docExpansion: 'none',
 })
 `
 

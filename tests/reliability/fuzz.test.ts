@@ -140,6 +140,10 @@ describe('fuzzing every route', async () => {
             const res = await s.req(route.method, path, options)
             // The fuzzed service builds no site, so its health answer is a 503 with the checks (the contract holds it).
             if (route.path === '/healthz' && res.status === 503) return expect(res.body.checks.site.ok).toBe(false)
+            // An empty segment outside /api (`/calendar/household/`) reaches no route but the site, which says
+            // "One moment" with a 503 until it is first built; the fuzzed service builds none.
+            const toTheSite = !route.path.startsWith('/api/') && params.some((p: string) => p === '')
+            if (toTheSite && res.status === 503) return expect(res.text).toContain('<title>One moment</title>')
             expect(res.status, `${route.method} ${path} as ${who}: ${res.text.slice(0, 200)}`).toBeLessThan(500)
             expect(res.text).not.toMatch(/\n\s+at \S+ \(|node_modules|\.ts:\d+:\d+/)
             // A route that takes a body refuses it (400) unless the request is refused before the body is read: no
