@@ -290,7 +290,7 @@ const rosterFilters = {
   q: t.Optional(
     Line(100, {
       description:
-        "Households whose parent, second parent, email, phone (by its digits) or any scout's first, last or preferred name holds every word; case and accents aside",
+        "Households whose parent, second parent, either parent's email, phone (by its digits) or any scout's first, last or preferred name holds every word; case and accents aside",
       examples: ['hale'],
     }),
   ),
