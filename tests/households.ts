@@ -24,6 +24,7 @@ export interface HouseholdFixture {
   parent_name?: string
   phone?: string | null
   second_parent?: string | null
+  second_email?: string | null
   emergency_name?: string | null
   emergency_phone?: string | null
 }
@@ -42,6 +43,7 @@ export async function addHousehold(db: Kysely<Database>, f: HouseholdFixture): P
       email: f.email,
       phone: f.phone ?? null,
       second_parent: f.second_parent ?? null,
+      second_email: f.second_email ?? null,
       notes: null,
       emergency_name: f.emergency_name ?? null,
       emergency_phone: f.emergency_phone ?? null,

@@ -34,13 +34,18 @@ export async function linkTarget(db: Executor, email: string): Promise<{ person_
   return household ? { person_id: null, household_id: household.id } : null
 }
 
-/** The first active household whose own address is `email` (addresses on the roster are kept as typed). */
+/** The first active household with `email` as either parent's address (roster addresses are kept as typed). */
 function activeHouseholdWith(db: Executor, email: string) {
   return db
     .selectFrom('households')
     .select(['id', 'parent_name'])
     .where('active', '=', 1)
-    .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['email'])]), '=', email))
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', [eb.fn('trim', ['email'])]), '=', email),
+        eb(eb.fn('lower', [eb.fn('trim', ['second_email'])]), '=', email),
+      ]),
+    )
     .orderBy('id')
     .executeTakeFirst()
 }

@@ -217,11 +217,16 @@ async function denExists(db: Executor, unitId: number, name: string) {
     .executeTakeFirst())
 }
 
-/** Each household's addresses: its own email and its linked, enabled accounts' emails, lower-cased, each once. */
+/** Each household's addresses: both parents' emails and its linked, enabled accounts' emails, lower-cased, each once. */
 export async function familyAddresses(db: Executor, householdIds: number[]) {
   if (!householdIds.length) return []
   const [households, linked] = await Promise.all([
-    db.selectFrom('households').select(['id', 'parent_name', 'email']).where('id', 'in', householdIds).orderBy('id').execute(),
+    db
+      .selectFrom('households')
+      .select(['id', 'parent_name', 'email', 'second_email'])
+      .where('id', 'in', householdIds)
+      .orderBy('id')
+      .execute(),
     db
       .selectFrom('household_people')
       .innerJoin('people', 'people.id', 'household_people.person_id')
@@ -235,7 +240,7 @@ export async function familyAddresses(db: Executor, householdIds: number[]) {
     parent_name: h.parent_name,
     emails: [
       ...new Set(
-        [h.email, ...linked.filter((l) => l.household_id === h.id).map((l) => l.email)].flatMap((e) =>
+        [h.email, h.second_email, ...linked.filter((l) => l.household_id === h.id).map((l) => l.email)].flatMap((e) =>
           e?.trim() ? [e.trim().toLowerCase()] : [],
         ),
       ),

@@ -11,6 +11,7 @@ export interface PlanHousehold {
   email: string | null
   phone: string | null
   second_parent: string | null
+  second_email: string | null
   changes: string[]
   lines: number[]
 }
@@ -52,7 +53,11 @@ function unitNamed(units: { id: number; slug: string; name: string }[], text: st
 
 /** The same value as stored: emails in any case, phones by their digits. */
 const same = (field: string, a: string | number | null, b: string | number | null) =>
-  field === 'email' ? lower(a as string) === lower(b as string) : field === 'phone' ? digits(a as string) === digits(b as string) : a === b
+  field === 'email' || field === 'second_email'
+    ? lower(a as string) === lower(b as string)
+    : field === 'phone'
+      ? digits(a as string) === digits(b as string)
+      : a === b
 
 /**
  * `led`: the units the caller may write (null: all); `personId` the importer (a leader keeps a household without
@@ -115,7 +120,8 @@ export async function planImport(
       bad(problem)
       continue
     }
-    const secondParent = [row.second_parent, row.second_email && `<${row.second_email}>`].filter(Boolean).join(' ') || null
+    const secondParent = row.second_parent || null
+    const secondEmail = row.second_email ? row.second_email.toLowerCase() : null
     if (secondParent && secondParent.length > 100) {
       bad('the second parent is longer than 100 characters')
       continue
@@ -143,14 +149,28 @@ export async function planImport(
         bad(`${found.parent_name}'s household is kept by another unit's leaders`)
         continue
       }
-      const wanted = { parent_name: row.parent_name, email, phone: row.phone || null, second_parent: secondParent }
+      const wanted = {
+        parent_name: row.parent_name,
+        email,
+        phone: row.phone || null,
+        second_parent: secondParent,
+        second_email: secondEmail,
+      }
       const changes = found
         ? (Object.keys(wanted) as (keyof typeof wanted)[]).filter((k) => wanted[k] !== null && !same(k, wanted[k], found[k]))
         : []
       plan.households.push({
         action: !found ? 'create' : changes.length ? 'update' : 'unchanged',
         id: found?.id ?? null,
-        ...(found ? { parent_name: found.parent_name, email: found.email, phone: found.phone, second_parent: found.second_parent } : {}),
+        ...(found
+          ? {
+              parent_name: found.parent_name,
+              email: found.email,
+              phone: found.phone,
+              second_parent: found.second_parent,
+              second_email: found.second_email,
+            }
+          : {}),
         ...Object.fromEntries(Object.entries(wanted).filter(([k]) => !found || (changes as string[]).includes(k))),
         changes,
         lines: [],

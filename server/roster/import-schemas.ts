@@ -30,6 +30,7 @@ const PreviewHousehold = t.Object({
   email: Nullable(t.String()),
   phone: Nullable(t.String()),
   second_parent: Nullable(t.String()),
+  second_email: Nullable(t.String()),
   changes: t.Array(t.String(), { description: 'The fields an update changes' }),
   lines: t.Array(Line),
 })

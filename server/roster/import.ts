@@ -93,7 +93,13 @@ async function applyRows(trx: Trx, importer: Importer, rows: ImportRow[], unitId
   const ids: number[] = []
   const done = { created: { households: 0, scouts: 0 }, updated: { households: 0, scouts: 0 }, skipped: plan.bad_rows.length }
   for (const h of plan.households) {
-    const fields = { parent_name: h.parent_name, email: h.email, phone: h.phone, second_parent: h.second_parent }
+    const fields = {
+      parent_name: h.parent_name,
+      email: h.email,
+      phone: h.phone,
+      second_parent: h.second_parent,
+      second_email: h.second_email,
+    }
     if (h.action === 'create') {
       const row = await trx
         .insertInto('households')

@@ -243,7 +243,7 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
     )
   let rows = await db
     .selectFrom('households')
-    .select(['id', 'parent_name', 'second_parent', 'email', 'phone', 'sort_name', 'active'])
+    .select(['id', 'parent_name', 'second_parent', 'second_email', 'email', 'phone', 'sort_name', 'active'])
     .$if(!!unit || !!den, (q) => q.where(withScout))
     .execute()
   const q = filters.q?.trim()
@@ -258,6 +258,7 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
         h.parent_name,
         h.second_parent,
         h.email,
+        h.second_email,
         h.sort_name,
         ...(names.get(h.id) ?? []).flatMap((sc) => [sc.first_name, sc.last_name, sc.preferred_name]),
       ]),
@@ -396,12 +397,24 @@ export async function rosterCsv(db: Executor, filters: RosterFilters = {}) {
         h.email,
         h.phone,
         h.second_parent,
+        h.second_email,
         s.checks.dues.done ? 'yes' : 'no',
         s.checks.health_form.done ? 'yes' : 'no',
         s.checks.health_form.expires_on ?? '',
       ]),
     )
-  const header = ['first_name', 'last_name', 'unit', 'den', 'org_member_id', 'parent', 'email', 'phone', 'second_parent']
+  const header = [
+    'first_name',
+    'last_name',
+    'unit',
+    'den',
+    'org_member_id',
+    'parent',
+    'email',
+    'phone',
+    'second_parent',
+    'second_parent_email',
+  ]
   return {
     filename: `roster-${unit?.slug ?? 'all'}-${year.year}.csv`,
     csv: `\uFEFF${csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`, 'health_form_until'], rows)}`,

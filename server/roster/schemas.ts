@@ -17,6 +17,7 @@ const householdFields = {
   email: OptionalNullable(Email),
   phone: OptionalNullable(Phone),
   second_parent: OptionalNullable(Line(100)),
+  second_email: OptionalNullable(Email),
   emergency_name: OptionalNullable(Line(100, { description: 'Whom to call when the parents cannot be reached' })),
   emergency_phone: OptionalNullable(Phone),
   notes: OptionalNullable(Lines(2000, { description: "Leaders' notes; families never see them" })),
@@ -184,6 +185,7 @@ const FAMILY_EXAMPLE = {
   email: 'robin.hale@example.org',
   phone: '555-123-4567',
   second_parent: null,
+  second_email: null,
   emergency_name: 'Pat Hale',
   emergency_phone: '555-987-6543',
   active: true,
@@ -199,6 +201,7 @@ const familyFields = {
   email: Nullable(t.String()),
   phone: Nullable(t.String()),
   second_parent: Nullable(t.String()),
+  second_email: Nullable(t.String({ description: "The second parent's email: mailed like email" })),
   emergency_name: Nullable(t.String({ description: 'Whom to call when the parents cannot be reached' })),
   emergency_phone: Nullable(t.String()),
   active: t.Boolean(),
@@ -246,6 +249,7 @@ export const FamilyHouseholdChange = t.Object(
     email: householdFields.email,
     phone: householdFields.phone,
     second_parent: householdFields.second_parent,
+    second_email: householdFields.second_email,
     emergency_contact: OptionalNullable(
       t.Object(
         { name: Line(100, { minLength: 1 }), phone: Phone },
@@ -286,7 +290,7 @@ const rosterFilters = {
   q: t.Optional(
     Line(100, {
       description:
-        "Households whose parent, second parent, email, phone (by its digits) or any scout's first, last or preferred name holds every word; case and accents aside",
+        "Households whose parent, second parent, either parent's email, phone (by its digits) or any scout's first, last or preferred name holds every word; case and accents aside",
       examples: ['hale'],
     }),
   ),

@@ -10,6 +10,8 @@ export interface HouseholdTable {
   email: string | null
   phone: string | null
   second_parent: string | null
+  /** The second parent's email: mailed like email (sign-in links, welcome, messages). */
+  second_email: string | null
   /** Whom to call when the parents cannot be reached (on a trip). */
   emergency_name: string | null
   emergency_phone: string | null

@@ -39,14 +39,14 @@ async function unitsToWelcome(db: Executor, caller: Caller, unit: string | undef
   return ids
 }
 
-/** Active households of these units whose address has no account and got no welcome since `since`, one per address. */
-async function householdsToWelcome(db: Executor, unitIds: number[], since: string) {
-  const rows = await db
+/** One parent's address of each household to welcome: the skip rule holds per household and address. */
+function addressesToWelcome(db: Executor, unitIds: number[], since: string, column: 'email' | 'second_email') {
+  return db
     .selectFrom('households as h')
-    .select(['h.id', 'h.email'])
+    .select(['h.id', `h.${column} as email`])
     .where('h.active', '=', 1)
-    .where('h.email', 'is not', null)
-    .where((eb) => eb(eb.fn('trim', ['h.email']), '!=', ''))
+    .where(`h.${column}`, 'is not', null)
+    .where((eb) => eb(eb.fn('trim', [`h.${column}`]), '!=', ''))
     .where((eb) =>
       eb.exists(
         eb.selectFrom('scouts').select('scouts.id').whereRef('scouts.household_id', '=', 'h.id').where('scouts.unit_id', 'in', unitIds),
@@ -58,24 +58,40 @@ async function householdsToWelcome(db: Executor, unitIds: number[], since: strin
           eb
             .selectFrom('people')
             .select('people.id')
-            .where((p) => p('people.email', '=', p.fn<string>('lower', [p.fn('trim', ['h.email'])]))),
+            .where((p) => p('people.email', '=', p.fn<string>('lower', [p.fn('trim', [`h.${column}`])]))),
         ),
       ),
     )
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('roster_welcomes as w').select('w.id').whereRef('w.household_id', '=', 'h.id').where('w.sent_at', '>', since),
+          eb
+            .selectFrom('roster_welcomes as w')
+            .select('w.id')
+            .whereRef('w.household_id', '=', 'h.id')
+            .where('w.sent_at', '>', since)
+            .where((w) => w('w.email', '=', w.fn<string>('lower', [w.fn('trim', [`h.${column}`])]))),
         ),
       ),
     )
     .orderBy('h.id')
     .execute()
+}
+
+/**
+ * Active households of these units whose address (either parent's) has no account and got no welcome since `since`,
+ * one per address.
+ */
+async function householdsToWelcome(db: Executor, unitIds: number[], since: string) {
+  const rows = []
+  for (const column of ['email', 'second_email'] as const) rows.push(...(await addressesToWelcome(db, unitIds, since, column)))
+  rows.sort((a, b) => a.id - b.id)
   // One mail per address; every household with that address counts as welcomed.
   const byEmail = new Map<string, number[]>()
   for (const r of rows) {
     const email = r.email!.trim().toLowerCase()
-    byEmail.set(email, [...(byEmail.get(email) ?? []), r.id])
+    const ids = byEmail.get(email) ?? []
+    if (!ids.includes(r.id)) byEmail.set(email, [...ids, r.id])
   }
   return [...byEmail].map(([email, ids]) => ({ email, id: ids[0], ids }))
 }

@@ -73,6 +73,16 @@ describe('PATCH /api/admin/family/households/:id', () => {
     expect((await s.lastLog('roster.household_update')).id).toBe(logged)
   })
 
+  it("lets the family fix the second parent's email: shown, changed and logged; 422 when it is not an address", async () => {
+    const f = await hale()
+    const res = await s.req('PATCH', path(f.household), { cookie: f.cookie, json: { second_email: 'jo.hale@example.org' } })
+    expect(res.status).toBe(200)
+    expect(res.body.second_email).toBe('jo.hale@example.org')
+    expect((await s.lastLog('roster.household_update')).summary).toContain('second email')
+    expect((await s.req('GET', path(f.household), { cookie: f.cookie })).body.second_email).toBe('jo.hale@example.org')
+    expect((await s.req('PATCH', path(f.household), { cookie: f.cookie, json: { second_email: 'nope' } })).status).toBe(422)
+  })
+
   it("is only for the caller's own households: 404 for another family's and for none; 401 signed out", async () => {
     const f = await hale()
     const other = await addHousehold(s.db, { unit: 'pack', email: null })

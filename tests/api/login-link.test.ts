@@ -126,6 +126,26 @@ describe('POST /api/login-link/:token', () => {
     expect(again.body.person.id).toBe(res.body.person.id)
   })
 
+  it("makes the second parent's own account on first use by the household's second_email; 410 once it changed", async () => {
+    const first = uniqueEmail('firstparent')
+    const second = uniqueEmail('secondparent')
+    const household = await addHousehold(s.db, { unit: 'pack', email: first, second_email: second.toUpperCase() })
+    const res = await use(s, await mailedToken(second))
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ person: { email: second }, start: '/family/' })
+    const family = await s.req('GET', '/api/admin/family', { cookie: sessionCookie(res)! })
+    expect(family.body.households.map((h: { id: number }) => h.id)).toEqual([household])
+    expect(family.body.households[0]).toMatchObject({ email: first, second_email: second.toUpperCase() })
+    expect(await s.db.selectFrom('people').select('id').where('email', '=', first).execute()).toEqual([])
+    // Checked again at use: a link to a second address the household no longer has is refused.
+    const other = uniqueEmail('secondleaving')
+    const changed = await addHousehold(s.db, { unit: 'pack', email: uniqueEmail('stays'), second_email: other })
+    const token = await mailedToken(other)
+    await s.db.updateTable('households').set({ second_email: null }).where('id', '=', changed).execute()
+    expect((await use(s, token)).status).toBe(410)
+    expect(await s.db.selectFrom('people').select('id').where('email', '=', other).execute()).toEqual([])
+  })
+
   it('signs in a person who has a password; the password keeps working', async () => {
     const leader = await s.person(ROLES.packLeader)
     const res = await use(s, await mailedToken(leader.email))

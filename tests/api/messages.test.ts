@@ -25,6 +25,8 @@ beforeAll(async () => {
   troopLeader = await s.as(ROLES.troopLeader)
   // These tests send far more than the hourly cap allows one person; the cap has its own test below.
   await setCap(1000)
+  // Nor should the relay's per-minute pace hold the later tests' mail back.
+  expect((await s.req('PUT', '/api/admin/settings/mail.per_minute', { cookie: owner.cookie, json: { value: 1000 } })).status).toBe(200)
 })
 const setCap = async (value: number) =>
   expect((await s.req('PUT', '/api/admin/settings/mail.messages_per_hour', { cookie: owner.cookie, json: { value } })).status).toBe(200)
@@ -60,6 +62,23 @@ describe('audiences', () => {
     expect(res.body.skipped).toEqual([{ email: null, who: "Parent without mail's household", reason: 'no address' }])
     expect(res.body.audience_words).toBe(`the ${den.toLowerCase()} den`)
     expect(quiet).toBeGreaterThan(0)
+  })
+
+  it("reaches both parents: the household's second_email is mailed too, and unsubscribes on its own", async () => {
+    const den = denName()
+    const first = uniqueEmail('first-parent')
+    const second = uniqueEmail('second-parent')
+    await household('pack', den, first, { second_email: second.toUpperCase() })
+    const audience = { dens: [{ unit: 'pack', name: den }] }
+    expect((await preview(audience)).body.emails).toEqual([first, second].sort())
+    expect((await send({ subject: 'Both parents', audience })).body.recipients).toBe(2)
+    await relay.waitFor(first)
+    const mail = await relay.waitFor(second)
+    const url = header(mail, 'list-unsubscribe')!.slice(1, -1)
+    expect((await s.req('POST', new URL(url).pathname, { form: { 'List-Unsubscribe': 'One-Click' } })).body.email).toBe(second)
+    const again = await send({ subject: 'Only the first', audience })
+    expect(again.body.recipients).toBe(1)
+    expect(again.body.deliveries).toContainEqual({ email: second, who: second, state: 'skipped', reason: 'unsubscribed' })
   })
 
   it('units, households and leaders each add their own, and nothing else', async () => {
@@ -454,5 +473,5 @@ const household = (
   unit: 'pack' | 'troop',
   den: string | null,
   email: string | null,
-  options: { active?: boolean; accounts?: number[] } = {},
+  options: { active?: boolean; accounts?: number[]; second_email?: string } = {},
 ) => addHousehold(s.db, { unit, den, email, ...options })

@@ -47,7 +47,7 @@ async function rosterFacts(s: TestServer) {
     .innerJoin('households', 'households.id', 'scouts.household_id')
     .innerJoin('units', 'units.id', 'scouts.unit_id')
     .select(['scouts.first_name', 'scouts.last_name', 'units.slug', 'scouts.den', 'scouts.org_member_id', 'households.id as hid'])
-    .select(['households.parent_name', 'households.email', 'households.phone', 'households.second_parent'])
+    .select(['households.parent_name', 'households.email', 'households.phone', 'households.second_parent', 'households.second_email'])
     .execute()
   const scouts = rows.map(({ hid, ...r }) => JSON.stringify(r)).sort()
   const groups = new Map<number, string[]>()
@@ -82,7 +82,8 @@ describe('a leader’s own spreadsheet (generic fixture, 60 households)', () => 
       parent_name: 'Alex Abbott',
       email: 'alex.abbott@example.org',
       phone: '555-0100-1000',
-      second_parent: 'Taylor Abbott <second.alex.abbott@example.org>',
+      second_parent: 'Taylor Abbott',
+      second_email: 'second.alex.abbott@example.org',
       lines: [2, 3],
     })
     expect(await count(s, 'households')).toBe(0)
@@ -165,7 +166,8 @@ describe('the BSA Member Roster export, as it comes', () => {
       parent_name: 'Alex Abbott',
       email: 'alex.abbott@example.org',
       phone: '555-0100-1000',
-      second_parent: 'Taylor Abbott <second.alex.abbott@example.org>',
+      second_parent: 'Taylor Abbott',
+      second_email: 'second.alex.abbott@example.org',
     })
     const warnings = res.body.warnings.map((w: { message: string }) => w.message).join('\n')
     expect(warnings).toContain('Health Form A/B Status')

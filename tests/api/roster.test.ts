@@ -56,6 +56,25 @@ describe('POST /api/admin/roster/households', () => {
 })
 
 describe('households and scouts', () => {
+  it("keeps a second parent's email: created, edited, searched, cleared; 422 when it is not an address", async () => {
+    const second = uniqueEmail('jo-park')
+    const res = await household({
+      parent_name: 'Casey Parkes',
+      email: uniqueEmail('casey'),
+      second_parent: 'Jo Parkes',
+      second_email: second,
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ second_parent: 'Jo Parkes', second_email: second })
+    const found = await s.req('GET', `/api/admin/roster?q=${encodeURIComponent(second)}`, { cookie: leader.cookie })
+    expect(found.body.households.map((h: { id: number }) => h.id)).toEqual([res.body.id])
+    const path = `/api/admin/roster/households/${res.body.id}`
+    expect((await s.req('PATCH', path, { cookie: leader.cookie, json: { second_email: 'not an address' } })).status).toBe(422)
+    const cleared = await s.req('PATCH', path, { cookie: leader.cookie, json: { second_email: null } })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body.second_email).toBeNull()
+  })
+
   it('gets, edits and deactivates a household; unknown 404', async () => {
     const { body } = await household({ parent_name: 'Dana Reyes' })
     expect((await s.req('GET', `/api/admin/roster/households/${body.id}`, { cookie: leader.cookie })).body.parent_name).toBe('Dana Reyes')

@@ -74,6 +74,24 @@ describe('POST /api/admin/roster/welcome', () => {
     expect(family.body.households.map((h: { id: number }) => h.id)).toEqual([packHousehold])
   })
 
+  it("welcomes both parents' addresses, each once; a second address added later is welcomed within the 7 days", async () => {
+    const first = uniqueEmail('bothfirst')
+    const second = uniqueEmail('bothsecond')
+    const household = await addHousehold(s.db, { unit: 'troop', email: first, second_email: second })
+    expect((await welcome(admin.cookie, { unit: 'troop' })).body).toEqual({ queued: 2 })
+    await relay.waitFor(first)
+    await relay.waitFor(second)
+    expect((await outboxTo(second)).length).toBe(1)
+    const [link] = await s.db.selectFrom('login_links').selectAll().where('email', '=', second).execute()
+    expect(link).toMatchObject({ kind: 'welcome', household_id: household, person_id: null })
+    expect((await welcome(admin.cookie, { unit: 'troop' })).body).toEqual({ queued: 0 })
+    const later = uniqueEmail('latersecond')
+    await s.db.updateTable('households').set({ second_email: later }).where('id', '=', household).execute()
+    expect((await welcome(admin.cookie, { unit: 'troop' })).body).toEqual({ queued: 1 })
+    expect((await outboxTo(later)).length).toBe(1)
+    expect((await outboxTo(first)).length).toBe(1)
+  })
+
   it('skips a household welcomed in the last 7 days, and welcomes it again after', async () => {
     const email = uniqueEmail('again')
     const household = await addHousehold(s.db, { unit: 'troop', email })

@@ -226,6 +226,26 @@ for (const viewport of [PHONE, LAPTOP])
     })
   })
 
+describe("the second parent's email at 375 px", () => {
+  it('is a field of the household dialog: an address is checked, saved and shown again', async () => {
+    const page = await suite.signedIn(leader.email, '/admin/roster/', { viewport: PHONE })
+    const name = seeded.households.find((h) => h.active && !['Priya Natarajan', 'Marcus Abbott'].includes(h.parent_name))!.parent_name
+    await cards(page).filter({ hasText: name }).first().click()
+    const dialog = page.getByRole('dialog', { name: `Edit ${name}'s household` })
+    await dialog.waitFor()
+    const field = dialog.getByLabel("Second parent's email (optional)")
+    expect(await field.getAttribute('type')).toBe('email')
+    const box = (await field.boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width)
+    await field.fill('second.parent@example.org')
+    await dialog.getByRole('button', { name: 'Save household' }).click()
+    await page.getByText(`Saved ${name}'s household.`).first().waitFor()
+    const row = await suite.s.db.selectFrom('households').select('second_email').where('parent_name', '=', name).executeTakeFirstOrThrow()
+    expect(row.second_email).toBe('second.parent@example.org')
+    await page.close()
+  })
+})
+
 /** The dues and health counts of one seeded household. */
 function dueAndHealth(parent: string) {
   const h = seeded.households.find((x) => x.parent_name === parent)!

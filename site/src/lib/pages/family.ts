@@ -59,6 +59,7 @@ function householdDetails(hh: Household) {
       ...fact('Email', hh.email),
       ...fact('Phone', hh.phone),
       ...fact('Second parent', hh.second_parent),
+      ...fact("Second parent's email", hh.second_email),
       ...fact('Emergency contact', emergency),
     ),
     ...hh.scouts.map((s) =>
@@ -92,6 +93,7 @@ function householdCard(hh: Household) {
     field('Email', 'email', hh.email, { type: 'email', autocomplete: 'email' }),
     field('Phone', 'phone', hh.phone, { type: 'tel', autocomplete: 'tel' }),
     field('Second parent', 'second_parent', hh.second_parent),
+    field("Second parent's email", 'second_email', hh.second_email, { type: 'email', autocomplete: 'off' }),
     field('Emergency contact (whom to call when we cannot be reached)', 'emergency_name', hh.emergency_name),
     field('Emergency phone', 'emergency_phone', hh.emergency_phone, { type: 'tel' }),
     ...hh.scouts.map((s) =>
@@ -128,6 +130,7 @@ function householdCard(hh: Household) {
         email: text(data, 'email') || null,
         phone: text(data, 'phone') || null,
         second_parent: text(data, 'second_parent') || null,
+        second_email: text(data, 'second_email') || null,
         emergency_contact: emergency.some(Boolean) ? { name: emergency[0], phone: emergency[1] } : null,
         scouts: hh.scouts.map((s) => ({
           id: s.id,

@@ -274,7 +274,17 @@ async function openHousehold(id: number) {
   householdForm.reset()
   byId('household-said').hidden = true
   byId('household-error').hidden = true
-  for (const name of ['parent_name', 'sort_name', 'email', 'phone', 'second_parent', 'emergency_name', 'emergency_phone', 'notes'] as const)
+  for (const name of [
+    'parent_name',
+    'sort_name',
+    'email',
+    'phone',
+    'second_parent',
+    'second_email',
+    'emergency_name',
+    'emergency_phone',
+    'notes',
+  ] as const)
     field(householdForm, name).value = household[name] ?? ''
   byId('household-title').textContent = `Edit ${household.parent_name}'s household${household.active ? '' : ' (inactive)'}`
   const setActive = byId<HTMLButtonElement>('set-active')
@@ -464,6 +474,7 @@ onSubmit(
       email: orNull(data, 'email'),
       phone: orNull(data, 'phone'),
       second_parent: orNull(data, 'second_parent'),
+      second_email: orNull(data, 'second_email'),
       emergency_name: orNull(data, 'emergency_name'),
       emergency_phone: orNull(data, 'emergency_phone'),
       notes: orNull(data, 'notes'),
