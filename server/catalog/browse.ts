@@ -133,6 +133,9 @@ type Indexed = SearchIndex<Served>
 /** Per database (one per running service; tests run several in one process), the index at its catalog version. */
 const indexes = new WeakMap<Executor, { version: number; index: Promise<Indexed> }>()
 
+/** Whether the index at `version` (or newer) is built or being built, so the first search does not build it. */
+export const searchIndexHeld = (db: Executor, version: number) => (indexes.get(db)?.version ?? -1) >= version
+
 /** Every season's rows as search sees them, indexed once per catalog version. */
 export function searchIndex(db: Executor, version: number): Promise<Indexed> {
   const held = indexes.get(db)

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { nowIso } from '../schemas.ts'
 import { warmAutocomplete } from './autocomplete.ts'
+import { searchIndex } from './browse.ts'
 import { removeSeason, replaceSeason } from './sync.ts'
 import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
 
@@ -51,6 +52,12 @@ export class CatalogLoader {
    */
   async loadAll(): Promise<void> {
     for (const file of seasonFiles(this.dir)) await this.loadFile(file, false)
+    // Built once after all files rather than per file: the first search then finds it ready.
+    this.warmSearch()
+  }
+
+  private warmSearch() {
+    searchIndex(this.db, this.version).catch((e) => console.error('search index failed', e))
   }
 
   watch(): void {
@@ -125,6 +132,8 @@ export class CatalogLoader {
     this.seasonVersions.set(season, this.version)
     // The season's autocomplete index is built now rather than by the first bot that asks.
     void warmAutocomplete(this.db, season, this.version)
-    if (announce) this.onChange()
+    if (!announce) return
+    this.warmSearch()
+    this.onChange()
   }
 }

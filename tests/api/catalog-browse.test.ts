@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { searchIndexHeld } from '../../server/catalog/browse.ts'
 import { CatalogLoader } from '../../server/catalog/loader.ts'
 import { expectDetail, startServer, type TestServer } from '../helpers.ts'
 
@@ -284,5 +285,14 @@ describe('GET /api/catalog/changes', () => {
     const etag = first.headers.get('etag')!
     expect(etag).toBeTruthy()
     expect((await s.req('GET', '/api/catalog/changes', { headers: { 'if-none-match': etag } })).status).toBe(304)
+  })
+})
+
+describe('the search index', () => {
+  it('is built by the load, before the first search asks for it', async () => {
+    const loader = new CatalogLoader(s.db, dir, () => {})
+    await loader.loadAll()
+    expect(loader.version).toBeGreaterThan(0)
+    expect(searchIndexHeld(s.db, loader.version)).toBe(true)
   })
 })
