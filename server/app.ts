@@ -1,4 +1,4 @@
-// createApp builds the Elysia application in the order a request meets it (the README's "Architecture" walks it):
+// createApp builds the Elysia application in the order a request meets it (docs/architecture.md walks it):
 // the edge (path, request id, credential, CSRF rule; the log line after the answer), the catalog's edge (CORS,
 // rate limit), errors, the route files, the API docs, the pages.
 import { Elysia } from 'elysia'

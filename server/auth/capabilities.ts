@@ -48,7 +48,7 @@ const LEADER: Capability[] = [
 const ADMIN: Capability[] = [...LEADER, 'people:invite_admin', 'history:read', 'settings:write', 'socialposts:ingest']
 const OWNER: Capability[] = [...ADMIN, 'people:manage']
 
-/** Capabilities by role, as in the README's matrix. */
+/** Capabilities by role, as in the matrix of docs/security.md. */
 export const ROLE_CAPABILITIES: Record<Role, readonly Capability[]> = {
   member: EVERYONE,
   leader: LEADER,

@@ -20,7 +20,7 @@ import { replyUrl } from '../calendar/reply-link.ts'
 import { type MessageTable, SKIP_REASONS } from './tables.ts'
 
 export const NO_MAIL =
-  'Mail is not set up on this site: the operator sets SMTP_URL and MAIL_FROM (a provider\'s SMTP relay, or a Gmail or Fastmail app password; see the README\'s "Mail")'
+  'Mail is not set up on this site: the operator sets SMTP_URL and MAIL_FROM (a provider\'s SMTP relay, or a Gmail or Fastmail app password; see "Mail" in docs/operating.md)'
 
 const Subject = Line(200, { minLength: 1, examples: ['Campout moved to Saturday'] })
 const Body = Lines(20_000, {

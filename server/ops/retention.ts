@@ -1,5 +1,5 @@
 // What the service keeps, and for how long: run nightly before the backup, so the database (and every backup of
-// it) stops growing with what nobody reads again. The README's "What is kept, and for how long" lists the same.
+// it) stops growing with what nobody reads again. docs/operating.md, "What is kept, and for how long", lists the same.
 import { sql } from 'kysely'
 import type { Db } from '../db/client.ts'
 import { getSetting } from '../settings/registry.ts'
