@@ -104,3 +104,30 @@ export async function heldRequest(port: number, method: string, target: string, 
     closed,
   }
 }
+
+/** Makes the database in `dir` with an owner account, through the CLI as an operator would. */
+export function createOwner(dir: string, email: string, password: string) {
+  const made = Bun.spawnSync([process.execPath, 'server/cli.ts', 'create-owner', '--email', email, '--password', password], {
+    cwd: path.join(import.meta.dir, '..'),
+    env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db') },
+  })
+  if (made.exitCode !== 0) throw new Error(`create-owner failed: ${made.stderr.toString()}`)
+}
+
+/** Signs the owner in on a running service and invites each address with a mail; throws on any refusal. */
+export async function inviteByMail(url: string, owner: { email: string; password: string }, emails: string[]) {
+  const login = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(owner),
+  })
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]
+  for (const email of emails) {
+    const res = await fetch(`${url}/api/admin/people/invite`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ email, send_email: true }),
+    })
+    if (res.status !== 201) throw new Error(`invite ${email}: ${res.status} ${await res.text()}`)
+  }
+}

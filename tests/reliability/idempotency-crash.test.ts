@@ -7,23 +7,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { ADMIN_TOKEN, PASSWORD, uniqueEmail } from '../helpers.ts'
-import { startService, type ServiceProcess } from '../service-process.ts'
+import { createOwner, startService, type ServiceProcess } from '../service-process.ts'
 
 const KILLS = 4
 const WRITERS = 16
 /** Answers a round waits for before it kills the service. */
 const ANSWERS_PER_ROUND = 30
 
-const root = path.join(import.meta.dir, '..', '..')
 const owner = uniqueEmail('owner')
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'idempotency-crash-'))
-  const made = Bun.spawnSync([process.execPath, 'server/cli.ts', 'create-owner', '--email', owner, '--password', PASSWORD], {
-    cwd: root,
-    env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db') },
-  })
-  expect(made.exitCode).toBe(0)
+  createOwner(dir, owner, PASSWORD)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -10,9 +10,8 @@ import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { eventually, freePort, PASSWORD, uniqueEmail } from '../helpers.ts'
-import { type ServiceProcess, startService } from '../service-process.ts'
+import { createOwner, inviteByMail, type ServiceProcess, startService } from '../service-process.ts'
 
-const root = path.join(import.meta.dir, '..', '..')
 const ANSWER_MS = 2000
 
 interface SlowRelay {
@@ -83,33 +82,14 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'mail-repeat-'))
   relay = await startSlowRelay()
   vars = { SMTP_URL: relay.url, MAIL_FROM: 'Pack 123 <pack123@example.org>', LOG_FORMAT: 'json' }
-  const made = Bun.spawnSync([process.execPath, 'server/cli.ts', 'create-owner', '--email', owner, '--password', PASSWORD], {
-    cwd: root,
-    env: { ...process.env, DATABASE_PATH: path.join(dir, 'site.db') },
-  })
-  expect(made.exitCode).toBe(0)
+  createOwner(dir, owner, PASSWORD)
 })
 afterAll(async () => {
   await relay.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function inviteAll(url: string, emails: string[]) {
-  const login = await fetch(`${url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: owner, password: PASSWORD }),
-  })
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]
-  for (const email of emails) {
-    const res = await fetch(`${url}/api/admin/people/invite`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ email, send_email: true }),
-    })
-    expect(res.status).toBe(201)
-  }
-}
+const inviteAll = (url: string, emails: string[]) => inviteByMail(url, { email: owner, password: PASSWORD }, emails)
 
 const rows = () => {
   const db = new Database(path.join(dir, 'site.db'), { readonly: true })
