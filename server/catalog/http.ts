@@ -1,5 +1,7 @@
-// Cached catalog answers for the bot: serialised once per catalog version, each content coding compressed on first
-// use; a strong ETag per representation, 304 by weak comparison, and the coding the client prefers (RFC 9110).
+// Catalog answers for the bot, every one compressed in the coding the client prefers (RFC 9110): a strong ETag per
+// representation, 304 by weak comparison, `Vary: Accept-Encoding`. Answers named by a key are serialised once per
+// catalog version; answers named by their content (pages, search, changes) keep their compressed forms by a hash of
+// their bytes. Both share one cache, bounded in bytes, the least recently used answer leaving first.
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { noneMatch } from '../http/versions.ts'
@@ -58,8 +60,16 @@ interface Entry {
 const cache = new Map<string, Entry>()
 const building = new Map<string, Promise<Entry>>()
 const MAX_ENTRIES = 1000
-const MAX_BYTES = 256 * 2 ** 20
+/**
+ * 32 MB: the service has to stay under 400 MB resident at 100,000 variants on a 1 GB box. That holds a few thousand
+ * compressed pages of 1,000 variants (a full sync is about 2 MB of them) or a whole season of 50,000 variants with its
+ * compressed forms; an answer bigger than the bound is compressed per request and only its tags are kept.
+ */
+const MAX_BYTES = 32 * 2 ** 20
+let maxBytes = MAX_BYTES
 let cachedBytes = 0
+/** Answers too big to keep: their tags, so a 304 still costs no build. */
+const tagsOnly = new Map<string, { version: number; etags: Record<Coding, string> }>()
 const encoder = new TextEncoder()
 
 /**
@@ -82,9 +92,46 @@ export function cachedBody(
   versionNow: () => number,
   build: (version: number) => Promise<Bytes>,
 ): Response | Promise<Response> {
+  const version = versionNow()
   const entry = cache.get(key)
-  if (entry !== undefined && entry.version === versionNow()) return answer(request, entry)
-  return entryFor(key, versionNow(), build).then((fresh) => answer(request, fresh))
+  if (entry !== undefined && entry.version === version) return answer(request, touch(entry))
+  const tags = tagsOnly.get(key)
+  if (tags !== undefined && tags.version === version) {
+    const done = notModified(request, tags.etags, undefined)
+    if (done) return done
+  }
+  return entryFor(key, version, build).then((fresh) => answer(request, fresh))
+}
+
+/**
+ * A JSON answer named by its content rather than a key (a page, a search, changes): its tags are a hash of its bytes,
+ * and its compressed forms are cached under that hash, so a repeated answer is compressed once. `headers` go on the
+ * 200 and the 304 alike (a page's `Link`).
+ */
+export function contentJson(request: Request, body: object, headers: Record<string, string> = {}): Response | Promise<Response> {
+  const bytes = encoder.encode(JSON.stringify(body))
+  const tag = tagOf(bytes)
+  const key = `#${tag}`
+  const entry = cache.get(key)
+  return answer(request, entry === undefined ? store(key, 0, bytes, tag) : touch(entry), headers)
+}
+
+/** A hit moves the answer to the end of the cache's order, so the least recently used leaves first. */
+function touch(entry: Entry): Entry {
+  if (cache.get(entry.key) === entry) {
+    cache.delete(entry.key)
+    cache.set(entry.key, entry)
+  }
+  return entry
+}
+
+/** What the cache holds now, and a bound for tests (without one, the default comes back). */
+export const catalogCache = {
+  use: () => ({ entries: cache.size, bytes: cachedBytes }),
+  bound(bytes?: number) {
+    maxBytes = bytes ?? MAX_BYTES
+    evictFor(0)
+  },
 }
 
 function entryFor(key: string, version: number, build: (version: number) => Promise<Bytes>): Promise<Entry> {
@@ -100,8 +147,9 @@ function entryFor(key: string, version: number, build: (version: number) => Prom
   return pending
 }
 
-function store(key: string, version: number, body: Bytes): Entry {
-  const tag = new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
+const tagOf = (body: Bytes) => new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
+
+function store(key: string, version: number, body: Bytes, tag = tagOf(body)): Entry {
   const etags = {} as Record<Coding, string>
   for (const [coding, suffix] of Object.entries(SUFFIX) as [Coding, string][]) etags[coding] = `"${tag}${suffix}"`
   const entry: Entry = { key, version, etags, body, encoded: {}, notModified: {}, bytes: body.length }
@@ -109,14 +157,25 @@ function store(key: string, version: number, body: Bytes): Entry {
   // A request that read the catalog version just before a reload never replaces the newer answer.
   if (old && old.version > version) return entry
   if (old) forget(key, old)
-  // Oldest first: a key written again moves to the end.
-  while (cache.size && (cache.size >= MAX_ENTRIES || cachedBytes + entry.bytes > MAX_BYTES)) {
-    const [oldestKey, oldest] = cache.entries().next().value!
-    forget(oldestKey, oldest)
+  // An answer that could not stay is answered from this entry alone, which leaves with the request.
+  if (entry.bytes > maxBytes / 2) {
+    if (tagsOnly.size >= MAX_ENTRIES) tagsOnly.clear()
+    tagsOnly.set(key, { version, etags })
+    return entry
   }
+  tagsOnly.delete(key)
+  evictFor(entry.bytes)
   cache.set(key, entry)
   cachedBytes += entry.bytes
   return entry
+}
+
+/** Least recently used first, until `bytes` more fit. */
+function evictFor(bytes: number) {
+  while (cache.size && (cache.size >= MAX_ENTRIES || cachedBytes + bytes > maxBytes)) {
+    const [oldestKey, oldest] = cache.entries().next().value!
+    forget(oldestKey, oldest)
+  }
 }
 
 function forget(key: string, entry: Entry) {
@@ -125,21 +184,29 @@ function forget(key: string, entry: Entry) {
 }
 
 /** The answer for one request: a 304 when If-None-Match names this representation, else its bytes. */
-function answer(request: Request, entry: Entry): Response | Promise<Response> {
+function answer(request: Request, entry: Entry, extra?: Record<string, string>): Response | Promise<Response> {
+  const done = notModified(request, entry.etags, extra, entry)
+  if (done) return done
   const coding = negotiate(request.headers.get('accept-encoding'))
   const etag = entry.etags[coding]
-  const match = request.headers.get('if-none-match')
-  if (match !== null && noneMatch(match, etag))
-    return new Response(null, {
-      status: 304,
-      headers: (entry.notModified[coding] ??= { etag, vary: VARY, 'cache-control': CACHE_CONTROL }),
-    })
-  if (coding === 'identity') return ok(entry.body, etag, null)
+  if (coding === 'identity') return ok(entry.body, etag, null, extra)
   const encoded = (entry.encoded[coding] ??= compress(entry, coding))
-  return encoded instanceof Uint8Array ? ok(encoded, etag, coding) : encoded.then((bytes) => ok(bytes, etag, coding))
+  return encoded instanceof Uint8Array ? ok(encoded, etag, coding, extra) : encoded.then((bytes) => ok(bytes, etag, coding, extra))
 }
 
-const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
+/** The 304 when If-None-Match names the representation this request would get; its headers made once per coding. */
+function notModified(request: Request, etags: Record<Coding, string>, extra?: Record<string, string>, entry?: Entry) {
+  const match = request.headers.get('if-none-match')
+  if (match === null) return null
+  const coding = negotiate(request.headers.get('accept-encoding'))
+  const etag = etags[coding]
+  if (!noneMatch(match, etag)) return null
+  const headers = extra && Object.keys(extra).length ? { etag, vary: VARY, 'cache-control': CACHE_CONTROL, ...extra } : null
+  const shared = entry ? (entry.notModified[coding] ??= { etag, vary: VARY, 'cache-control': CACHE_CONTROL }) : null
+  return new Response(null, { status: 304, headers: headers ?? shared ?? { etag, vary: VARY, 'cache-control': CACHE_CONTROL } })
+}
+
+const ok = (body: Bytes, etag: string, coding: Compressed | null, extra?: Record<string, string>) =>
   new Response(body, {
     headers: {
       'content-type': 'application/json',
@@ -147,6 +214,7 @@ const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
       vary: VARY,
       'cache-control': CACHE_CONTROL,
       ...(coding ? { 'content-encoding': coding } : {}),
+      ...extra,
     },
   })
 
@@ -154,7 +222,10 @@ function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
   const done = (bytes: Bytes) => {
     entry.encoded[coding] = bytes
     entry.bytes += bytes.length
-    if (cache.get(entry.key) === entry) cachedBytes += bytes.length
+    if (cache.get(entry.key) === entry) {
+      cachedBytes += bytes.length
+      evictFor(0)
+    }
     return bytes
   }
   if (entry.body.length <= COMPRESS_NOW) return done(COMPRESS[coding].now(entry.body))
