@@ -128,6 +128,8 @@ function touch(entry: Entry): Entry {
 /** What the cache holds now, and a bound for tests (without one, the default comes back). */
 export const catalogCache = {
   use: () => ({ entries: cache.size, bytes: cachedBytes }),
+  /** Whether the answer with this identity tag is cached (a content-named one by its hash). */
+  holds: (etag: string) => cache.has(`#${etag.slice(1, -1)}`),
   bound(bytes?: number) {
     maxBytes = bytes ?? MAX_BYTES
     evictFor(0)
