@@ -28,14 +28,14 @@ async function sync(accept: string) {
   for (const season of ['c9s9', 'c9s8']) {
     let next: string | null = `/api/catalog/${season}?limit=1000`
     while (next) {
-      const page = fetch(`${s.url}${next}`, { headers: { 'accept-encoding': accept }, decompress: false } as RequestInit)
+      const page: Promise<Response> = fetch(`${s.url}${next}`, { headers: { 'accept-encoding': accept }, decompress: false } as RequestInit)
       const asked = performance.now()
       const small = fetch(`${s.url}/api/catalog`, { headers: { 'accept-encoding': accept } }).then(() => performance.now() - asked)
-      const [res, wait] = await Promise.all([page, small])
+      const [res, wait]: [Response, number] = await Promise.all([page, small])
       waits.push(wait)
       bytes += (await res.arrayBuffer()).byteLength
       requests++
-      const link = res.headers.get('link')
+      const link: string | null = res.headers.get('link')
       next = link ? link.slice(1, link.indexOf('>')) : null
     }
   }
