@@ -49,7 +49,8 @@ interface Entry {
   key: string
   version: number
   etags: Record<Coding, string>
-  body: Bytes
+  /** The JSON; null for an answer named by its content, whose JSON each request brings again (`contentJson`). */
+  body: Bytes | null
   /** Compressed on the first request that wants the coding; a promise while that runs. */
   encoded: Partial<Record<Compressed, Bytes | Promise<Bytes>>>
   /** The 304's headers per coding, made once: a 304 is the answer the bot gets most. */
@@ -64,11 +65,13 @@ const building = new Map<string, Promise<Entry>>()
 const MAX_ENTRIES = 1000
 /**
  * 32 MB: the service has to stay under 400 MB resident at 100,000 variants on a 1 GB box. That holds a few thousand
- * compressed pages of 1,000 variants (a full sync is about 2 MB of them) or a whole season of 50,000 variants with its
- * compressed forms; an answer bigger than the bound is compressed per request and only its tags are kept.
+ * compressed pages of 1,000 variants (a full sync is about 2 MB of them) or a whole season of 50,000 variants (17 MB)
+ * with its compressed forms; a bigger answer is compressed per request and only its tags are kept.
  */
 const MAX_BYTES = 32 * 2 ** 20
 let maxBytes = MAX_BYTES
+/** The share of the bound one answer may take uncompressed, leaving room for its compressed forms (about a tenth). */
+const KEEP_AT_MOST = 0.75
 let cachedBytes = 0
 /** Answers too big to keep: their tags, so a 304 still costs no build. */
 const tagsOnly = new Map<string, { version: number; etags: Record<Coding, string> }>()
@@ -107,15 +110,15 @@ export function cachedBody(
 
 /**
  * A JSON answer named by its content rather than a key (a page, a search, changes): its tags are a hash of its bytes,
- * and its compressed forms are cached under that hash, so a repeated answer is compressed once. `headers` go on the
- * 200 and the 304 alike (a page's `Link`).
+ * and its compressed forms are cached under that hash, so a repeated answer is compressed once. Its JSON is not kept:
+ * the request has just made it. `headers` go on the 200 and the 304 alike (a page's `Link`).
  */
 export function contentJson(request: Request, body: object, headers: Record<string, string> = {}): Response | Promise<Response> {
   const bytes = encoder.encode(JSON.stringify(body))
   const tag = tagOf(bytes)
   const key = `#${tag}`
   const entry = cache.get(key)
-  return answer(request, entry === undefined ? store(key, 0, bytes, tag) : touch(entry), headers)
+  return answer(request, entry === undefined ? store(key, 0, bytes, tag, false) : touch(entry), headers, bytes)
 }
 
 /**
@@ -154,16 +157,17 @@ function entryFor(key: string, version: number, build: (version: number) => Prom
 
 const tagOf = (body: Bytes) => new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
 
-function store(key: string, version: number, body: Bytes, tag = tagOf(body)): Entry {
+function store(key: string, version: number, body: Bytes, tag = tagOf(body), keep = true): Entry {
   const etags = {} as Record<Coding, string>
   for (const [coding, suffix] of Object.entries(SUFFIX) as [Coding, string][]) etags[coding] = `"${tag}${suffix}"`
-  const entry: Entry = { key, version, etags, body, encoded: {}, notModified: {}, bytes: body.length, used: ++uses }
+  const kept = keep ? body : null
+  const entry: Entry = { key, version, etags, body: kept, encoded: {}, notModified: {}, bytes: kept?.length ?? 0, used: ++uses }
   const old = cache.get(key)
   // A request that read the catalog version just before a reload never replaces the newer answer.
   if (old && old.version > version) return entry
   if (old) forget(key, old)
   // An answer that could not stay is answered from this entry alone, which leaves with the request.
-  if (entry.bytes > maxBytes / 2) {
+  if (entry.bytes > KEEP_AT_MOST * maxBytes) {
     if (tagsOnly.size >= MAX_ENTRIES) tagsOnly.clear()
     tagsOnly.set(key, { version, etags })
     return entry
@@ -196,13 +200,14 @@ function forget(key: string, entry: Entry) {
 }
 
 /** The answer for one request: a 304 when If-None-Match names this representation, else its bytes. */
-function answer(request: Request, entry: Entry, extra?: Record<string, string>): Response | Promise<Response> {
+function answer(request: Request, entry: Entry, extra?: Record<string, string>, fresh?: Bytes): Response | Promise<Response> {
   const done = notModified(request, entry.etags, extra, entry)
   if (done) return done
   const coding = negotiate(request.headers.get('accept-encoding'))
   const etag = entry.etags[coding]
-  if (coding === 'identity') return ok(entry.body, etag, null, extra)
-  const encoded = (entry.encoded[coding] ??= compress(entry, coding))
+  const body = (entry.body ?? fresh)!
+  if (coding === 'identity') return ok(body, etag, null, extra)
+  const encoded = (entry.encoded[coding] ??= compress(entry, coding, body))
   return encoded instanceof Uint8Array ? ok(encoded, etag, coding, extra) : encoded.then((bytes) => ok(bytes, etag, coding, extra))
 }
 
@@ -230,7 +235,7 @@ const ok = (body: Bytes, etag: string, coding: Compressed | null, extra?: Record
     },
   })
 
-function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
+function compress(entry: Entry, coding: Compressed, body: Bytes): Bytes | Promise<Bytes> {
   const done = (bytes: Bytes) => {
     entry.encoded[coding] = bytes
     entry.bytes += bytes.length
@@ -240,8 +245,8 @@ function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
     }
     return bytes
   }
-  if (entry.body.length <= COMPRESS_NOW) return done(COMPRESS[coding].now(entry.body))
-  const pending = COMPRESS[coding].later(entry.body).then(done)
+  if (body.length <= COMPRESS_NOW) return done(COMPRESS[coding].now(body))
+  const pending = COMPRESS[coding].later(body).then(done)
   // A failed compression is tried again by the next request rather than remembered.
   pending.catch(() => {
     if (entry.encoded[coding] === pending) delete entry.encoded[coding]
