@@ -102,7 +102,7 @@ export function cachedBody(
   if (entry !== undefined && entry.version === version) return answer(request, touch(entry))
   const tags = tagsOnly.get(key)
   if (tags !== undefined && tags.version === version) {
-    const done = notModified(request, tags.etags, undefined)
+    const done = notModified(request, negotiate(request.headers.get('accept-encoding')), tags.etags)
     if (done) return done
   }
   return entryFor(key, version, build).then((fresh) => answer(request, fresh))
@@ -201,9 +201,9 @@ function forget(key: string, entry: Entry) {
 
 /** The answer for one request: a 304 when If-None-Match names this representation, else its bytes. */
 function answer(request: Request, entry: Entry, extra?: Record<string, string>, fresh?: Bytes): Response | Promise<Response> {
-  const done = notModified(request, entry.etags, extra, entry)
-  if (done) return done
   const coding = negotiate(request.headers.get('accept-encoding'))
+  const done = notModified(request, coding, entry.etags, extra, entry)
+  if (done) return done
   const etag = entry.etags[coding]
   const body = (entry.body ?? fresh)!
   if (coding === 'identity') return ok(body, etag, null, extra)
@@ -212,10 +212,9 @@ function answer(request: Request, entry: Entry, extra?: Record<string, string>, 
 }
 
 /** The 304 when If-None-Match names the representation this request would get; its headers made once per coding. */
-function notModified(request: Request, etags: Record<Coding, string>, extra?: Record<string, string>, entry?: Entry) {
+function notModified(request: Request, coding: Coding, etags: Record<Coding, string>, extra?: Record<string, string>, entry?: Entry) {
   const match = request.headers.get('if-none-match')
   if (match === null) return null
-  const coding = negotiate(request.headers.get('accept-encoding'))
   const etag = etags[coding]
   if (!noneMatch(match, etag)) return null
   const headers = extra && Object.keys(extra).length ? { etag, vary: VARY, 'cache-control': CACHE_CONTROL, ...extra } : null
