@@ -8,11 +8,11 @@ import { notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, nextLink, NextCursor, PAGE, PageQuery } from '../http/paging.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { searchText } from './fold.ts'
-import { contentJson } from './http.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
 import { buildSearch, type SearchIndex, SearchPosition } from './search.ts'
 import { currentSeq } from './sync.ts'
+import { contentJson } from './http.ts'
 
 const ROW_EXAMPLE = Row.examples[0]
 type Served = typeof Row.static
