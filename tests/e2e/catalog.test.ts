@@ -55,7 +55,6 @@ describe('the catalog pages with 100,000 variants', () => {
     // Variants 500 to 999 in file order: sprites 100 to 199.
     await page.getByRole('row', { name: /Sprite 100 Default/ }).waitFor()
     expect(await page.getByRole('row', { name: /Sprite 99 / }).count()).toBe(0)
-    expect(await seriousViolations(page)).toEqual([])
     await page.getByRole('link', { name: 'Next page (3)' }).click()
     await page.getByRole('heading', { name: 'Season c9s9, page 3 of 200' }).waitFor()
     await page.getByRole('link', { name: 'Previous page (2)' }).click()
