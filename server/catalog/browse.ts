@@ -6,29 +6,24 @@ import { sql } from 'kysely'
 import type { Executor } from '../db/database.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, nextLink, NextCursor, PAGE, PageQuery } from '../http/paging.ts'
-import { noneMatch } from '../http/versions.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { searchText } from './fold.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
 import { buildSearch, type SearchIndex, SearchPosition } from './search.ts'
 import { currentSeq } from './sync.ts'
+import { contentJson } from './http.ts'
 
 const ROW_EXAMPLE = Row.examples[0]
 type Served = typeof Row.static
 
 /**
- * A paged answer as JSON with a strong ETag that is a hash of its bytes (so it moves only when the content does),
- * 304 to a matching If-None-Match, and the `Link` to the next page.
+ * A paged answer as JSON, compressed as the client asks, with a strong ETag per coding that is a hash of its bytes (so
+ * it moves only when the content does), 304 to a matching If-None-Match, and the `Link` to the next page.
  */
-export function pagedJson(request: Request, body: object): Response {
-  const text = JSON.stringify(body)
-  const etag = `"${new Bun.CryptoHasher('sha256').update(text).digest('base64url').slice(0, 32)}"`
+export function pagedJson(request: Request, body: object): Response | Promise<Response> {
   const next = (body as { next_cursor?: string | null }).next_cursor ?? null
-  const headers = { etag, 'cache-control': 'no-cache', ...nextLink(request, next) }
-  const match = request.headers.get('if-none-match')
-  if (match !== null && noneMatch(match, etag)) return new Response(null, { status: 304, headers })
-  return new Response(text, { headers: { 'content-type': 'application/json', ...headers } })
+  return contentJson(request, body, nextLink(request, next))
 }
 
 export const SeasonQuery = t.Object({ ...SeasonFilters.properties, ...PageQuery })

@@ -1,5 +1,7 @@
-// Cached catalog answers for the bot: serialised once per catalog version, each content coding compressed on first
-// use; a strong ETag per representation, 304 by weak comparison, and the coding the client prefers (RFC 9110).
+// Catalog answers for the bot, every one compressed in the coding the client prefers (RFC 9110): a strong ETag per
+// representation, 304 by weak comparison, `Vary: Accept-Encoding`. Answers named by a key are serialised once per
+// catalog version; answers named by their content (pages, search, changes) keep their compressed forms by a hash of
+// their bytes. Both share one cache, bounded in bytes, the least recently used answer leaving first.
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import { noneMatch } from '../http/versions.ts'
@@ -47,19 +49,32 @@ interface Entry {
   key: string
   version: number
   etags: Record<Coding, string>
-  body: Bytes
+  /** The JSON; null for an answer named by its content, whose JSON each request brings again (`contentJson`). */
+  body: Bytes | null
   /** Compressed on the first request that wants the coding; a promise while that runs. */
   encoded: Partial<Record<Compressed, Bytes | Promise<Bytes>>>
   /** The 304's headers per coding, made once: a 304 is the answer the bot gets most. */
   notModified: Partial<Record<Coding, Record<string, string>>>
   bytes: number
+  /** When it was last answered from (see `touch`). */
+  used: number
 }
 
 const cache = new Map<string, Entry>()
 const building = new Map<string, Promise<Entry>>()
 const MAX_ENTRIES = 1000
-const MAX_BYTES = 256 * 2 ** 20
+/**
+ * 32 MB: the service has to stay under 400 MB resident at 100,000 variants on a 1 GB box. That holds a few thousand
+ * compressed pages of 1,000 variants (a full sync is about 2 MB of them) or a whole season of 50,000 variants (17 MB)
+ * with its compressed forms; a bigger answer is compressed per request and only its tags are kept.
+ */
+const MAX_BYTES = 32 * 2 ** 20
+let maxBytes = MAX_BYTES
+/** The share of the bound one answer may take uncompressed, leaving room for its compressed forms (about a tenth). */
+const KEEP_AT_MOST = 0.75
 let cachedBytes = 0
+/** Answers too big to keep: their tags, so a 304 still costs no build. */
+const tagsOnly = new Map<string, { version: number; etags: Record<Coding, string> }>()
 const encoder = new TextEncoder()
 
 /**
@@ -82,9 +97,49 @@ export function cachedBody(
   versionNow: () => number,
   build: (version: number) => Promise<Bytes>,
 ): Response | Promise<Response> {
+  const version = versionNow()
   const entry = cache.get(key)
-  if (entry !== undefined && entry.version === versionNow()) return answer(request, entry)
-  return entryFor(key, versionNow(), build).then((fresh) => answer(request, fresh))
+  if (entry !== undefined && entry.version === version) return answer(request, touch(entry))
+  const tags = tagsOnly.get(key)
+  if (tags !== undefined && tags.version === version) {
+    const done = notModified(request, negotiate(request.headers.get('accept-encoding')), tags.etags)
+    if (done) return done
+  }
+  return entryFor(key, version, build).then((fresh) => answer(request, fresh))
+}
+
+/**
+ * A JSON answer named by its content rather than a key (a page, a search, changes): its tags are a hash of its bytes,
+ * and its compressed forms are cached under that hash, so a repeated answer is compressed once. Its JSON is not kept:
+ * the request has just made it. `headers` go on the 200 and the 304 alike (a page's `Link`).
+ */
+export function contentJson(request: Request, body: object, headers: Record<string, string> = {}): Response | Promise<Response> {
+  const bytes = encoder.encode(JSON.stringify(body))
+  const tag = tagOf(bytes)
+  const key = `#${tag}`
+  const entry = cache.get(key)
+  return answer(request, entry === undefined ? store(key, 0, bytes, tag, false) : touch(entry), headers, bytes)
+}
+
+/**
+ * A hit marks when the answer was last used, so the least recently used leaves first. A number written per hit: a 304
+ * is the answer the bot gets most, and moving the key to the end of the Map cost about 6% of one (bench/pipeline.ts).
+ */
+let uses = 0
+function touch(entry: Entry): Entry {
+  entry.used = ++uses
+  return entry
+}
+
+/** What the cache holds now, and a bound for tests (without one, the default comes back). */
+export const catalogCache = {
+  use: () => ({ entries: cache.size, bytes: cachedBytes }),
+  /** Whether the answer with this identity tag is cached (a content-named one by its hash). */
+  holds: (etag: string) => cache.has(`#${etag.slice(1, -1)}`),
+  bound(bytes?: number) {
+    maxBytes = bytes ?? MAX_BYTES
+    evictFor(0)
+  },
 }
 
 function entryFor(key: string, version: number, build: (version: number) => Promise<Bytes>): Promise<Entry> {
@@ -100,23 +155,43 @@ function entryFor(key: string, version: number, build: (version: number) => Prom
   return pending
 }
 
-function store(key: string, version: number, body: Bytes): Entry {
-  const tag = new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
+const tagOf = (body: Bytes) => new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
+
+function store(key: string, version: number, body: Bytes, tag = tagOf(body), keep = true): Entry {
   const etags = {} as Record<Coding, string>
   for (const [coding, suffix] of Object.entries(SUFFIX) as [Coding, string][]) etags[coding] = `"${tag}${suffix}"`
-  const entry: Entry = { key, version, etags, body, encoded: {}, notModified: {}, bytes: body.length }
+  const kept = keep ? body : null
+  const entry: Entry = { key, version, etags, body: kept, encoded: {}, notModified: {}, bytes: kept?.length ?? 0, used: ++uses }
   const old = cache.get(key)
   // A request that read the catalog version just before a reload never replaces the newer answer.
   if (old && old.version > version) return entry
   if (old) forget(key, old)
-  // Oldest first: a key written again moves to the end.
-  while (cache.size && (cache.size >= MAX_ENTRIES || cachedBytes + entry.bytes > MAX_BYTES)) {
-    const [oldestKey, oldest] = cache.entries().next().value!
-    forget(oldestKey, oldest)
+  // An answer that could not stay is answered from this entry alone, which leaves with the request.
+  if (entry.bytes > KEEP_AT_MOST * maxBytes) {
+    if (tagsOnly.size >= MAX_ENTRIES) tagsOnly.clear()
+    tagsOnly.set(key, { version, etags })
+    return entry
   }
+  tagsOnly.delete(key)
+  evictFor(entry.bytes)
   cache.set(key, entry)
   cachedBytes += entry.bytes
   return entry
+}
+
+/**
+ * Least recently used first until `bytes` more fit, and a tenth of the bound besides, so a run of new answers (a bot's
+ * sync through pages) sorts the cache once every few stores rather than at each.
+ */
+function evictFor(bytes: number) {
+  const full = () => cache.size >= MAX_ENTRIES || cachedBytes + bytes > maxBytes
+  if (!cache.size || !full()) return
+  const room = (maxBytes * 9) / 10 - bytes
+  const oldestFirst = [...cache.values()].sort((a, b) => a.used - b.used)
+  for (const entry of oldestFirst) {
+    if (!(cache.size >= MAX_ENTRIES * 0.9 || cachedBytes > room)) break
+    forget(entry.key, entry)
+  }
 }
 
 function forget(key: string, entry: Entry) {
@@ -125,21 +200,29 @@ function forget(key: string, entry: Entry) {
 }
 
 /** The answer for one request: a 304 when If-None-Match names this representation, else its bytes. */
-function answer(request: Request, entry: Entry): Response | Promise<Response> {
+function answer(request: Request, entry: Entry, extra?: Record<string, string>, fresh?: Bytes): Response | Promise<Response> {
   const coding = negotiate(request.headers.get('accept-encoding'))
+  const done = notModified(request, coding, entry.etags, extra, entry)
+  if (done) return done
   const etag = entry.etags[coding]
-  const match = request.headers.get('if-none-match')
-  if (match !== null && noneMatch(match, etag))
-    return new Response(null, {
-      status: 304,
-      headers: (entry.notModified[coding] ??= { etag, vary: VARY, 'cache-control': CACHE_CONTROL }),
-    })
-  if (coding === 'identity') return ok(entry.body, etag, null)
-  const encoded = (entry.encoded[coding] ??= compress(entry, coding))
-  return encoded instanceof Uint8Array ? ok(encoded, etag, coding) : encoded.then((bytes) => ok(bytes, etag, coding))
+  const body = (entry.body ?? fresh)!
+  if (coding === 'identity') return ok(body, etag, null, extra)
+  const encoded = (entry.encoded[coding] ??= compress(entry, coding, body))
+  return encoded instanceof Uint8Array ? ok(encoded, etag, coding, extra) : encoded.then((bytes) => ok(bytes, etag, coding, extra))
 }
 
-const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
+/** The 304 when If-None-Match names the representation this request would get; its headers made once per coding. */
+function notModified(request: Request, coding: Coding, etags: Record<Coding, string>, extra?: Record<string, string>, entry?: Entry) {
+  const match = request.headers.get('if-none-match')
+  if (match === null) return null
+  const etag = etags[coding]
+  if (!noneMatch(match, etag)) return null
+  const headers = extra && Object.keys(extra).length ? { etag, vary: VARY, 'cache-control': CACHE_CONTROL, ...extra } : null
+  const shared = entry ? (entry.notModified[coding] ??= { etag, vary: VARY, 'cache-control': CACHE_CONTROL }) : null
+  return new Response(null, { status: 304, headers: headers ?? shared ?? { etag, vary: VARY, 'cache-control': CACHE_CONTROL } })
+}
+
+const ok = (body: Bytes, etag: string, coding: Compressed | null, extra?: Record<string, string>) =>
   new Response(body, {
     headers: {
       'content-type': 'application/json',
@@ -147,18 +230,22 @@ const ok = (body: Bytes, etag: string, coding: Compressed | null) =>
       vary: VARY,
       'cache-control': CACHE_CONTROL,
       ...(coding ? { 'content-encoding': coding } : {}),
+      ...extra,
     },
   })
 
-function compress(entry: Entry, coding: Compressed): Bytes | Promise<Bytes> {
+function compress(entry: Entry, coding: Compressed, body: Bytes): Bytes | Promise<Bytes> {
   const done = (bytes: Bytes) => {
     entry.encoded[coding] = bytes
     entry.bytes += bytes.length
-    if (cache.get(entry.key) === entry) cachedBytes += bytes.length
+    if (cache.get(entry.key) === entry) {
+      cachedBytes += bytes.length
+      evictFor(0)
+    }
     return bytes
   }
-  if (entry.body.length <= COMPRESS_NOW) return done(COMPRESS[coding].now(entry.body))
-  const pending = COMPRESS[coding].later(entry.body).then(done)
+  if (body.length <= COMPRESS_NOW) return done(COMPRESS[coding].now(body))
+  const pending = COMPRESS[coding].later(body).then(done)
   // A failed compression is tried again by the next request rather than remembered.
   pending.catch(() => {
     if (entry.encoded[coding] === pending) delete entry.encoded[coding]

@@ -227,6 +227,7 @@ describe('public catalog page', () => {
   it('shows each season grouped by row and sprite, with status and game mode', async () => {
     const visitor = await suite.browser.newPage()
     await visitor.goto(`${suite.s.url}/catalog/`)
+    await visitor.getByRole('link', { name: 'Season c6s3' }).click()
     await visitor.getByRole('heading', { name: 'Season c6s3' }).waitFor()
     await visitor.getByRole('heading', { name: 'Speedway' }).first().waitFor()
     const row = visitor.getByRole('row', { name: /Turbo Beetle Chrome/ })

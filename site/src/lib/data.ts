@@ -46,20 +46,6 @@ export function meetingLine(u: { meeting_day: string | null; meeting_time: strin
   return [when, u.meeting_place].filter(Boolean).join(', ') || null
 }
 
-/** Seasons in natural order, each with its rows in file order and their variants. */
-export async function catalog() {
-  const variants = await db.selectFrom('catalog_variants').selectAll().orderBy('id').execute()
-  const seasons = new Map<string, Map<string, typeof variants>>()
-  for (const v of variants) {
-    const rows = seasons.get(v.season) ?? seasons.set(v.season, new Map()).get(v.season)!
-    ;(rows.get(v.row_name) ?? rows.set(v.row_name, []).get(v.row_name)!).push(v)
-  }
-  const order = (s: string) => s.slice(1).split('s').map(Number)
-  return [...seasons.entries()]
-    .sort(([a], [b]) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1])
-    .map(([season, rows]) => ({ season, rows: [...rows.entries()].map(([row_name, variants]) => ({ row_name, variants })) }))
-}
-
 /**
  * Live announcements (not scheduled, expired, revoked or over the cap, by the server's one rule) for a page: one
  * for both units shows everywhere; one for the pack or the troop on that unit's pages and the home page.
