@@ -1,6 +1,7 @@
 // The parts of catalog search that are not the index itself: what a row and a query's filters are, the kinds and
 // ranks of a match, a cursor's position, and the small tools the index is built with.
 import { Type as t } from '@sinclair/typebox'
+import type { Filters } from './filters.ts'
 /** What search needs of a row; `row` is answered as it is. */
 export interface SearchRow<R> {
   season: string
@@ -13,17 +14,14 @@ export interface SearchRow<R> {
   status: string
   game_mode: string
   confirmed: boolean
+  added_at?: string
   row: R
 }
 
-export type MatchMode = 'full' | 'starts' | 'contains'
+export type MatchMode = 'full' | 'starts' | 'ends' | 'contains'
 
-export interface SearchFilters {
-  season?: string
-  status?: string
-  game_mode?: string
-  row_name?: string
-}
+/** The filters of a search: those of every catalog list (row_name folded), and seasons. */
+export type SearchFilters = Filters & { season?: string[] }
 
 /**
  * Where a match sorts: its rank, then the row's season and place in its file. Ranks (lower first), each split into

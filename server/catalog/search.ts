@@ -23,6 +23,7 @@ import {
   TYPO,
   WORD_PREFIX,
 } from './search-parts.ts'
+import { rowTest } from './filters.ts'
 
 export { SearchPosition, type SearchRow } from './search-parts.ts'
 export function buildSearch<R>(input: readonly SearchRow<R>[]) {
@@ -171,13 +172,8 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     const f = options.filters ?? {}
     const rowKey = f.row_name === undefined ? -1 : (textId.get(searchText(f.row_name)) ?? -2)
     if (rowKey === -2) return { rows: [], next: null }
-    const filtered = f.season !== undefined || f.status !== undefined || f.game_mode !== undefined || rowKey >= 0
-    const passes = (p: number) =>
-      !filtered ||
-      ((f.season === undefined || rows[p].season === f.season) &&
-        (f.status === undefined || rows[p].status === f.status) &&
-        (f.game_mode === undefined || rows[p].game_mode === f.game_mode) &&
-        (rowKey < 0 || rowT[p] === rowKey))
+    const test = rowTest(f)
+    const passes = (p: number) => (test === null || test(rows[p])) && (rowKey < 0 || rowT[p] === rowKey)
     const query = searchText(q)
     const qWords = query ? query.split(' ') : []
     const exact = textId.get(query) ?? -1
@@ -197,7 +193,7 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
             : []
           : options.match === 'starts'
             ? Array.from({ length: hi - lo }, (_, k) => lo + k)
-            : textsWhere((text) => text.includes(query))
+            : textsWhere(options.match === 'ends' ? (text) => text.endsWith(query) : (text) => text.includes(query))
       const kind = nameRank.fill(NONE)
       for (const t of names) kind[t] = t === exact ? EXACT : isPrefix(t) ? PREFIX : texts[t].includes(` ${query}`) ? WORD_PREFIX : CONTAINS
       return paged({

@@ -42,7 +42,7 @@ function fieldsOf(schema: TSchema | undefined, ...types: string[]): string[] {
 /** How a route reads its query: `strict` (the admin API, the catalog) refuses names it does not take and repeats. */
 interface QueryRules {
   strict: boolean
-  /** The names the route takes; a list (`array` in its schema) may be sent several times. */
+  /** The names the route takes; a list (`array` in its schema) may be sent several times and comma-separated. */
   known: Set<string>
   lists: Set<string>
 }
@@ -60,7 +60,8 @@ function queryOf(url: string, rules: QueryRules): Record<string, unknown> {
     const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name
     if (rules.strict && !rules.known.has(name))
       throw unprocessable(`${shown}: is not a parameter of this request`, 'unknown_parameter', name)
-    if (rules.lists.has(name)) fields.set(name, [...((fields.get(name) as string[] | undefined) ?? []), value])
+    // A list takes its values comma-separated, the parameter repeated, or both (`status=released,hidden`).
+    if (rules.lists.has(name)) fields.set(name, [...((fields.get(name) as string[] | undefined) ?? []), ...value.split(',')])
     else if (rules.strict && fields.has(name))
       throw unprocessable(`${shown}: is given more than once; it takes one value`, 'repeated_parameter', name)
     else fields.set(name, value)

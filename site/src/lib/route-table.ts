@@ -116,6 +116,7 @@ export interface RouteTable {
   'GET /api/catalog/openapi.json': typeof import('#routes/api/catalog/openapi.json.ts').GET
   'GET /api/catalog/search': typeof import('#routes/api/catalog/search.ts').GET
   'GET /api/catalog/variants/{id}': typeof import('#routes/api/catalog/variants/[id].ts').GET
+  'GET /api/catalog/variants': typeof import('#routes/api/catalog/variants/index.ts').GET
   'POST /api/forgot': typeof import('#routes/api/forgot.ts').POST
   'GET /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').GET
   'POST /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').POST
