@@ -27,8 +27,12 @@ const encoder = new TextEncoder()
 export interface AutocompleteIndex {
   season: string
   size: number
-  /** Positions (in answer order: confirmed first, then by base_name and variant) of the best `limit` matches. */
+  /** Positions of the best `limit` matches, best first (see `ranked`). */
   search(q: string, limit: number): number[]
+  /** The best `limit` matches as [position, class]: base-name matches (classes 0–3) before row-name ones (4–7). */
+  ranked(q: string, limit: number): [number, number][]
+  /** The JSON of the row at a position. */
+  row(pos: number): Uint8Array<ArrayBuffer>
   /** The JSON answer `{season, q, matches}` for an already folded `q`. */
   answer(q: string, limit: number): Uint8Array<ArrayBuffer>
 }
@@ -171,7 +175,11 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
         if (sorted[mid] < from) at = mid + 1
         else hi = mid
       }
-      for (; at < sorted.length && sorted[at] < to && need > 0; at++, need--) out.push(sorted[at])
+      for (; at < sorted.length && sorted[at] < to && need > 0; at++)
+        if (test(sorted[at])) {
+          out.push(sorted[at])
+          need--
+        }
     } else
       for (let pos = from; pos < to && need > 0; pos++)
         if (test(pos)) {
@@ -180,8 +188,8 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
         }
   }
 
-  function search(q: string, limit: number): number[] {
-    if (q === '') return Array.from({ length: Math.min(limit, n) }, (_, pos) => pos)
+  function ranked(q: string, limit: number): [number, number][] {
+    if (q === '') return Array.from({ length: Math.min(limit, n) }, (_, pos) => [pos, 0])
     const lo = bound(0, (name) => name < q)
     const hi = bound(lo, (name) => name.startsWith(q))
     const isPrefix = (pos: number) => (baseId[pos] >= lo && baseId[pos] < hi) || (rowId[pos] >= lo && rowId[pos] < hi)
@@ -202,7 +210,9 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
       inner.push(id)
       if ((innerRows += starts[id + 1] - starts[id]) > gatherMax) break
     }
-    const isInner = (pos: number) => !isPrefix(pos) && (holds(baseId[pos]) || holds(rowId[pos]))
+    const isBase = (pos: number) => holds(baseId[pos])
+    const basePrefix = (pos: number) => baseId[pos] >= lo && baseId[pos] < hi
+    const rowPrefix = (pos: number) => rowId[pos] >= lo && rowId[pos] < hi
     const prefixed =
       starts[hi] - starts[lo] <= gatherMax
         ? rowsOf(
@@ -211,22 +221,38 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
           )
         : null
     const contained = innerRows <= gatherMax ? rowsOf(inner, isPrefix) : null
-    // Confirmed prefix matches, confirmed inner ones, then the same for unconfirmed variants.
-    const out: number[] = []
-    for (const [from, to] of [
-      [0, confirmed],
-      [confirmed, n],
-    ]) {
-      take(prefixed, isPrefix, from, to, limit - out.length, out)
-      take(contained, isInner, from, to, limit - out.length, out)
-    }
+    const candidates = prefixed && contained ? Int32Array.from([...prefixed, ...contained]).sort() : null
+    // By class: base-name matches, then row-name ones; within each confirmed, then unconfirmed; within those the
+    // names starting with q, then those holding it elsewhere.
+    const tests = [
+      basePrefix,
+      (pos: number) => !basePrefix(pos) && isBase(pos),
+      (pos: number) => !isBase(pos) && rowPrefix(pos),
+      (pos: number) => !isBase(pos) && !rowPrefix(pos) && holds(rowId[pos]),
+    ]
+    const out: [number, number][] = []
+    for (const level of [0, 2])
+      for (const [from, to, unconfirmed] of [
+        [0, confirmed, 0],
+        [confirmed, n, 1],
+      ])
+        for (const inside of [0, 1]) {
+          const found: number[] = []
+          take(candidates, tests[level + inside], from, to, limit - out.length, found)
+          const cls = 2 * level + 2 * unconfirmed + inside
+          for (const pos of found) out.push([pos, cls])
+        }
     return out
   }
+
+  const search = (q: string, limit: number) => ranked(q, limit).map(([pos]) => pos)
 
   return {
     season,
     size: n,
     search,
+    ranked,
+    row: (pos) => json.subarray(offsets[pos], offsets[pos + 1]),
     answer(q, limit) {
       const found = search(q, limit)
       const head = encoder.encode(`{"season":${JSON.stringify(season)},"q":${JSON.stringify(q)},"matches":[`)

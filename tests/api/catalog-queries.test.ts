@@ -44,7 +44,10 @@ beforeAll(async () => {
     .at(-1)
   // The next season must be seen at a later moment than every row of the first.
   while (Date.now() <= Date.parse(firstLoad)) await Bun.sleep(1)
-  await season('c7s2', [{ base_name: 'Barn Owl', row_name: 'Birds', variants: [v('Default', 'released')] }])
+  await season('c7s2', [
+    { base_name: 'Barn Owl', row_name: 'Birds', variants: [v('Default', 'released')] },
+    { base_name: 'Wing', row_name: 'Kart Parts', variants: [v('Default', 'released')] },
+  ])
 })
 afterAll(async () => {
   await s.stop()
@@ -57,6 +60,7 @@ describe('unknown and repeated parameters', () => {
       '/api/catalog/c7s1?stauts=released',
       '/api/catalog/search?q=owl&stauts=released',
       '/api/catalog/c7s1/autocomplete?q=owl&stauts=released',
+      '/api/catalog/autocomplete?q=owl&stauts=released',
       '/api/catalog/changes?stauts=released',
       '/api/catalog/variants?ids=x&stauts=released',
     ]) {
@@ -100,10 +104,13 @@ describe('filters', () => {
   })
 
   it('added_since keeps variants first seen after that moment; a date that is not RFC 3339 is 422', async () => {
-    expect(names((await get(`/api/catalog/search?added_since=${firstLoad}`)).matches)).toEqual(['c7s2 Barn Owl/Default'])
+    expect(names((await get(`/api/catalog/search?added_since=${firstLoad}`)).matches)).toEqual([
+      'c7s2 Barn Owl/Default',
+      'c7s2 Wing/Default',
+    ])
     expect((await get(`/api/catalog/c7s1?added_since=${firstLoad}`)).variants).toEqual([])
     const before = new Date(Date.parse(firstLoad) - 3_600_000).toISOString().replace('Z', '+00:00')
-    expect((await get(`/api/catalog/c7s2?added_since=${encodeURIComponent(before)}`)).variants).toHaveLength(1)
+    expect((await get(`/api/catalog/c7s2?added_since=${encodeURIComponent(before)}`)).variants).toHaveLength(2)
     for (const bad of ['yesterday', '2027-02-30T00:00:00Z']) {
       const res = await s.req('GET', `/api/catalog/search?added_since=${bad}`)
       expect([res.status, res.body.errors[0].field]).toEqual([422, 'added_since'])
@@ -139,5 +146,34 @@ describe('GET /api/catalog/variants?ids=', () => {
     const many = Array.from({ length: 101 }, (_, i) => `id${i}`).join(',')
     expect((await s.req('GET', `/api/catalog/variants?ids=${many}`)).status).toBe(422)
     expect((await get(`/api/catalog/variants?ids=${many.split(',').slice(0, 100).join(',')}`)).missing).toHaveLength(100)
+  })
+})
+
+describe('autocomplete', () => {
+  const complete = async (url: string) => (await get(url)).matches.map((r: any) => `${r.season} ${r.base_name}/${r.variant}`)
+
+  it('ranks a base-name match above a row-name one, confirmed above unconfirmed within each', async () => {
+    // Kart is unconfirmed but its base name matches; Wing is confirmed but only its row name does.
+    expect(await complete('/api/catalog/c7s2/autocomplete?q=kart')).toEqual(['c7s2 Wing/Default'])
+    expect(await complete('/api/catalog/autocomplete?q=kart')).toEqual(['c7s1 Kart/Default', 'c7s2 Wing/Default'])
+    expect(await complete('/api/catalog/c7s1/autocomplete?q=owl')).toEqual([
+      'c7s1 Owlet/Default',
+      'c7s1 Snow Owl/Default',
+      'c7s1 Snow Owl/Gold',
+    ])
+  })
+
+  it('across seasons: the newest season first on ties, at most limit (1 to 25), folded q echoed', async () => {
+    const body = await get('/api/catalog/autocomplete?q=%20OWL')
+    expect(body.q).toBe('owl')
+    expect(names(body.matches)).toEqual(['c7s1 Owlet/Default', 'c7s2 Barn Owl/Default', 'c7s1 Snow Owl/Default', 'c7s1 Snow Owl/Gold'])
+    expect(await complete('/api/catalog/autocomplete?q=owl&limit=2')).toEqual(['c7s1 Owlet/Default', 'c7s2 Barn Owl/Default'])
+    for (const bad of ['limit=0', 'limit=26', 'limit=x']) {
+      const res = await s.req('GET', `/api/catalog/autocomplete?q=owl&${bad}`)
+      expect([bad, res.status]).toEqual([bad, 422])
+    }
+    expect((await s.req('GET', '/api/catalog/autocomplete')).status).toBe(422)
+    const etag = (await s.req('GET', '/api/catalog/autocomplete?q=owl')).headers.get('etag')!
+    expect((await s.req('GET', '/api/catalog/autocomplete?q=owl', { headers: { 'if-none-match': etag } })).status).toBe(304)
   })
 })

@@ -111,6 +111,7 @@ export interface RouteTable {
   'GET /api/admin/whoami': typeof import('#routes/api/admin/whoami.ts').GET
   'GET /api/catalog/{season}/autocomplete': typeof import('#routes/api/catalog/[season]/autocomplete.ts').GET
   'GET /api/catalog/{season}': typeof import('#routes/api/catalog/[season]/index.ts').GET
+  'GET /api/catalog/autocomplete': typeof import('#routes/api/catalog/autocomplete.ts').GET
   'GET /api/catalog/changes': typeof import('#routes/api/catalog/changes.ts').GET
   'GET /api/catalog': typeof import('#routes/api/catalog/index.ts').GET
   'GET /api/catalog/openapi.json': typeof import('#routes/api/catalog/openapi.json.ts').GET
