@@ -70,6 +70,19 @@ describe('unknown and repeated parameters', () => {
     }
   })
 
+  it('are all named in one 422, each in errors', async () => {
+    const res = await s.req('GET', '/api/catalog/search?stauts=released&q=owl&colour=red&stauts=hidden')
+    expect([res.status, res.body.code, res.body.detail]).toEqual([
+      422,
+      'unknown_parameter',
+      'stauts, colour: are not parameters of this request',
+    ])
+    expect(res.body.errors.map((e: any) => [e.field, e.code])).toEqual([
+      ['stauts', 'unknown_parameter'],
+      ['colour', 'unknown_parameter'],
+    ])
+  })
+
   it('refuse a single-valued parameter sent twice, and take a list parameter repeated', async () => {
     const twice = await s.req('GET', '/api/catalog/search?q=owl&q=kart')
     expect([twice.status, twice.body.code]).toEqual([422, 'repeated_parameter'])
