@@ -94,7 +94,9 @@ export const Matches = t.Object(
   {
     season: t.String(),
     q: t.String(),
-    matches: t.Array(Row, { description: 'Confirmed first, then prefix matches before others, then by name' }),
+    matches: t.Array(Row, {
+      description: 'Base-name matches before row-name ones; confirmed first within each, then prefix matches before others, then by name',
+    }),
   },
   { additionalProperties: false, examples: [{ season: 'c6s3', q: 'nan', matches: [ROW_EXAMPLE] }] },
 )
