@@ -2,6 +2,7 @@
 // most 25: each season's own index ranks its matches, and the seasons' best are merged by class, the newest season
 // first on ties, then each season's own order.
 import type { Executor } from '../db/database.ts'
+import { HttpError } from '../errors.ts'
 import { Line, t } from '../schemas.ts'
 import { autocompleteIndex, fold } from './autocomplete.ts'
 import { cachedBody } from './http.ts'
@@ -29,6 +30,19 @@ export const AllMatches = t.Object(
 )
 
 const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+/** Per database, the seasons newest first at a catalog version: counted once, not on every new query. */
+const seasonLists = new WeakMap<Executor, { version: number; seasons: Promise<string[]> }>()
+
+function newestFirst(db: Executor, version: number): Promise<string[]> {
+  const held = seasonLists.get(db)
+  if (held && held.version >= version) return held.seasons
+  const list = seasons(db).then((found) => found.seasons.map((s) => s.season).reverse())
+  list.catch(() => seasonLists.get(db)?.seasons === list && seasonLists.delete(db))
+  seasonLists.set(db, { version, seasons: list })
+  return list
+}
+
 const databaseIds = new WeakMap<Executor, number>()
 let databases = 0
 
@@ -43,15 +57,19 @@ export function allAutocompleteResponse(
   const limit = query.limit ?? CHOICES_MAX
   let database = databaseIds.get(db)
   if (database === undefined) databaseIds.set(db, (database = ++databases))
-  return cachedBody(request, JSON.stringify(['autocomplete-all', database, q, limit]), version, async () => {
-    const newestFirst = (await seasons(db)).seasons.map((s) => s.season).reverse()
+  return cachedBody(request, JSON.stringify(['autocomplete-all', database, q, limit]), version, async (at) => {
     const found: { cls: number; age: number; pos: number; row: Uint8Array }[] = []
-    for (const [age, season] of newestFirst.entries()) {
-      const index = await autocompleteIndex(db, season, versionOf(season))
+    for (const [age, season] of (await newestFirst(db, at)).entries()) {
+      // A season removed since the list was read is left out rather than failing the answer.
+      const index = await autocompleteIndex(db, season, versionOf(season)).catch((e) => {
+        if (e instanceof HttpError && e.status === 404) return null
+        throw e
+      })
+      if (!index) continue
       for (const [pos, cls] of index.ranked(q, limit)) found.push({ cls, age, pos, row: index.row(pos) })
     }
     found.sort((a, b) => a.cls - b.cls || a.age - b.age || a.pos - b.pos)
-    const rows = found.slice(0, limit).map((f) => new TextDecoder().decode(f.row))
+    const rows = found.slice(0, limit).map((f) => decoder.decode(f.row))
     return encoder.encode(`{"q":${JSON.stringify(q)},"matches":[${rows.join(',')}]}`)
   })
 }

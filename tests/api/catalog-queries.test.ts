@@ -189,4 +189,12 @@ describe('autocomplete', () => {
     const etag = (await s.req('GET', '/api/catalog/autocomplete?q=owl')).headers.get('etag')!
     expect((await s.req('GET', '/api/catalog/autocomplete?q=owl', { headers: { 'if-none-match': etag } })).status).toBe(304)
   })
+
+  it('across seasons follows seasons added and removed', async () => {
+    await season('c7s9', [{ base_name: 'Owl Nine', row_name: 'Birds', variants: [v('Default', 'released')] }])
+    expect((await complete('/api/catalog/autocomplete?q=owl')).slice(0, 2)).toEqual(['c7s9 Owl Nine/Default', 'c7s1 Owlet/Default'])
+    rmSync(path.join(dir, 'c7s9.json'))
+    expect(await s.catalog!.loadFile('c7s9.json')).toBe(true)
+    expect(await complete('/api/catalog/autocomplete?q=owl')).not.toContain('c7s9 Owl Nine/Default')
+  })
 })
