@@ -221,7 +221,6 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
           )
         : null
     const contained = innerRows <= gatherMax ? rowsOf(inner, isPrefix) : null
-    const candidates = prefixed && contained ? Int32Array.from([...prefixed, ...contained]).sort() : null
     // By class: base-name matches, then row-name ones; within each confirmed, then unconfirmed; within those the
     // names starting with q, then those holding it elsewhere.
     const tests = [
@@ -230,6 +229,8 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
       (pos: number) => !isBase(pos) && rowPrefix(pos),
       (pos: number) => !isBase(pos) && !rowPrefix(pos) && holds(rowId[pos]),
     ]
+    // Where each class's rows are, when few: a base name holding q further in may sit beside a row name starting with it.
+    const lists = [prefixed, prefixed && contained ? Int32Array.from([...prefixed, ...contained]).sort() : null, prefixed, contained]
     const out: [number, number][] = []
     for (const level of [0, 2])
       for (const [from, to, unconfirmed] of [
@@ -238,7 +239,7 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
       ])
         for (const inside of [0, 1]) {
           const found: number[] = []
-          take(candidates, tests[level + inside], from, to, limit - out.length, found)
+          take(lists[level + inside], tests[level + inside], from, to, limit - out.length, found)
           const cls = 2 * level + 2 * unconfirmed + inside
           for (const pos of found) out.push([pos, cls])
         }
