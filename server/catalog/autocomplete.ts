@@ -27,8 +27,12 @@ const encoder = new TextEncoder()
 export interface AutocompleteIndex {
   season: string
   size: number
-  /** Positions (in answer order: confirmed first, then by base_name and variant) of the best `limit` matches. */
+  /** Positions of the best `limit` matches, best first (see `ranked`). */
   search(q: string, limit: number): number[]
+  /** The best `limit` matches as [position, class]: base-name matches (classes 0–3) before row-name ones (4–7). */
+  ranked(q: string, limit: number): [number, number][]
+  /** The JSON of the row at a position. */
+  row(pos: number): Uint8Array<ArrayBuffer>
   /** The JSON answer `{season, q, matches}` for an already folded `q`. */
   answer(q: string, limit: number): Uint8Array<ArrayBuffer>
 }
@@ -40,12 +44,29 @@ const piece = (s: string, at: number, len: number) => {
   return key * 4 + len
 }
 
+/** Each name's rows: those of name `id` are `items[starts[id]]` up to `items[starts[id + 1]]`, in position order. */
+interface Postings {
+  starts: Int32Array
+  items: Int32Array
+}
+
+/** The postings of `count` names from each position's name id. */
+function postingsOf(count: number, idAt: Int32Array): Postings {
+  const starts = new Int32Array(count + 1)
+  for (const id of idAt) starts[id + 1]++
+  for (let id = 0; id < count; id++) starts[id + 1] += starts[id]
+  const items = new Int32Array(idAt.length)
+  const fill = starts.slice(0, count)
+  idAt.forEach((id, pos) => (items[fill[id]++] = pos))
+  return { starts, items }
+}
+
 /**
  * The index of one season's rows. Rows are numbered in the order answers use (confirmed first, then base_name and
  * variant as `localeCompare` orders them, then file order; rarity_weight never takes part), so among matches of the
  * same kind the lower number wins. Folded names are kept once each, sorted, so the names starting with the query
  * are one range found by binary search; names holding it elsewhere come from a map of each name's 1-, 2- and
- * 3-unit pieces (the rarest piece of the query, then a check of those names only). Each name lists its rows.
+ * 3-unit pieces (the rarest piece of the query, then a check of those names only). Each name lists its rows as a base name and, apart, as a row name.
  */
 export function buildIndex(season: string, rows: readonly IndexedRow[], { gatherMax = GATHER_MAX } = {}): AutocompleteIndex {
   const n = rows.length
@@ -80,21 +101,13 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
   const idOf = new Map([...folded].map(([name, f]) => [name, nameId.get(f)!]))
   const baseId = new Int32Array(n)
   const rowId = new Int32Array(n)
-  const starts = new Int32Array(names.length + 1)
   order.forEach((i, pos) => {
     baseId[pos] = idOf.get(rows[i].base_name)!
     rowId[pos] = idOf.get(rows[i].row_name)!
-    starts[baseId[pos] + 1]++
-    if (rowId[pos] !== baseId[pos]) starts[rowId[pos] + 1]++
   })
-  for (let id = 0; id < names.length; id++) starts[id + 1] += starts[id]
-  // Each name's rows, in position order.
-  const postings = new Int32Array(starts[names.length])
-  const fill = starts.slice(0, names.length)
-  for (let pos = 0; pos < n; pos++) {
-    postings[fill[baseId[pos]]++] = pos
-    if (rowId[pos] !== baseId[pos]) postings[fill[rowId[pos]]++] = pos
-  }
+  // Each name's rows as a base name, and as a row name, in position order.
+  const byBase = postingsOf(names.length, baseId)
+  const byRow = postingsOf(names.length, rowId)
 
   const pieces = new Map<number, number[]>()
   names.forEach((name, id) => {
@@ -145,14 +158,14 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
     return rarest
   }
 
-  /** The rows of these names, once each, in position order, leaving out rows `skip` rules out. */
-  const rowsOf = (ids: Iterable<number>, skip: (pos: number) => boolean) => {
+  /** The rows of these names (as base names, or as row names), once each, in position order. */
+  const rowsOf = (ids: Iterable<number>, { starts, items }: Postings) => {
     const gen = ++generation
     const found: number[] = []
     for (const id of ids)
       for (let k = starts[id]; k < starts[id + 1]; k++) {
-        const pos = postings[k]
-        if (rowMark[pos] !== gen && !skip(pos)) found.push(pos)
+        const pos = items[k]
+        if (rowMark[pos] !== gen) found.push(pos)
         rowMark[pos] = gen
       }
     return Int32Array.from(found).sort()
@@ -171,7 +184,11 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
         if (sorted[mid] < from) at = mid + 1
         else hi = mid
       }
-      for (; at < sorted.length && sorted[at] < to && need > 0; at++, need--) out.push(sorted[at])
+      for (; at < sorted.length && sorted[at] < to && need > 0; at++)
+        if (test(sorted[at])) {
+          out.push(sorted[at])
+          need--
+        }
     } else
       for (let pos = from; pos < to && need > 0; pos++)
         if (test(pos)) {
@@ -180,53 +197,73 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
         }
   }
 
-  function search(q: string, limit: number): number[] {
-    if (q === '') return Array.from({ length: Math.min(limit, n) }, (_, pos) => pos)
+  function ranked(q: string, limit: number): [number, number][] {
+    if (q === '') return Array.from({ length: Math.min(limit, n) }, (_, pos) => [pos, 0])
     const lo = bound(0, (name) => name < q)
     const hi = bound(lo, (name) => name.startsWith(q))
-    const isPrefix = (pos: number) => (baseId[pos] >= lo && baseId[pos] < hi) || (rowId[pos] >= lo && rowId[pos] < hi)
     // Whether a name holds q, asked once per name and search: +mark yes, -mark no.
     const mark = ++generation
     const holds = (id: number) => {
       if (innerMark[id] !== mark && innerMark[id] !== -mark) innerMark[id] = names[id].includes(q) ? mark : -mark
       return innerMark[id] === mark
     }
-    // The names holding q elsewhere than at the start, until they have too many rows to sort; the rest are then
-    // asked only as the walk meets them.
+    // The names holding q elsewhere than at the start, until they have too many rows to sort (as base names and as
+    // row names); the rest are then asked only as the walk meets them.
     const inner: number[] = []
-    let innerRows = 0
+    let innerBase = 0
+    let innerRow = 0
     for (const id of holders(q) ?? []) {
       if (id >= lo && id < hi) continue
       if (q.length <= 3) innerMark[id] = mark
       else if (!holds(id)) continue
       inner.push(id)
-      if ((innerRows += starts[id + 1] - starts[id]) > gatherMax) break
+      innerBase += byBase.starts[id + 1] - byBase.starts[id]
+      innerRow += byRow.starts[id + 1] - byRow.starts[id]
+      if (innerBase > gatherMax && innerRow > gatherMax) break
     }
-    const isInner = (pos: number) => !isPrefix(pos) && (holds(baseId[pos]) || holds(rowId[pos]))
-    const prefixed =
-      starts[hi] - starts[lo] <= gatherMax
-        ? rowsOf(
-            Array.from({ length: hi - lo }, (_, k) => lo + k),
-            () => false,
-          )
-        : null
-    const contained = innerRows <= gatherMax ? rowsOf(inner, isPrefix) : null
-    // Confirmed prefix matches, confirmed inner ones, then the same for unconfirmed variants.
-    const out: number[] = []
-    for (const [from, to] of [
-      [0, confirmed],
-      [confirmed, n],
-    ]) {
-      take(prefixed, isPrefix, from, to, limit - out.length, out)
-      take(contained, isInner, from, to, limit - out.length, out)
-    }
+    const prefixes = () => Array.from({ length: hi - lo }, (_, k) => lo + k)
+    const few = (count: number, ids: () => Iterable<number>, postings: Postings) => (count <= gatherMax ? rowsOf(ids(), postings) : null)
+    const isBase = (pos: number) => holds(baseId[pos])
+    const basePrefix = (pos: number) => baseId[pos] >= lo && baseId[pos] < hi
+    const rowPrefix = (pos: number) => rowId[pos] >= lo && rowId[pos] < hi
+    // By class: base-name matches, then row-name ones; within each confirmed, then unconfirmed; within those the
+    // names starting with q, then those holding it elsewhere. Each class's rows come from its names' rows when
+    // they are few, else from a walk in position order, which ends soon since such matches are common.
+    const tests = [
+      basePrefix,
+      (pos: number) => !basePrefix(pos) && isBase(pos),
+      (pos: number) => !isBase(pos) && rowPrefix(pos),
+      (pos: number) => !isBase(pos) && !rowPrefix(pos) && holds(rowId[pos]),
+    ]
+    const lists = [
+      few(byBase.starts[hi] - byBase.starts[lo], prefixes, byBase),
+      few(innerBase, () => inner, byBase),
+      few(byRow.starts[hi] - byRow.starts[lo], prefixes, byRow),
+      few(innerRow, () => inner, byRow),
+    ]
+    const out: [number, number][] = []
+    for (const level of [0, 2])
+      for (const [from, to, unconfirmed] of [
+        [0, confirmed, 0],
+        [confirmed, n, 1],
+      ])
+        for (const inside of [0, 1]) {
+          const found: number[] = []
+          take(lists[level + inside], tests[level + inside], from, to, limit - out.length, found)
+          const cls = 2 * level + 2 * unconfirmed + inside
+          for (const pos of found) out.push([pos, cls])
+        }
     return out
   }
+
+  const search = (q: string, limit: number) => ranked(q, limit).map(([pos]) => pos)
 
   return {
     season,
     size: n,
     search,
+    ranked,
+    row: (pos) => json.subarray(offsets[pos], offsets[pos + 1]),
     answer(q, limit) {
       const found = search(q, limit)
       const head = encoder.encode(`{"season":${JSON.stringify(season)},"q":${JSON.stringify(q)},"matches":[`)

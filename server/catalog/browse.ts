@@ -7,8 +7,8 @@ import type { Executor } from '../db/database.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, nextLink, NextCursor, PAGE, PageQuery } from '../http/paging.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
+import { FilterQuery, filtersOf, parseRfc3339, whereFilters } from './filters.ts'
 import { searchText } from './fold.ts'
-import { GAME_MODES, STATUSES } from './schema.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
 import { buildSearch, type SearchIndex, SearchPosition } from './search.ts'
 import { currentSeq } from './sync.ts'
@@ -42,13 +42,6 @@ export const SeasonPage = t.Object(
   },
 )
 
-const seasonBinding = (season: string, q: typeof SeasonQuery.static) => ({
-  season,
-  status: q.status,
-  game_mode: q.game_mode,
-  row_name: q.row_name === undefined ? undefined : searchText(q.row_name),
-})
-
 /** A season cursor: the place in its file of the last row given. */
 const PlaceInFile = t.Tuple([t.Integer({ minimum: 0 })])
 
@@ -57,19 +50,20 @@ export const isPaged = (query: { limit?: number; cursor?: string }) => query.lim
 
 /** One page of a season's rows in file order, after the row the cursor names (its place in the file). */
 export async function seasonPage(db: Executor, season: string, query: typeof SeasonQuery.static) {
-  if (!isPaged(query)) return seasonRows(db, season, query)
-  const binding = seasonBinding(season, query)
+  const filters = filtersOf(query)
+  if (!isPaged(query)) return seasonRows(db, season, filters)
+  const binding = { season, ...filters }
   const [after] = query.cursor ? decodeCursor('catalog-season', binding, query.cursor, PlaceInFile) : [-1]
   if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
   const limit = query.limit ?? PAGE.default
-  const rows = await db
-    .selectFrom('catalog_variants')
-    .select([...ROW_COLUMNS, 'ord'])
-    .where('season', '=', season)
-    .where('ord', '>', after as number)
-    .$if(!!query.status, (q) => q.where('status', '=', query.status!))
-    .$if(!!query.game_mode, (q) => q.where('game_mode', '=', query.game_mode!))
-    .$if(binding.row_name !== undefined, (q) => q.where('row_key', '=', binding.row_name!))
+  const rows = await whereFilters(
+    db
+      .selectFrom('catalog_variants')
+      .select([...ROW_COLUMNS, 'ord'])
+      .where('season', '=', season)
+      .where('ord', '>', after as number),
+    filters,
+  )
     .orderBy('ord')
     .limit(limit + 1)
     .execute()
@@ -89,7 +83,35 @@ export async function variantById(db: Executor, id: string) {
   return served(row)
 }
 
-export const MATCH_MODES = ['full', 'starts', 'contains'] as const
+/** At most this many ids in one `GET /api/catalog/variants?ids=`. */
+export const IDS_MAX = 100
+
+export const VariantsQuery = t.Object({
+  ids: t.Array(Line(40, { minLength: 1 }), {
+    minItems: 1,
+    maxItems: IDS_MAX,
+    description: `Up to ${IDS_MAX} variant ids, comma-separated or the parameter repeated`,
+    examples: [[ROW_EXAMPLE.id, 'c6s3-8ZtVb1oPq0Rw']],
+  }),
+})
+
+export const Variants = t.Object(
+  {
+    variants: t.Array(Row, { description: 'The variants found, in the order asked (each once)' }),
+    missing: t.Array(t.String(), { description: 'The ids asked for that name no variant (now): removed, or never one' }),
+  },
+  { additionalProperties: false, examples: [{ variants: [ROW_EXAMPLE], missing: ['c6s3-8ZtVb1oPq0Rw'] }] },
+)
+
+/** Several variants by id in one answer; the ids that name none listed in `missing`. */
+export async function variantsByIds(db: Executor, ids: string[]) {
+  const asked = [...new Set(ids)]
+  const rows = await db.selectFrom('catalog_variants').select(ROW_COLUMNS).where('variant_id', 'in', asked).execute()
+  const byId = new Map(rows.map((r) => [r.id, served(r)]))
+  return { variants: asked.flatMap((id) => byId.get(id) ?? []), missing: asked.filter((id) => !byId.has(id)) }
+}
+
+export const MATCH_MODES = ['full', 'starts', 'ends', 'contains'] as const
 
 export const SearchQuery = t.Object({
   q: t.Optional(
@@ -102,14 +124,18 @@ export const SearchQuery = t.Object({
   match: t.Optional(
     OneOf(MATCH_MODES, {
       description:
-        'Instead of the ranked search: the base name is `q` (full), starts with it (starts) or holds it (contains), after folding',
+        'Instead of the ranked search: the base name is `q` (full), starts with it (starts), ends with it (ends) or holds it (contains), after folding',
       examples: ['starts'],
     }),
   ),
-  season: t.Optional(Line(20, { description: 'Only this season', examples: ['c6s3'] })),
-  status: t.Optional(OneOf(STATUSES, { description: 'Only this status', examples: ['released'] })),
-  game_mode: t.Optional(OneOf(GAME_MODES, { description: 'Only this effective game mode', examples: ['br'] })),
-  row_name: t.Optional(Line(200, { description: 'Only this row, ignoring case and accents as `q` does', examples: ['birds'] })),
+  season: t.Optional(
+    t.Array(Line(20), {
+      minItems: 1,
+      description: 'Only these seasons: several comma-separated or the parameter repeated',
+      examples: [['c6s3']],
+    }),
+  ),
+  ...FilterQuery,
   ...PageQuery,
 })
 
@@ -154,15 +180,11 @@ export function searchIndex(db: Executor, version: number): Promise<Indexed> {
 
 /** One page of matches across seasons, after the match the cursor names (its rank and place). */
 export async function search(db: Executor, version: number, query: typeof SearchQuery.static) {
-  const { limit = PAGE.default, cursor, ...filters } = query
-  const binding = { ...filters, q: searchText(filters.q ?? ''), row_name: filters.row_name && searchText(filters.row_name) }
+  const { limit = PAGE.default, cursor, q, match, season } = query
+  const filters = { ...filtersOf(query), season: season && [...new Set(season)].sort() }
+  const binding = { ...filters, q: searchText(q ?? ''), match }
   const after = cursor ? decodeCursor('catalog-search', binding, cursor, SearchPosition) : null
-  const found = (await searchIndex(db, version)).search(query.q ?? '', {
-    match: query.match,
-    filters,
-    after,
-    limit,
-  })
+  const found = (await searchIndex(db, version)).search(q ?? '', { match, filters, after, limit })
   return { matches: found.rows, next_cursor: found.next ? encodeCursor('catalog-search', binding, found.next) : null }
 }
 
@@ -219,19 +241,6 @@ export const Changes = t.Object(
     ],
   },
 )
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/
-
-/** Milliseconds of an RFC 3339 date-time, read strictly: an impossible date or time (2027-02-30, 24:00) is null. */
-export function parseRfc3339(value: string): number | null {
-  const m = RFC3339.exec(value)
-  if (!m) return null
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number)
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return null
-  if (m[9] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return null
-  return Date.parse(value.toUpperCase())
-}
 
 const decodeToken = (field: string, token: string): [number, string] => {
   let p: unknown

@@ -5,7 +5,7 @@ import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { GAME_MODES, STATUSES } from './schema.ts'
-import { searchText } from './fold.ts'
+import { FilterQuery, type Filters, whereFilters } from './filters.ts'
 import type { CatalogRow } from './validate.ts'
 
 const ROW_EXAMPLE = {
@@ -78,11 +78,7 @@ export const Seasons = t.Object(
   },
 )
 
-export const SeasonFilters = t.Object({
-  status: t.Optional(OneOf(STATUSES, { description: 'Only rows with this status', examples: ['released'] })),
-  game_mode: t.Optional(OneOf(GAME_MODES, { description: 'Only rows with this effective game mode', examples: ['br'] })),
-  row_name: t.Optional(Line(200, { description: 'Only this row, ignoring case and accents', examples: ['Birds'] })),
-})
+export const SeasonFilters = t.Object(FilterQuery)
 
 export const SeasonRows = t.Object(
   { season: t.String(), variants: t.Array(Row, { description: 'One per variant, in file order' }) },
@@ -98,7 +94,9 @@ export const Matches = t.Object(
   {
     season: t.String(),
     q: t.String(),
-    matches: t.Array(Row, { description: 'Confirmed first, then prefix matches before others, then by name' }),
+    matches: t.Array(Row, {
+      description: 'Base-name matches before row-name ones; confirmed first within each, then prefix matches before others, then by name',
+    }),
   },
   { additionalProperties: false, examples: [{ season: 'c6s3', q: 'nan', matches: [ROW_EXAMPLE] }] },
 )
@@ -154,22 +152,16 @@ export const served = <R extends { confirmed: number; cross_mode_trading: number
 export async function catalogRows(
   db: Executor,
   season: string,
-  f: typeof SeasonFilters.static,
+  f: Filters,
 ): Promise<(CatalogRow & { id: string; added_at: string; changed_at: string })[]> {
-  const rows = await db
-    .selectFrom('catalog_variants')
-    .select(ROW_COLUMNS)
-    .where('season', '=', season)
-    .$if(!!f.status, (q) => q.where('status', '=', f.status!))
-    .$if(!!f.game_mode, (q) => q.where('game_mode', '=', f.game_mode!))
-    .$if(f.row_name !== undefined, (q) => q.where('row_key', '=', searchText(f.row_name!)))
+  const rows = await whereFilters(db.selectFrom('catalog_variants').select(ROW_COLUMNS).where('season', '=', season), f)
     .orderBy('ord')
     .execute()
   return rows.map(served)
 }
 
 /** A season's rows, filtered; 404 for a season that is not served. */
-export async function seasonRows(db: Executor, season: string, filters: typeof SeasonFilters.static) {
+export async function seasonRows(db: Executor, season: string, filters: Filters) {
   if (!(await seasonExists(db, season))) throw notFound(`No season ${season}`)
   return { season, variants: await catalogRows(db, season, filters) }
 }

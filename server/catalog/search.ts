@@ -2,92 +2,30 @@
 // by looking up the words of the names (never every row) and ranks the matches the same way on every load of the
 // same content, so a page's cursor is a content position that survives reloads and restarts.
 import { TYPO_MIN, searchText, withinOneEdit } from './fold.ts'
-import { Type as t } from '@sinclair/typebox'
+import {
+  bound,
+  CONTAINS,
+  deletions,
+  EMPTY,
+  EXACT,
+  GATHER_MAX,
+  lists,
+  type MatchMode,
+  NONE,
+  piece,
+  type Position,
+  PREFIX,
+  rankOf,
+  RANKS,
+  type SearchFilters,
+  type SearchRow,
+  SHORT,
+  TYPO,
+  WORD_PREFIX,
+} from './search-parts.ts'
+import { rowTest } from './filters.ts'
 
-/** What search needs of a row; `row` is answered as it is. */
-export interface SearchRow<R> {
-  season: string
-  chapter: number
-  season_no: number
-  ord: number
-  base_name: string
-  row_name: string
-  variant: string
-  status: string
-  game_mode: string
-  confirmed: boolean
-  row: R
-}
-
-export type MatchMode = 'full' | 'starts' | 'contains'
-
-export interface SearchFilters {
-  season?: string
-  status?: string
-  game_mode?: string
-  row_name?: string
-}
-
-/**
- * Where a match sorts: its rank, then the row's season and place in its file. Ranks (lower first), each split into
- * confirmed before unconfirmed: a base or variant name that is the query, starts with it, has a word starting
- * with it, holds it; the same four for the row name; a typo in a name, then in the row name.
- */
-/** A search cursor: the last match's rank, chapter, season number and place in its file. */
-export const SearchPosition = t.Tuple([
-  t.Integer({ minimum: 0 }),
-  t.Integer({ minimum: 0 }),
-  t.Integer({ minimum: 0 }),
-  t.Integer({ minimum: 0 }),
-])
-export type Position = [rank: number, chapter: number, season_no: number, ord: number]
-
-const NONE = 255
-/** Words shorter than this, in a query of several words, match only the start of a word. */
-const SHORT = 3
-const EMPTY = new Int32Array(0)
-/** Kinds of match, best first; a rank is `level * 4 + kind`, except that every typo ranks below the rest. */
-const EXACT = 0
-const PREFIX = 1
-const WORD_PREFIX = 2
-const CONTAINS = 3
-const TYPO = 4
-const RANKS = 10
-/** Up to this many candidate rows are gathered and sorted; above it every row is looked at in one pass. */
-const GATHER_MAX = 4096
-const rankOf = (row: boolean, kind: number) => (kind === TYPO ? 8 : kind) + (row ? (kind === TYPO ? 1 : 4) : 0)
-
-/** A number for the `len` (≤ 3) UTF-16 units of `s` at `at`, so pieces are map keys without making strings. */
-const piece = (s: string, at: number, len: number) => {
-  let key = 0
-  for (let j = len - 1; j >= 0; j--) key = key * 65536 + s.charCodeAt(at + j)
-  return key * 4 + len
-}
-
-/** A word and every form of it with one letter left out. */
-const deletions = (word: string) => [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))]
-
-/** Compressed lists: the items of list `k` are `items[starts[k]]` up to `items[starts[k + 1]]`. */
-function lists(count: number, pairs: [number, number][]): { starts: Int32Array; items: Int32Array } {
-  const starts = new Int32Array(count + 1)
-  for (const [k] of pairs) starts[k + 1]++
-  for (let k = 0; k < count; k++) starts[k + 1] += starts[k]
-  const items = new Int32Array(pairs.length)
-  const fill = starts.slice(0, count)
-  for (const [k, item] of pairs) items[fill[k]++] = item
-  return { starts, items }
-}
-
-/** The first index in [lo, hi) for which `before(i)` is false, for a `before` true on a prefix of the range. */
-function bound(lo: number, hi: number, before: (i: number) => boolean) {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (before(mid)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
+export { SearchPosition, type SearchRow } from './search-parts.ts'
 export function buildSearch<R>(input: readonly SearchRow<R>[]) {
   const rows = [...input].sort((a, b) => a.chapter - b.chapter || a.season_no - b.season_no || a.ord - b.ord)
   const n = rows.length
@@ -234,13 +172,8 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     const f = options.filters ?? {}
     const rowKey = f.row_name === undefined ? -1 : (textId.get(searchText(f.row_name)) ?? -2)
     if (rowKey === -2) return { rows: [], next: null }
-    const filtered = f.season !== undefined || f.status !== undefined || f.game_mode !== undefined || rowKey >= 0
-    const passes = (p: number) =>
-      !filtered ||
-      ((f.season === undefined || rows[p].season === f.season) &&
-        (f.status === undefined || rows[p].status === f.status) &&
-        (f.game_mode === undefined || rows[p].game_mode === f.game_mode) &&
-        (rowKey < 0 || rowT[p] === rowKey))
+    const test = rowTest(f)
+    const passes = (p: number) => (test === null || test(rows[p])) && (rowKey < 0 || rowT[p] === rowKey)
     const query = searchText(q)
     const qWords = query ? query.split(' ') : []
     const exact = textId.get(query) ?? -1
@@ -260,7 +193,7 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
             : []
           : options.match === 'starts'
             ? Array.from({ length: hi - lo }, (_, k) => lo + k)
-            : textsWhere((text) => text.includes(query))
+            : textsWhere(options.match === 'ends' ? (text) => text.endsWith(query) : (text) => text.includes(query))
       const kind = nameRank.fill(NONE)
       for (const t of names) kind[t] = t === exact ? EXACT : isPrefix(t) ? PREFIX : texts[t].includes(` ${query}`) ? WORD_PREFIX : CONTAINS
       return paged({

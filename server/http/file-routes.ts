@@ -42,7 +42,7 @@ function fieldsOf(schema: TSchema | undefined, ...types: string[]): string[] {
 /** How a route reads its query: `strict` (the admin API, the catalog) refuses names it does not take and repeats. */
 interface QueryRules {
   strict: boolean
-  /** The names the route takes; a list (`array` in its schema) may be sent several times. */
+  /** The names the route takes; a list (`array` in its schema) may be sent several times and comma-separated. */
   known: Set<string>
   lists: Set<string>
 }
@@ -56,15 +56,31 @@ function queryOf(url: string, rules: QueryRules): Record<string, unknown> {
   const start = url.indexOf('?')
   if (start < 0) return {}
   const fields = new Map<string, string | string[]>()
+  const unknown: { field: string; code: string; detail: string }[] = []
   for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
     const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name
-    if (rules.strict && !rules.known.has(name))
-      throw unprocessable(`${shown}: is not a parameter of this request`, 'unknown_parameter', name)
-    if (rules.lists.has(name)) fields.set(name, [...((fields.get(name) as string[] | undefined) ?? []), value])
+    if (rules.strict && !rules.known.has(name)) {
+      if (!unknown.some((u) => u.field === name))
+        unknown.push({ field: name, code: 'unknown_parameter', detail: `${shown}: is not a parameter of this request` })
+      continue
+    }
+    // A list takes its values comma-separated, the parameter repeated, or both (`status=released,hidden`).
+    if (rules.lists.has(name)) fields.set(name, [...((fields.get(name) as string[] | undefined) ?? []), ...value.split(',')])
     else if (rules.strict && fields.has(name))
       throw unprocessable(`${shown}: is given more than once; it takes one value`, 'repeated_parameter', name)
     else fields.set(name, value)
   }
+  // Every unknown name is listed, so a client fixes all its typos at once.
+  if (unknown.length === 1) throw unprocessable(unknown[0].detail, 'unknown_parameter', unknown[0].field)
+  if (unknown.length)
+    throw new HttpError(
+      422,
+      `${unknown.map((u) => u.detail.slice(0, u.detail.lastIndexOf(': is not'))).join(', ')}: are not parameters of this request`,
+      {
+        code: 'unknown_parameter',
+        errors: unknown,
+      },
+    )
   return Object.fromEntries(fields)
 }
 

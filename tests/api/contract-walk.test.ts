@@ -140,8 +140,10 @@ describe('the contract, route by route', () => {
         const limited = await ask('GET', `${where}?limit=5`, options)
         expect([route.docPath, limited.status, limited.body.code]).toEqual([route.docPath, 422, 'unknown_parameter'])
       }
-      if (takes.length) {
-        const twice = await ask(route.method, `${where}?${takes[0]}=1&${takes[0]}=2`, options)
+      // A list (`status=released&status=hidden`) takes a name sent twice; a parameter of one value refuses it.
+      const single = takes.find((name) => route.def.query!.properties[name].type !== 'array')
+      if (single) {
+        const twice = await ask(route.method, `${where}?${single}=1&${single}=2`, options)
         expect([route.docPath, twice.status, twice.body.code]).toEqual([route.docPath, 422, 'repeated_parameter'])
       }
     }

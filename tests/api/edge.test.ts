@@ -89,9 +89,11 @@ describe('GET /api/catalog/openapi.json', () => {
     const paths = Object.keys(doc.paths).sort()
     expect(paths).toEqual([
       '/api/catalog',
+      '/api/catalog/autocomplete',
       '/api/catalog/changes',
       '/api/catalog/openapi.json',
       '/api/catalog/search',
+      '/api/catalog/variants',
       '/api/catalog/variants/{id}',
       '/api/catalog/{season}',
       '/api/catalog/{season}/autocomplete',

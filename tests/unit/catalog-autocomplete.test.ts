@@ -16,12 +16,16 @@ function reference(rows: IndexedRow[], q: string, limit: number) {
   const f = fold(q)
   return rows
     .map((r) => {
-      const names = [fold(r.base_name), fold(r.row_name)]
-      return { r, rank: names.some((n) => n.startsWith(f)) ? 0 : names.some((n) => n.includes(f)) ? 1 : -1 }
+      // A base-name match above a row-name one; within each, prefix before a match further in.
+      const [base, name] = [fold(r.base_name), fold(r.row_name)]
+      const matched = base.includes(f) ? base : name.includes(f) ? name : null
+      const level = matched === null ? -1 : matched === base ? 0 : 1
+      return { r, level, rank: matched?.startsWith(f) ? 0 : 1 }
     })
-    .filter((s) => s.rank >= 0)
+    .filter((s) => s.level >= 0)
     .sort(
       (a, b) =>
+        a.level - b.level ||
         Number(b.r.confirmed) - Number(a.r.confirmed) ||
         a.rank - b.rank ||
         a.r.base_name.localeCompare(b.r.base_name) ||

@@ -120,7 +120,7 @@ describe('buildSearch', () => {
   })
 
   it('filters by season and by row name ignoring case and accents; without a query in season and file order', () => {
-    expect(names('falcon', { filters: { season: 'c10s1' } })).toEqual(['c10s1 Falcon Default'])
+    expect(names('falcon', { filters: { season: ['c10s1'] } })).toEqual(['c10s1 Falcon Default'])
     expect(names('', { filters: { row_name: 'BIRDS' } })).toEqual([
       'c6s3 Falcon Default',
       'c6s3 Łódź Pigeon Default',

@@ -111,11 +111,13 @@ export interface RouteTable {
   'GET /api/admin/whoami': typeof import('#routes/api/admin/whoami.ts').GET
   'GET /api/catalog/{season}/autocomplete': typeof import('#routes/api/catalog/[season]/autocomplete.ts').GET
   'GET /api/catalog/{season}': typeof import('#routes/api/catalog/[season]/index.ts').GET
+  'GET /api/catalog/autocomplete': typeof import('#routes/api/catalog/autocomplete.ts').GET
   'GET /api/catalog/changes': typeof import('#routes/api/catalog/changes.ts').GET
   'GET /api/catalog': typeof import('#routes/api/catalog/index.ts').GET
   'GET /api/catalog/openapi.json': typeof import('#routes/api/catalog/openapi.json.ts').GET
   'GET /api/catalog/search': typeof import('#routes/api/catalog/search.ts').GET
   'GET /api/catalog/variants/{id}': typeof import('#routes/api/catalog/variants/[id].ts').GET
+  'GET /api/catalog/variants': typeof import('#routes/api/catalog/variants/index.ts').GET
   'POST /api/forgot': typeof import('#routes/api/forgot.ts').POST
   'GET /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').GET
   'POST /api/invite/{token}': typeof import('#routes/api/invite/[token].ts').POST

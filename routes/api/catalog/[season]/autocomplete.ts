@@ -6,7 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 export const GET = defineRoute('public', 'Autocomplete variant names', {
   operationId: 'autocompleteVariants',
   description:
-    'Matches row_name and base_name ignoring case and accents: confirmed first, then prefix before substring, then by name. ' +
+    'Matches row_name and base_name ignoring case and accents: base-name matches before row-name ones, confirmed first within each, then prefix before substring, then by name. ' +
     '`q` in the answer is the query as matched (folded). Strong ETag per encoding; gzip, br, zstd.',
   params: SeasonParams,
   query: AutocompleteQuery,

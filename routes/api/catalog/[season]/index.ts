@@ -7,7 +7,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 export const GET = defineRoute('public', "Get a season's variants", {
   operationId: 'getSeason',
   description:
-    'One flattened row per variant in file order, defaults applied; filters status, game_mode, row_name (ignoring case and accents). Without `limit` and `cursor` the whole season (compressed); with them one page, `next_cursor` (null on the last page) and `Link: rel="next"`. A cursor is a place in the file: it stays good across reloads of the same content, and used with another season or other filters answers 422 `cursor_mismatch`. Strong ETag from the content.',
+    'One flattened row per variant in file order, defaults applied; filters status and game_mode (several values, comma-separated or repeated), row_name (ignoring case and accents), confirmed and added_since. Without `limit` and `cursor` the whole season (compressed); with them one page, `next_cursor` (null on the last page) and `Link: rel="next"`. A cursor is a place in the file: it stays good across reloads of the same content, and used with another season or other filters answers 422 `cursor_mismatch`. Strong ETag from the content.',
   params: SeasonParams,
   query: SeasonQuery,
   responses: ok(SeasonPage, 'The rows', {
