@@ -1,6 +1,6 @@
 // The family's choice on the reply card, in Chromium at 375 px: three scouts for one place left, the card warns that
 // all wait together (the default) and offers to confirm one now with the rest waiting; the family picks the split, the
-// scout ticked first is confirmed and the other two wait, and the card and the API say so.
+// scout ticked first is confirmed and the other two wait, and the card, the API and the leader's replies say so.
 import { describe, expect, it } from 'bun:test'
 import { replyToken } from '../../server/calendar/reply-link.ts'
 import { addDays, today } from '../dates.ts'
@@ -82,5 +82,14 @@ describe('a split on the reply card', () => {
     expect(kept.body.event.places).toEqual({ capacity: 2, confirmed: 2, waitlisted: 2, left: 0 })
     await screenshot(page, 'reply-split-sent-phone')
     await page.close()
+
+    // The leader's replies mark how many of the household wait, and which.
+    const admin = await suite.signedIn(leader.email, '/admin/calendar/')
+    const event = admin.locator('li.card', { hasText: 'Zoo overnight' })
+    await event.getByRole('button', { name: 'See the replies' }).click()
+    const row = event.locator(`[data-reply="${household}"]`)
+    await row.locator('.badge', { hasText: '2 waitlisted' }).waitFor()
+    expect(await row.locator('dt', { hasText: 'Waiting' }).locator('xpath=following-sibling::dd[1]').textContent()).toBe('Sam, Leo')
+    await admin.close()
   }, 90_000)
 })
