@@ -76,6 +76,8 @@ describe('a split yes', () => {
     const roster = (await s.req('GET', `/api/admin/calendar/${encodeURIComponent(uid)}/roster`, { cookie: leader.cookie })).body
     expect(roster.coming).toEqual({ households: 3, adults: 3, scouts: 3 })
     expect(roster.scouts.map((x: any) => x.id).sort()).toEqual([a.scouts[0], b.scouts[0], c.scouts[2]].sort())
+    const rosterCsv = await s.req('GET', `/api/admin/calendar/${encodeURIComponent(uid)}/roster/export`, { cookie: leader.cookie })
+    expect(rosterCsv.text.split('\n').filter((l: string) => l.includes('"yes (2 waitlisted)","3","1"'))).toHaveLength(1)
     const family_ = (await s.req('GET', '/api/admin/family', { cookie: c.cookie })).body.events.find((e: any) => e.uid === uid)
     expect(family_.places).toEqual(view.places)
     expect(family_.replies[0]).toMatchObject({ waitlisted_scouts: 2, status: 'confirmed' })
