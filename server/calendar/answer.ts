@@ -8,7 +8,7 @@ import { record, write } from '../db/write.ts'
 import { conflict } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { siteTime } from '../settings/registry.ts'
-import { eventWords, replyWords } from '../words.ts'
+import { eventWords, plural, replyWords } from '../words.ts'
 import type { RsvpBody } from './rsvp-schemas.ts'
 import { moveUp, needsSignature, placeReply, replyParts, signupClosed, signupOf, takeSlots } from './signup.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
@@ -49,12 +49,12 @@ export async function saveAnswer(
   await write(db, async (trx) => {
     const previous = await trx
       .selectFrom('rsvps')
-      .select(['answer', 'status', 'queued_at', 'scouts'])
+      .select(['answer', 'status', 'queued_at', 'scouts', 'waiting'])
       .where('uid', '=', uid)
       .where('household_id', '=', household)
       .executeTakeFirst()
     await needsSignature(trx, uid, household, signup, body)
-    const place = await placeReply(trx, uid, household, signup?.capacity, previous, reply, now)
+    const place = await placeReply(trx, uid, household, signup?.capacity, previous, { ...reply, split: body.split }, now)
     await trx
       .insertInto('rsvps')
       .values({ uid, household_id: household, ...reply, ...place })
@@ -79,11 +79,13 @@ export async function saveAnswer(
       .parent_name
     const movedSelf = await moveWaitlistUp(trx, actor, event, signup?.capacity, context.mail, household)
     const status = movedSelf || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
+    const waits =
+      body.answer !== 'yes' ? '' : status === 'waitlisted' ? ' (waitlisted)' : place.waiting ? ` (${place.waiting} waitlisted)` : ''
     await record(
       trx,
       actor,
       'calendar.rsvp',
-      `${name}: ${replyWords(reply)}${body.answer === 'yes' && status === 'waitlisted' ? ' (waitlisted)' : ''} for ${eventWords(event)}` +
+      `${name}: ${replyWords(reply)}${waits} for ${eventWords(event)}` +
         (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
     )
   })
@@ -104,13 +106,22 @@ export async function moveWaitlistUp(
   const moved = await moveUp(trx, event.uid, capacity)
   const others = moved.filter((m) => m.household_id !== replier)
   for (const m of others)
-    await record(trx, actor, 'calendar.rsvp_moved_up', `${m.parent_name} moved up from the waitlist for ${eventWords(event)}`)
-  await queueSignupMail(
-    trx,
-    mail,
-    'moved_up',
-    event,
-    others.map((m) => m.household_id),
-  )
+    await record(
+      trx,
+      actor,
+      'calendar.rsvp_moved_up',
+      `${m.parent_name}${m.rest ? `: ${plural(m.scouts, 'scout')} (${m.rest} still waiting)` : ''} moved up from the waitlist for ${eventWords(event)}`,
+    )
+  for (const [kind, some] of [
+    ['moved_up', false],
+    ['moved_up_some', true],
+  ] as const)
+    await queueSignupMail(
+      trx,
+      mail,
+      kind,
+      event,
+      others.filter((m) => !!m.rest === some).map((m) => m.household_id),
+    )
   return others.length < moved.length
 }

@@ -5,6 +5,7 @@ import { Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
 import { Money, ReplySignupFields, Signup } from './signup.ts'
 import { CardDetails } from './reply-card.ts'
 import { NotAnswered } from './not-answered.ts'
+import { SplitField } from './split.ts'
 
 export const RsvpBody = t.Object(
   {
@@ -16,6 +17,7 @@ export const RsvpBody = t.Object(
       t.Integer({ minimum: 1, description: 'Which of your households answers; needed when you have more than one' }),
     ),
     ...ReplySignupFields,
+    ...SplitField,
   },
   {
     additionalProperties: false,
@@ -29,6 +31,7 @@ export const RsvpBody = t.Object(
         permission: { signed_name: 'Dana Rivera' },
         slots: [{ name: 'Driver (4 seats)', count: 1 }],
       },
+      { answer: 'yes', adults: 1, scouts: 3, scout_ids: [33, 31, 32], split: true },
     ],
   },
 )
@@ -69,6 +72,8 @@ const REPLY_EXAMPLE = {
   answered_at: '2026-11-20T19:04:05.000Z',
   status: 'confirmed' as const,
   scout_ids: [31, 32],
+  waitlisted_scouts: 0,
+  waitlisted_scout_ids: [],
   permission: { signed_name: 'Dana Rivera', signed_at: '2026-11-20T19:04:05.000Z', current: true },
   slots: [{ name: 'Driver (4 seats)', count: 1 }],
   owed_cents: 7000,
@@ -88,9 +93,19 @@ export const RsvpView = t.Object(
     answered_at: Instant,
     status: OneOf(RSVP_STATUSES, {
       description:
-        'A yes is confirmed, or waitlisted while the places (signup.capacity) are taken; it moves up by itself in the order answered',
+        'A yes is confirmed, or waitlisted while the places (signup.capacity) are taken; it moves up by itself in the order answered. ' +
+        'A split yes is confirmed with some of its scouts still waiting (waitlisted_scouts)',
     }),
-    scout_ids: Nullable(t.Array(t.Integer(), { description: 'The scouts coming, with signup.per_scout' })),
+    scout_ids: Nullable(
+      t.Array(t.Integer(), { description: 'The scouts coming, with signup.per_scout (in the order chosen for a split yes)' }),
+    ),
+    waitlisted_scouts: t.Integer({
+      description:
+        'How many of `scouts` wait for a place: all of a waitlisted yes, the rest of a split one (`split: true`, still confirmed), else 0',
+    }),
+    waitlisted_scout_ids: Nullable(
+      t.Array(t.Integer(), { description: 'With signup.per_scout: which of scout_ids wait (the last ones); the others are confirmed' }),
+    ),
     permission: Nullable(
       t.Object(
         {

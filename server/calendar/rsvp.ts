@@ -22,6 +22,7 @@ import type { RsvpBody } from './rsvp-schemas.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 import { assertOpen, moveWaitlistUp, saveAnswer } from './answer.ts'
 import { cardDetails } from './reply-card.ts'
+import { waitingOf } from './split.ts'
 
 /** Days the replies of an event deleted from the store stay readable. */
 export const RSVP_KEEP_DAYS = 30
@@ -60,12 +61,19 @@ export async function standing(db: Executor, e: RsvpEventRow) {
   const signup = signupOf(e)
   const replies = await db
     .selectFrom('rsvps')
-    .select(['status', (eb) => eb.fn.coalesce(eb.fn.sum<number>('scouts'), eb.lit(0)).as('scouts')])
+    .select([
+      'status',
+      (eb) => eb.fn.coalesce(eb.fn.sum<number>('scouts'), eb.lit(0)).as('scouts'),
+      (eb) => eb.fn.coalesce(eb.fn.sum<number>('waiting'), eb.lit(0)).as('waiting'),
+    ])
     .where('uid', '=', e.uid)
     .where('answer', '=', 'yes')
     .groupBy('status')
     .execute()
-  const count = (status: string) => Number(replies.find((r) => r.status === status)?.scouts ?? 0)
+  // The scouts still waiting of a split yes count as waitlisted, not confirmed.
+  const split = Number(replies.find((r) => r.status === 'confirmed')?.waiting ?? 0)
+  const count = (status: string) =>
+    Number(replies.find((r) => r.status === status)?.scouts ?? 0) + (status === 'confirmed' ? -split : split)
   const filled = await slotsFilled(db, e.uid)
   return {
     ...(signup?.capacity !== undefined
@@ -198,6 +206,7 @@ export async function replies(db: Executor, event: RsvpEventRow, households?: nu
       'answered_at',
       'status',
       'scout_ids',
+      'waiting',
       'p.signed_name',
       'p.signed_at',
       'p.text as signed_text',
@@ -214,12 +223,13 @@ export async function replies(db: Executor, event: RsvpEventRow, households?: nu
     .orderBy('name')
     .execute()
   const signup = signupOf(event)
-  return rows.map(({ signed_name, signed_at, signed_text, paid_cents, scout_ids, ...r }) => ({
+  return rows.map(({ signed_name, signed_at, signed_text, paid_cents, scout_ids, waiting, ...r }) => ({
     ...r,
     scout_ids: scout_ids ? (JSON.parse(scout_ids) as number[]) : null,
+    ...waitingOf({ ...r, waiting, scout_ids: scout_ids ? JSON.parse(scout_ids) : null }),
     permission: signed_name && signed_at ? { signed_name, signed_at, current: signed_text === signup?.permission_text } : null,
     slots: slots.filter((s) => s.household_id === r.household_id).map(({ name, count }) => ({ name, count })),
-    ...(signup?.cost_cents !== undefined ? money(owedBy(signup, r), paid_cents ?? 0) : {}),
+    ...(signup?.cost_cents !== undefined ? money(owedBy(signup, { ...r, waiting }), paid_cents ?? 0) : {}),
   }))
 }
 
@@ -315,7 +325,7 @@ export async function repliesCsv(db: Executor, caller: Caller, uid: string) {
   const totals = (await totalsByUid(db)).get(uid)!.totals
   const rows: (string | null)[][] = answered.map((r) => [
     r.household,
-    r.answer,
+    r.status === 'confirmed' && r.waitlisted_scouts ? `yes (${r.waitlisted_scouts} waitlisted)` : r.answer,
     String(r.adults),
     String(r.scouts),
     r.note,

@@ -20,6 +20,10 @@ const NEWS = {
     subject: `A place came free: you are coming to ${title}`,
     paragraph: `A place came free for “${title}” on ${day}, and your household was next on the waitlist: your scouts are confirmed.`,
   }),
+  moved_up_some: (title: string, day: string) => ({
+    subject: `A place came free: more of your scouts are coming to ${title}`,
+    paragraph: `A place came free for “${title}” on ${day}, and your household's scouts were next on the waitlist: more of them are confirmed, and the others still wait for a place.`,
+  }),
   sign_again: (title: string, day: string) => ({
     subject: `Please sign the permission slip again: ${title}`,
     paragraph: `The leaders changed the permission slip for “${title}” on ${day} after you signed it. Please read it and sign again so your scouts can come.`,

@@ -6,6 +6,7 @@ import { unprocessable, conflict } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, OneOf, t, Timestamp, parseTimestamp } from '../schemas.ts'
 import { PAYMENT_METHODS } from './tables.ts'
 import { slotsFilled } from './counts.ts'
+import { assertSplit, splitPlace } from './split.ts'
 
 export const Slot = t.Object(
   {
@@ -100,6 +101,7 @@ interface ReplyAsked {
   scout_ids?: number[]
   permission?: { signed_name: string }
   slots?: { name: string; count: number }[]
+  split?: boolean
 }
 
 /** A reply checked against the event's sign-up: the scouts it names, and its parts normalised; 422 naming the field. */
@@ -113,7 +115,8 @@ export async function replyParts(db: Executor, household: number, signup: Signup
       : []
     if (own.length !== ids.length) throw unprocessable('scout_ids: name only the scouts of your household')
     if (body.scouts !== ids.length) throw unprocessable('scouts: must be the number of scout_ids')
-    scoutIds = ids.sort((a, b) => a - b)
+    // A split confirms the first ones in the order chosen, so it keeps that order.
+    scoutIds = body.split ? ids : ids.sort((a, b) => a - b)
   } else if (signup?.per_scout && body.answer !== 'no' && body.scouts > 0)
     throw unprocessable('scout_ids: this event asks which scouts come; name them')
   const coming = body.answer === 'no' ? 0 : body.scouts
@@ -178,7 +181,7 @@ export async function takeSlots(
 async function placesTaken(trx: Executor, uid: string, except?: number) {
   let query = trx
     .selectFrom('rsvps')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('scouts'), eb.lit(0)).as('n'))
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('scouts', '-', eb.ref('waiting'))), eb.lit(0)).as('n'))
     .where('uid', '=', uid)
     .where('answer', '=', 'yes')
     .where('status', '=', 'confirmed')
@@ -186,67 +189,89 @@ async function placesTaken(trx: Executor, uid: string, except?: number) {
   return Number((await query.executeTakeFirstOrThrow()).n)
 }
 
-const anyoneWaiting = async (trx: Executor, uid: string) =>
+const anyoneWaiting = async (trx: Executor, uid: string, except: number) =>
   !!(await trx
     .selectFrom('rsvps')
     .select('household_id')
     .where('uid', '=', uid)
     .where('answer', '=', 'yes')
-    .where('status', '=', 'waitlisted')
+    .where((eb) => eb.or([eb('status', '=', 'waitlisted'), eb('waiting', '>', 0)]))
+    .where('household_id', '!=', except)
     .executeTakeFirst())
 
 /**
  * Where a reply stands: a yes joins the end of the line (or keeps its place) and is confirmed only when it and
  * everyone ahead fit; a confirmed household asking for more places than are left is refused (409) and keeps its own.
- * Runs inside the reply's transaction, so two replies never take the same place.
+ * A split yes (split.ts) takes what is free now and leaves the rest waiting. Runs inside the reply's transaction, so two replies never take the same place.
  */
 export async function placeReply(
   trx: Executor,
   uid: string,
   household: number,
   capacity: number | undefined,
-  previous: { answer: string; status: string; queued_at: string | null; scouts: number } | undefined,
-  reply: { answer: 'yes' | 'maybe' | 'no'; scouts: number },
+  previous: { answer: string; status: string; queued_at: string | null; scouts: number; waiting: number } | undefined,
+  reply: { answer: 'yes' | 'maybe' | 'no'; scouts: number; split?: boolean },
   now: string,
-): Promise<{ status: 'confirmed' | 'waitlisted'; queued_at: string | null }> {
-  if (reply.answer !== 'yes') return { status: 'confirmed', queued_at: null }
+): Promise<{ status: 'confirmed' | 'waitlisted'; queued_at: string | null; waiting: number }> {
+  assertSplit(capacity, reply)
+  if (reply.answer !== 'yes') return { status: 'confirmed', queued_at: null, waiting: 0 }
   const wasYes = previous?.answer === 'yes'
   const queued_at = (wasYes && previous.queued_at) || now
-  if (capacity === undefined) return { status: 'confirmed', queued_at }
-  if (wasYes && previous.status === 'confirmed') {
-    if (reply.scouts <= previous.scouts) return { status: 'confirmed', queued_at }
-    // More scouts: only into places nobody is waiting for.
-    const left = (await anyoneWaiting(trx, uid)) ? 0 : capacity - (await placesTaken(trx, uid, household)) - previous.scouts
-    if (reply.scouts - previous.scouts > left)
-      throw conflict(
-        `${left > 0 ? `Only ${left} more places are free` : 'No more places are free'}; your ${previous.scouts} stay yours, or reply with fewer scouts`,
-      )
-    return { status: 'confirmed', queued_at }
-  }
+  if (capacity === undefined) return { status: 'confirmed', queued_at, waiting: 0 }
+  const held = wasYes && previous.status === 'confirmed'
+  const had = held ? previous.scouts - previous.waiting : 0
+  if (held && reply.scouts <= had) return { status: 'confirmed', queued_at, waiting: 0 }
   // Everyone else waits in line; the move-up after the write confirms whoever fits, in order.
-  return { status: 'waitlisted', queued_at }
+  if (!held && !reply.split) return { status: 'waitlisted', queued_at, waiting: 0 }
+  // More scouts: only into places nobody else is waiting for.
+  const othersWait = await anyoneWaiting(trx, uid, household)
+  const left = othersWait ? 0 : Math.max(capacity - (await placesTaken(trx, uid, household)) - had, 0)
+  if (reply.split) return splitPlace(had, left, reply.scouts, othersWait, queued_at)
+  if (reply.scouts - had > left)
+    throw conflict(
+      `${left > 0 ? `Only ${left} more places are free` : 'No more places are free'}; your ${had} stay yours, or reply with fewer scouts (or with split: true, the rest wait)`,
+    )
+  return { status: 'confirmed', queued_at, waiting: 0 }
 }
 
-/** Confirms waitlisted households in the order they answered while their scouts fit; answers who moved up. */
+/**
+ * Confirms waitlisted households in the order they answered while their scouts fit, and the waiting scouts of a split
+ * yes as places free, one by one; answers who moved up (`rest`: scouts of theirs still waiting).
+ */
 export async function moveUp(trx: Executor, uid: string, capacity: number | undefined) {
   const waiting = await trx
     .selectFrom('rsvps')
     .innerJoin('households', 'households.id', 'rsvps.household_id')
-    .select(['rsvps.household_id', 'rsvps.scouts', 'households.parent_name'])
+    .select(['rsvps.household_id', 'rsvps.scouts', 'rsvps.status', 'rsvps.waiting', 'households.parent_name'])
     .where('rsvps.uid', '=', uid)
     .where('rsvps.answer', '=', 'yes')
-    .where('rsvps.status', '=', 'waitlisted')
+    .where((eb) => eb.or([eb('rsvps.status', '=', 'waitlisted'), eb('rsvps.waiting', '>', 0)]))
     .orderBy('rsvps.queued_at')
     .orderBy('rsvps.household_id')
     .execute()
   if (!waiting.length) return []
   let taken = await placesTaken(trx, uid)
-  const moved: { household_id: number; parent_name: string }[] = []
+  const moved: { household_id: number; parent_name: string; scouts: number; rest: number }[] = []
   for (const w of waiting) {
+    if (w.status === 'confirmed') {
+      const k = Math.min(w.waiting, capacity === undefined ? w.waiting : Math.max(capacity - taken, 0))
+      if (k) {
+        taken += k
+        await trx
+          .updateTable('rsvps')
+          .set({ waiting: w.waiting - k })
+          .where('uid', '=', uid)
+          .where('household_id', '=', w.household_id)
+          .execute()
+        moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: k, rest: w.waiting - k })
+      }
+      if (k < w.waiting) break
+      continue
+    }
     if (capacity !== undefined && taken + w.scouts > capacity) break
     taken += w.scouts
     await trx.updateTable('rsvps').set({ status: 'confirmed' }).where('uid', '=', uid).where('household_id', '=', w.household_id).execute()
-    moved.push({ household_id: w.household_id, parent_name: w.parent_name })
+    moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: w.scouts, rest: 0 })
   }
   return moved
 }
@@ -303,5 +328,5 @@ export const PaymentView = t.Object(
 export const money = (owed: number, paid: number) => ({ owed_cents: owed, paid_cents: paid, balance_cents: owed - paid })
 
 /** What a reply owes: the cost of each scout confirmed. */
-export const owedBy = (signup: SignupSettings | null, reply: { answer: string; status: string; scouts: number }) =>
-  signup?.cost_cents && reply.answer === 'yes' && reply.status === 'confirmed' ? signup.cost_cents * reply.scouts : 0
+export const owedBy = (signup: SignupSettings | null, reply: { answer: string; status: string; scouts: number; waiting: number }) =>
+  signup?.cost_cents && reply.answer === 'yes' && reply.status === 'confirmed' ? signup.cost_cents * (reply.scouts - reply.waiting) : 0

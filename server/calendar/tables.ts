@@ -70,6 +70,8 @@ export interface RsvpTable {
   queued_at: string | null
   /** The scouts coming (JSON array of ids), when the event asks per scout. */
   scout_ids: string | null
+  /** A split yes (confirmed): how many of its scouts still wait for a place, the last ones of scout_ids; else 0. */
+  waiting: Generated<number>
 }
 
 export const RSVP_STATUSES = ['confirmed', 'waitlisted'] as const

@@ -165,7 +165,7 @@ export async function tripRoster(db: Executor, caller: Caller, uid: string) {
   })
   const coming = households.filter(isComing)
 
-  const named = coming.flatMap((r) => r.scout_ids ?? [])
+  const named = coming.flatMap((r) => (r.scout_ids ?? []).filter((id) => !r.waitlisted_scout_ids?.includes(id)))
   const scoutRows = named.length
     ? await db
         .selectFrom('scouts')
@@ -226,7 +226,7 @@ export async function tripRoster(db: Executor, caller: Caller, uid: string) {
     coming: {
       households: coming.length,
       adults: total(coming, (r) => r.adults),
-      scouts: total(coming, (r) => r.scouts),
+      scouts: total(coming, (r) => r.scouts - r.waitlisted_scouts),
     },
     named: !!signup?.per_scout,
     permission_slip: !!signup?.permission_text,
@@ -270,7 +270,8 @@ export async function tripRosterCsv(db: Executor, caller: Caller, uid: string) {
       h.balance_cents === undefined ? null : dollars(h.balance_cents),
       h.slots.map((s) => `${s.name} × ${s.count}`).join('; ') || null,
     ]
-    const reply = [h.household, h.status === 'waitlisted' ? 'waitlisted' : h.answer, String(h.scouts), String(h.adults)]
+    const answer = h.status === 'waitlisted' ? 'waitlisted' : h.waitlisted_scouts ? `yes (${h.waitlisted_scouts} waitlisted)` : h.answer
+    const reply = [h.household, answer, String(h.scouts), String(h.adults)]
     const own = roster.scouts.filter((s) => s.household_id === h.household_id)
     if (!own.length) return [[null, null, null, null, null, null, ...reply, ...about]]
     return own.map((s) => [

@@ -89,7 +89,7 @@ describe('replying from the mail without an account', () => {
     expect(await over.isHidden()).toBe(true)
     await card.getByRole('checkbox', { name: 'Ana' }).check()
     await over.filter({ hasText: '2 scouts, 1 place left: both go on the waiting list' }).waitFor()
-    expect(await over.textContent()).toContain('To have one confirmed now, choose 1 scout')
+    expect(await over.textContent()).toContain('Or confirm 1 now and let the rest wait')
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, 'reply-link-warning-phone')
     await card.getByRole('checkbox', { name: 'Ana' }).uncheck()

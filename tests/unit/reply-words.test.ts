@@ -2,7 +2,7 @@
 // warning before sending more scouts than there are places left.
 import { describe, expect, it } from 'bun:test'
 import { dayWords } from '../../server/words.ts'
-import { overWords, whenWords } from '../../site/src/lib/reply-words.ts'
+import { overWords, splitOffer, whenWords } from '../../site/src/lib/reply-words.ts'
 import { addDays, today } from '../dates.ts'
 
 const [first, last] = [addDays(today(), 10), addDays(today(), 12)]
@@ -29,9 +29,9 @@ describe('overWords', () => {
     expect(overWords(3, undefined, undefined)).toBe('')
   })
 
-  it('warns that all wait together when they are more than the places left, and how to have some confirmed now', () => {
+  it('warns that all wait together when they are more than the places left, and offers to confirm some now', () => {
     expect(overWords(2, places(1), undefined)).toBe(
-      '2 scouts, 1 place left: both go on the waiting list and move up together when places free. To have one confirmed now, choose 1 scout and reply for the others later.',
+      '2 scouts, 1 place left: both go on the waiting list and move up together when places free. Or confirm 1 now and let the rest wait: choose below.',
     )
     expect(overWords(3, places(2), undefined)).toStartWith('3 scouts, 2 places left: all 3 go on the waiting list')
     expect(overWords(1, places(0), undefined)).toBe(
@@ -41,12 +41,30 @@ describe('overWords', () => {
     expect(overWords(1, places(3, 2), undefined)).toStartWith('1 scout, others are already waiting:')
   })
 
+  it('with the split chosen: the first ones confirmed now, the rest waiting; no split to offer when nothing is free', () => {
+    expect(splitOffer(3, places(2), undefined)).toBe(2)
+    expect(overWords(3, places(2), undefined, true)).toBe(
+      '3 scouts, 2 places left: 2 confirmed now, 1 on the waiting list, moving up as places free.',
+    )
+    expect(splitOffer(2, places(0), undefined)).toBe(0)
+    expect(splitOffer(2, places(3, 2), undefined)).toBe(0) // others wait first
+    expect(splitOffer(1, places(0), undefined)).toBe(0)
+    expect(overWords(2, places(0), undefined, true)).toStartWith('2 scouts, no places left: both go on the waiting list')
+    // A split household: its own waiting scouts are not "others"; it keeps its confirmed one and may split again.
+    const split = { answer: 'yes', status: 'confirmed', scouts: 3, waitlisted_scouts: 2 }
+    expect(splitOffer(3, places(0, 2), split)).toBe(1)
+    expect(overWords(1, places(0, 2), split)).toBe('')
+    expect(overWords(3, places(0, 2), split, true)).toBe(
+      '3 scouts, no more places left: 1 confirmed now, 2 on the waiting list, moving up as places free.',
+    )
+  })
+
   it('for a household already confirmed: more scouts than places left is refused and its own stay', () => {
     const confirmed = { answer: 'yes', status: 'confirmed', scouts: 1 }
     expect(overWords(1, places(0), confirmed)).toBe('')
     expect(overWords(2, places(1), confirmed)).toBe('')
     expect(overWords(3, places(1), confirmed)).toBe(
-      '3 scouts, 1 more place left: this change is refused and your place stays yours. Choose fewer scouts.',
+      '3 scouts, 1 more place left: this change is refused and your place stays yours. Choose fewer scouts, or confirm 2 now and let the rest wait.',
     )
   })
 })

@@ -37,7 +37,7 @@ export const GET = defineRoute('public', 'Open a reply link', {
 export const PUT = defineRoute('public', 'Reply by a reply link', {
   operationId: 'replyByLink',
   description:
-    'The same body and rules as a signed-in family’s reply (PUT /api/admin/calendar/{uid}/rsvps): places and the waitlist, ' +
+    'The same body and rules as a signed-in family’s reply (PUT /api/admin/calendar/{uid}/rsvps): places and the waitlist (and `split`), ' +
     'scouts of the household, the permission slip, slots. Recorded in the history as the household “via reply link”.',
   params,
   body: RsvpBody,
@@ -45,7 +45,7 @@ export const PUT = defineRoute('public', 'Reply by a reply link', {
     ...REFUSALS,
     403: 'household_id names another household',
     409: 'A slot has no room left, or more scouts than places are left',
-    422: 'A bad answer or count, scouts not of the household, a yes without the permission slip signed, or an unknown slot',
+    422: 'A bad answer or count, scouts not of the household, a yes without the permission slip signed, an unknown slot, or a split that cannot mean anything',
   }),
   async handler(ctx) {
     limit(ctx, ctx.address)

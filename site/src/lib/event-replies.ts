@@ -39,6 +39,9 @@ function replyCard(
 ) {
   const facts: [string, string][] = []
   if (r.scout_ids?.length) facts.push(['Scouts', r.scout_ids.map((id) => names.get(id)).join(', ') || `${r.scout_ids.length} named`])
+  // A split yes: which of its scouts still wait.
+  if (r.status === 'confirmed' && r.waitlisted_scout_ids?.length)
+    facts.push(['Waiting', r.waitlisted_scout_ids.map((id) => names.get(id)).join(', ') || `${r.waitlisted_scout_ids.length} named`])
   if (list.signup?.permission_text && r.answer !== 'no') facts.push(['Permission', permissionWords(r.permission, zone)])
   if (r.slots.length) facts.push(['Slots', r.slots.map((s) => `${s.name}${s.count > 1 ? ` × ${s.count}` : ''}`).join(', ')])
   if (r.owed_cents !== undefined)
@@ -51,8 +54,9 @@ function replyCard(
       {},
       h('strong', {}, r.household),
       `: ${replyWords(r)}${r.note ? ` — “${r.note}”` : ''}`,
-      r.status === 'waitlisted' && ' ',
-      r.status === 'waitlisted' && h('span', { class: 'badge waitlisted' }, 'waitlisted'),
+      (r.status === 'waitlisted' || r.waitlisted_scouts > 0) && ' ',
+      (r.status === 'waitlisted' || r.waitlisted_scouts > 0) &&
+        h('span', { class: 'badge waitlisted' }, r.status === 'waitlisted' ? 'waitlisted' : `${r.waitlisted_scouts} waitlisted`),
     ),
     facts.length > 0 && h('dl', { class: 'facts' }, ...facts.flatMap(([term, words]) => [h('dt', {}, term), h('dd', {}, words)])),
     r.paid_cents !== undefined && paymentForm(list.uid, r, paid),

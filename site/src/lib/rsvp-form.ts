@@ -4,7 +4,7 @@
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
-import { overWords } from './reply-words.ts'
+import { overWords, splitOffer } from './reply-words.ts'
 
 type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
 /** A household as the form needs it: the family page's, or the reply link's. */
@@ -58,6 +58,11 @@ export function standingWords(r: Reply, mail: boolean): string {
       mail
         ? 'You are on the waiting list; you will get an email if a place frees up.'
         : 'You are on the waiting list; you move up by yourself if a place frees up.',
+    )
+  else if (r.answer === 'yes' && r.waitlisted_scouts)
+    words.push(
+      `${plural(r.scouts - r.waitlisted_scouts, 'scout')} confirmed; ${r.waitlisted_scouts} on the waiting list, moving up as places free` +
+        (mail ? ' (you will get an email).' : '.'),
     )
   if (r.slots.length) words.push(`You take: ${listWords(r.slots.map((s) => (s.count > 1 ? `${s.name} × ${s.count}` : s.name)))}.`)
   const { owed_cents: owed = 0, paid_cents: paid = 0, balance_cents: balance = 0 } = r
@@ -119,6 +124,17 @@ export function rsvpForm(
     facts.replaceChildren(...factWords(s).map((f) => h('li', {}, f)))
   }
   const over = h('p', { class: 'error', 'data-over': '', hidden: true })
+  // With more scouts than places left, the family chooses: all wait together (the default), or split (split.ts).
+  const splitLabel = h('span', {})
+  const choice = (value: string, label: HTMLElement | string, checked: boolean) =>
+    h('label', { class: 'inline-check' }, h('input', { type: 'radio', name: `split-${n}`, value, checked }), label)
+  const splitChoice = h(
+    'fieldset',
+    { class: 'group', 'data-split': '', hidden: true },
+    h('legend', {}, 'More scouts than places'),
+    choice('together', 'All wait together', !reply?.waitlisted_scouts || reply.status !== 'confirmed'),
+    choice('split', splitLabel, !!reply?.waitlisted_scouts && reply.status === 'confirmed'),
+  )
   drawFacts(event)
 
   const whoComes = signup?.per_scout
@@ -209,6 +225,7 @@ export function rsvpForm(
     slots.length ? h('fieldset', { class: 'group' }, h('legend', {}, 'Volunteer slots'), ...slots.map((s) => s.label)) : null,
     h('label', {}, 'Note for the leaders (optional)', h('input', { name: 'note', maxlength: '300', value: reply?.note ?? '' })),
     over,
+    splitChoice,
     h('button', { type: 'submit' }, reply ? 'Change reply' : 'Send reply'),
     status,
   ) as HTMLFormElement
@@ -217,8 +234,23 @@ export function rsvpForm(
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement
   const chosenAnswer = () => (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value
   const chosenScouts = () => (whoComes ? form.querySelectorAll('input[name="scout"]:checked').length : Number(field('scouts').value || 0))
+  // Ticked scouts in the order ticked: a split confirms the first ones.
+  let picked = [...(reply?.scout_ids ?? [])]
+  const ticked = () => {
+    const on = [...form.querySelectorAll<HTMLInputElement>('input[name="scout"]:checked')].map((i) => Number(i.value))
+    picked = [...picked.filter((id) => on.includes(id)), ...on.filter((id) => !picked.includes(id))]
+    return picked
+  }
+  const offer = () => (chosenAnswer() === 'yes' ? splitOffer(chosenScouts(), places, reply) : 0)
+  const splitting = () =>
+    !!offer() && (form.querySelector(`input[name="split-${n}"]:checked`) as HTMLInputElement | null)?.value === 'split'
   const drawOver = () => {
-    over.textContent = chosenAnswer() === 'yes' ? overWords(chosenScouts(), places, reply) : ''
+    const now = offer()
+    const first = whoComes ? ticked().slice(0, now) : []
+    const names = first.map((id) => household.scouts.find((x) => x.id === id)).filter((x) => !!x)
+    splitLabel.textContent = `Confirm ${now} now, the rest wait${names.length ? ` (${listWords(names.map(scoutName))} first)` : ''}`
+    splitChoice.hidden = !now
+    over.textContent = chosenAnswer() === 'yes' ? overWords(chosenScouts(), places, reply, splitting()) : ''
     over.hidden = !over.textContent
   }
   form.addEventListener('input', drawOver)
@@ -234,15 +266,16 @@ export function rsvpForm(
       showError('A yes needs the permission slip signed: type your name under it.', status)
       return field('signed_name').focus()
     }
-    const ticked = [...form.querySelectorAll<HTMLInputElement>('input[name="scout"]:checked')].map((i) => Number(i.value))
+    const scoutIds = ticked()
     const coming = answer !== 'no'
     const body = {
       answer,
       adults: coming ? Number(field('adults').value || 0) : 0,
-      scouts: !coming ? 0 : whoComes ? ticked.length : Number(field('scouts').value || 0),
+      scouts: !coming ? 0 : whoComes ? scoutIds.length : Number(field('scouts').value || 0),
       ...(field('note').value.trim() ? { note: field('note').value.trim() } : {}),
       ...(several && !via ? { household_id: household.id } : {}),
-      ...(whoComes ? { scout_ids: coming ? ticked : [] } : {}),
+      ...(whoComes ? { scout_ids: coming ? scoutIds : [] } : {}),
+      ...(splitting() ? { split: true } : {}),
       ...(signed ? { permission: { signed_name: signed } } : {}),
       // Every slot is sent, so a 0 gives it up; not coming gives them all up.
       ...(slots.length

@@ -80,7 +80,7 @@ function showHouseholds(roster: TripRoster, slip: boolean) {
         r.emergency_phone ? short(r.emergency_name ? `${r.emergency_name} ` : '', phone(r.emergency_phone)) : cell(flag('NONE')),
         slip && permission(r.permission),
         money && balance(r.balance_cents),
-        !roster.named && cell(String(r.scouts)),
+        !roster.named && cell(String(r.scouts - r.waitlisted_scouts)),
         cell(String(r.adults)),
         slots && h('td', { class: 'no-print' }, slotWords(r)),
       ),
@@ -107,9 +107,12 @@ function showLists(roster: TripRoster) {
   const maybes = roster.households.filter((r) => r.answer === 'maybe')
   byId('maybes-part').hidden = !maybes.length
   byId('maybes').replaceChildren(...maybes.map(line))
-  const waiting = roster.households.filter((r) => r.answer === 'yes' && r.status === 'waitlisted')
+  // A split yes is coming and waiting both: its waiting scouts are listed here too.
+  const waiting = roster.households.filter((r) => r.answer === 'yes' && (r.status === 'waitlisted' || r.waitlisted_scouts > 0))
   byId('waitlist-part').hidden = !waiting.length
-  byId('waitlist').replaceChildren(...waiting.map(line))
+  byId('waitlist').replaceChildren(
+    ...waiting.map((r) => (r.status === 'waitlisted' ? line(r) : line({ ...r, scouts: r.waitlisted_scouts, adults: 0 }))),
+  )
 }
 
 function show(roster: TripRoster) {

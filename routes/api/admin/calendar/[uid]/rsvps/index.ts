@@ -26,7 +26,8 @@ export const PUT = defineRoute('account:self', 'Reply to an event', {
   description:
     'Your household answers yes, maybe or no with how many adults and scouts come; you may change it until the event starts ' +
     'or its sign-up closes. With sign-ups: name your scouts (`scout_ids`), sign the permission slip with a yes, and take ' +
-    'slots. With places (`signup.capacity`) a yes beyond them is `waitlisted` and moves up by itself in the order answered.',
+    'slots. With places (`signup.capacity`) a yes beyond them is `waitlisted` and moves up by itself in the order answered; ' +
+    'with `split: true` the first scouts that fit are confirmed now and the rest wait (`waitlisted_scouts`).',
   person: true,
   params: Uid,
   body: RsvpBody,
@@ -34,7 +35,7 @@ export const PUT = defineRoute('account:self', 'Reply to an event', {
     403: 'Your account is not linked to that household (or to any)',
     404: 'The event does not ask for replies',
     409: 'Replies are closed (the event has started or its sign-up closed), a slot has no room left, or more scouts than places are left',
-    422: 'A bad answer or count, household_id missing when you have several households, scouts not of your household, a yes without the permission slip signed, or an unknown slot',
+    422: 'A bad answer or count, household_id missing when you have several households, scouts not of your household, a yes without the permission slip signed, an unknown slot, or a split that cannot mean anything (not a yes, no capacity, one scout, no place free to you)',
   }),
   async handler({ db, env, caller, params, body, address, mail }) {
     const reply = await answerFor(db, caller, params.uid, body, { address, mail: signupMail(mail, env) })
