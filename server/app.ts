@@ -20,7 +20,8 @@ import type { MailSender } from './mail/sender.ts'
 import { Outbound } from './http/outbound.ts'
 import { type Logger, logEvent } from './ops/log.ts'
 import { RateLimiter, WindowLimiter } from './rate-limit.ts'
-import { type LoadedRoute, loadRoutes, type Services } from './routes.ts'
+import { type LoadedRoute, loadRoutes } from './routes.ts'
+import type { Services } from './services.ts'
 import type { SiteBuilder } from './site/builder.ts'
 
 export interface AppOptions {

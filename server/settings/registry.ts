@@ -8,7 +8,7 @@ import type { Executor } from '../db/database.ts'
 import { WEEKDAYS } from '../units/tables.ts'
 import { record, write } from '../db/write.ts'
 import { forbidden, unprocessable } from '../errors.ts'
-import type { Services } from '../routes.ts'
+import type { Services } from '../services.ts'
 import { instantWords } from '../words.ts'
 import { syncAsked } from '../second-factor/policy.ts'
 
