@@ -2,7 +2,7 @@
 // refuses to commit one that recorded nothing, so no write goes unlogged.
 import { Transaction } from 'kysely'
 import { noteWrite } from '../auth/epoch.ts'
-import type { HistoryKind } from '../history/kinds.ts'
+import type { HistoryKind } from './history-kinds.ts'
 import type { Db } from './client.ts'
 import type { Database, Executor } from './database.ts'
 import { keepable, memoOf } from './write-memo.ts'
