@@ -6,7 +6,7 @@ import path from 'node:path'
 import { createApp } from '../../server/app.ts'
 import { newKeySecret, sha256 } from '../../server/auth/tokens.ts'
 import { CatalogLoader } from '../../server/catalog/loader.ts'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { createAccount } from '../../server/people/accounts.ts'
 
