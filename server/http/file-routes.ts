@@ -6,7 +6,7 @@
 // resource is as the client read it (versions.ts). A write that changes public pages asks for a rebuild.
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
-import { sessionCookies } from '../account/session-cookies.ts'
+import { sessionCookies } from '../auth/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, HttpError, notFound, unauthorized, unprocessable } from '../errors.ts'
 import { takesOnlyKnownParameters } from './edge.ts'

@@ -5,7 +5,7 @@ import { type Caller, keyCallerOf, personCallerOf } from '../auth/credential.ts'
 import { secondFactorStatus } from '../second-factor/policy.ts'
 import type { Executor } from '../db/database.ts'
 import { gone, HttpError } from '../errors.ts'
-import { loadPerson } from './queries.ts'
+import { loadPerson } from '../auth/person.ts'
 
 export interface IssuedBy {
   issuer_person_id: number | null
