@@ -16,7 +16,7 @@ import { Email, nowIso, t } from '../schemas.ts'
 import { askSecondFactor, confirmedFactorKinds } from '../second-factor/sign-in.ts'
 import { syncAsked } from '../second-factor/policy.ts'
 import { getSetting } from '../settings/registry.ts'
-import { instantWords } from '../words.ts'
+import { instantWords } from '../instant-words.ts'
 import { type From, openSession } from './sign-in.ts'
 import type { LoginLink } from './tables.ts'
 

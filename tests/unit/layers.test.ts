@@ -6,7 +6,7 @@ import path from 'node:path'
 const root = path.join(import.meta.dir, '..', '..')
 const LOW_FOLDERS = ['db', 'http', 'ops', 'settings', 'auth']
 // Top-level files below every feature: anything may import them, and they import only low layers.
-const LOW_FILES = ['errors', 'formats', 'csv', 'group-by', 'rate-limit', 'schemas', 'routes']
+const LOW_FILES = ['errors', 'formats', 'instant-words', 'csv', 'group-by', 'rate-limit', 'schemas', 'routes']
 // Top-level files beside the features: words several features show (words.ts); no low layer imports them.
 const SHARED_FILES = ['words']
 // Top-level files that compose the features: a low layer may name them only as types (docs/architecture.md).
