@@ -9,7 +9,7 @@ import { getSetting, loadedSetting } from '../settings/registry.ts'
 import type { AddressRules } from './address.ts'
 import { BREAK_GLASS_CAPABILITIES, type Capability } from './capabilities.ts'
 import { authEpoch } from './epoch.ts'
-import { type SecondFactorStatus, secondFactorStatus } from '../second-factor/policy.ts'
+import { type SecondFactorStatus, secondFactorStatus } from './second-factor-policy.ts'
 import { findSession, SESSION_COOKIE, TOUCH_INTERVAL_MS } from './sessions.ts'
 import { hasKeyShape, isWellFormedKey, sameSecret, sha256 } from './tokens.ts'
 

@@ -15,7 +15,7 @@ import type { Env } from '../env.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneTime, t } from '../schemas.ts'
 import { RegistrationResponse, registrationOptions, storedCredential, verifiedRegistration } from './passkeys.ts'
-import { secondFactorStatus } from './policy.ts'
+import { secondFactorStatus } from '../auth/second-factor-policy.ts'
 import { looksLikeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
 import { newTotpSecret, totpFor, useTotpCode } from './totp.ts'
 

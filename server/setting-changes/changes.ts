@@ -17,7 +17,7 @@ import {
   settingError,
   SETTINGS,
 } from '../settings/registry.ts'
-import { syncAsked } from '../second-factor/policy.ts'
+import { syncAsked } from '../auth/second-factor-policy.ts'
 
 /**
  * What a committed change sets off outside its transaction: the public pages show the value ('public pages'), the
