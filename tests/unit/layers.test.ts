@@ -129,6 +129,10 @@ function upArrows(graph: Map<string, Edge[]>): string[] {
       const to = layerOf(e.to)
       if (to === 'feature' && !(file === TYPE_COMPOSITION && e.typeOnly)) wrong.push(`${file} → ${e.to}`)
       if (to === 'top' && !e.typeOnly) wrong.push(`${file} → ${e.to} (a composing file, as a value)`)
+      // db/ is the floor: it takes from the other low folders nothing, types or values.
+      const composition = file === TYPE_COMPOSITION && e.typeOnly
+      if (file.startsWith('server/db/') && to === 'low' && e.to.split('/').length > 2 && !e.to.startsWith('server/db/') && !composition)
+        wrong.push(`${file} → ${e.to} (db/ imports only db/ and the low top-level files)`)
     }
   }
   return wrong.sort()
