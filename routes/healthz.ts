@@ -1,5 +1,5 @@
 // GET /healthz: whether the service works, for Docker, systemd and uptime monitors; no credential, no secrets.
-import { Health, health, Unhealthy } from '#server/ops/health.ts'
+import { Health, health, Unhealthy } from '#server/health/health.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { clientKey } from '#server/auth/address.ts'
 import { tooMany } from '#server/errors.ts'

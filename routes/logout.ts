@@ -1,7 +1,7 @@
 // POST /logout: ends the current session and clears the cookie.
 import { SignedOut, signOut } from '#server/account/sign-in.ts'
 import { cookieValue } from '#server/auth/credential.ts'
-import { clearedSessionCookies } from '#server/account/session-cookies.ts'
+import { clearedSessionCookies } from '#server/auth/session-cookies.ts'
 import { SESSION_COOKIE } from '#server/auth/sessions.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { defineRoute, ok } from '#server/routes.ts'

@@ -2,7 +2,8 @@
 // calendar-move-to-store, mail-check, roster-import FILE.
 import { parseArgs } from 'node:util'
 import { existsSync, mkdirSync } from 'node:fs'
-import { migrate, openDatabase, openMigrated } from './db/client.ts'
+import { openDatabase } from './db/client.ts'
+import { migrate, openMigrated } from './backups/migrate.ts'
 import { readEnv } from './env.ts'
 import { record, write } from './db/write.ts'
 import { createAccount } from './people/accounts.ts'

@@ -2,6 +2,10 @@
 // registered a format of the same name first.
 import { FormatRegistry } from '@sinclair/typebox'
 
+/** The weekdays a meeting falls on and a digest goes out on. */
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export type Weekday = (typeof WEEKDAYS)[number]
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 /**

@@ -1,6 +1,6 @@
 // Starts the service: reads the environment, migrates the database, builds the site, listens. The only place that listens.
 import { createApp, SERVE_OPTIONS } from './app.ts'
-import { openMigrated } from './db/client.ts'
+import { openMigrated } from './backups/migrate.ts'
 import { readEnv } from './env.ts'
 import { newSetupLink } from './people/setup.ts'
 import { getSetting } from './settings/registry.ts'

@@ -3,10 +3,9 @@
 // formats are attached with `withMessage`, so refusals say what is wanted in words.
 import { CloneType, type TObject, Type as t, type TSchema } from '@sinclair/typebox'
 // `format: date` is a real calendar date, `date-time` a real RFC 3339 moment, `email` an address with a domain
-import { instantOf, TIMESTAMP_HINT } from './formats.ts'
+import { instantOf, TIMESTAMP_HINT, WEEKDAYS } from './formats.ts'
 import { unprocessable } from './errors.ts'
 import { multiline, withMessage } from './http/validate.ts'
-import { WEEKDAYS } from './units/tables.ts'
 
 export { multiline, t, withMessage }
 

@@ -19,11 +19,6 @@ export function clockWords(time: string): string {
   return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`
 }
 
-/** An instant in a time zone: "Dec 6, 2026, 6:00 PM". */
-export function instantWords(instant: string | number | Date, timeZone: string): string {
-  return new Date(instant).toLocaleString('en-US', { timeZone, dateStyle: 'medium', timeStyle: 'short' })
-}
-
 /**
  * How an event repeats: `every` as a page tells it ("Repeats every week until …"), `often` as the history writes it
  * ("…, weekly until …").

@@ -4,7 +4,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openMigrated } from '../server/db/client.ts'
+import { openMigrated } from '../server/backups/migrate.ts'
 import { recordNewSums } from './migration-sums.ts'
 
 export const SCHEMA_FIXTURE = path.join(import.meta.dir, 'fixtures', 'schema.json')

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openMigrated } from '../server/db/client.ts'
+import { openMigrated } from '../server/backups/migrate.ts'
 
 const MIGRATIONS = path.join(import.meta.dir, '..', 'server', 'db', 'migrations')
 

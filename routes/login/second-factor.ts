@@ -7,7 +7,7 @@ import { SignedIn } from '#server/account/sign-in.ts'
 import { badRequest } from '#server/errors.ts'
 import { isFormPost, seeOther } from '#server/http/forms.ts'
 import { defineRoute, ok } from '#server/routes.ts'
-import { completeSignIn, SecondFactorAnswer } from '#server/second-factor/sign-in.ts'
+import { completeSignIn, SecondFactorAnswer } from '#server/account/sign-in.ts'
 import { clearedTicketCookie, TICKET_COOKIE } from '#server/second-factor/ticket-cookie.ts'
 
 export const POST = defineRoute('public', 'Complete a sign-in with its second factor', {

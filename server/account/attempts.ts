@@ -2,10 +2,23 @@
 // password, new recovery codes, removing a factor). Every check runs under the sign-in slow-downs of that person
 // from that address (codes under the longer second-factor one too), and a wrong one is logged as a failed sign-in,
 // so neither a sign-in ticket nor a stolen session or key can be used to guess them.
-import type { Throttle } from '../auth/login-throttle.ts'
+import { recordSlowedDown, type Slowed, type Throttle } from '../auth/login-throttle.ts'
 import type { Executor } from '../db/database.ts'
 import { record } from '../db/write.ts'
-import { refuseSlowedDown } from './sign-in.ts'
+import { tooMany } from '../errors.ts'
+
+/** 429 for an attempt the slow-down holds back, logged once a minute per slowed-down key with the count. */
+export async function refuseSlowedDown(db: Executor, slowed: Slowed, email: string | null, address: string | null): Promise<never> {
+  const from = address ?? 'an unknown address'
+  const whose = { address: `from ${from}`, pair: `for ${email} from ${from}`, subject: `for ${email} from any address` }[slowed.tally.by]
+  await recordSlowedDown(
+    db,
+    'login.failure',
+    slowed.tally,
+    (count) => `Sign-ins ${whose} slowed down after repeated failures: ${count} refused in a minute`,
+  )
+  throw tooMany('Too many failed sign-ins; wait a moment and try again', slowed.seconds)
+}
 
 export interface Throttles {
   signIn: Throttle

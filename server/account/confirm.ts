@@ -10,7 +10,7 @@ import { record, unchanged, write } from '../db/write.ts'
 import type { Env } from '../env.ts'
 import { badRequest, forbidden, unprocessable } from '../errors.ts'
 import { Instant, Line, t } from '../schemas.ts'
-import { useCode } from '../second-factor/factors.ts'
+import { useCode } from '../second-factor/codes.ts'
 import { AuthenticationResponse, authenticationOptions, keepChallenge, usePasskey } from '../second-factor/passkeys.ts'
 import { codeAttempt, passwordAttempt, type Throttles } from './attempts.ts'
 

@@ -1,16 +1,22 @@
 // Signing in and out: the password check under the sign-in slow-down, then a session, or a ticket for the second
-// factor when the person has one; ending a session.
-import { recordSlowedDown, type Slowed, type Throttle } from '../auth/login-throttle.ts'
+// factor when the person has one; the second step (a code from the authenticator app, a recovery code or a passkey
+// within the ticket's five minutes and five tries, wrong codes counting as failed sign-ins); a sign-in with a passkey
+// alone, which is both factors at once; ending a session.
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
+import type { Throttle } from '../auth/login-throttle.ts'
 import { type Client, createSession } from '../auth/sessions.ts'
 import { sha256 } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
-import { record, type Trx, write } from '../db/write.ts'
+import { record, type Trx, unchanged, write } from '../db/write.ts'
 import type { Env } from '../env.ts'
-import { askSecondFactor, confirmedFactorKinds } from '../second-factor/sign-in.ts'
-import { forbidden, tooMany, unauthorized } from '../errors.ts'
+import { badRequest, forbidden, gone, unauthorized } from '../errors.ts'
 import { normaliseEmail } from '../people/queries.ts'
-import { NO_HIDDEN_CHARACTERS, OneOf, t, withMessage } from '../schemas.ts'
+import { Line, NO_HIDDEN_CHARACTERS, OneOf, t, withMessage } from '../schemas.ts'
+import { useCode } from '../second-factor/codes.ts'
+import { AuthenticationResponse, authenticationOptions, usePasskey } from '../second-factor/passkeys.ts'
+import { failTicket, newTicket, openTicket, useTicket } from '../second-factor/tickets.ts'
+import { codeAttempt, refuseSlowedDown, type Throttles } from './attempts.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
 const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
@@ -66,19 +72,6 @@ export const SecondFactorAsked = t.Object(
 export interface From extends Client {
   /** The token of a session this browser already had: it ends, so every sign-in starts afresh. */
   previous: string | null
-}
-
-/** 429 for an attempt the slow-down holds back, logged once a minute per slowed-down key with the count. */
-export async function refuseSlowedDown(db: Executor, slowed: Slowed, email: string | null, address: string | null): Promise<never> {
-  const from = address ?? 'an unknown address'
-  const whose = { address: `from ${from}`, pair: `for ${email} from ${from}`, subject: `for ${email} from any address` }[slowed.tally.by]
-  await recordSlowedDown(
-    db,
-    'login.failure',
-    slowed.tally,
-    (count) => `Sign-ins ${whose} slowed down after repeated failures: ${count} refused in a minute`,
-  )
-  throw tooMany('Too many failed sign-ins; wait a moment and try again', slowed.seconds)
 }
 
 /** A new session for a person who proved who they are (`how`, for the history), in the caller's transaction: its token. */
@@ -148,4 +141,146 @@ export async function signOut(db: Db, token: string | null): Promise<void> {
     await trx.deleteFrom('sessions').where('id', '=', session.id).execute()
     await record(trx, session.email, 'logout', 'Signed out')
   })
+}
+
+/** The kinds of second factor a person has (confirmed ones only). */
+export async function confirmedFactorKinds(db: Executor, personId: number): Promise<{ kind: 'totp' | 'passkey' }[]> {
+  return db.selectFrom('second_factors').select('kind').where('person_id', '=', personId).where('confirmed_at', 'is not', null).execute()
+}
+
+/** The ticket a right password earns a person with a second factor: what they may answer with, and the passkey challenge. */
+export async function askSecondFactor(db: Db, env: Readonly<Env>, personId: number, factors: { kind: 'totp' | 'passkey' }[]) {
+  const passkey = factors.some((f) => f.kind === 'passkey') ? await authenticationOptions(db, env, personId) : null
+  const ticket = await newTicket(db, personId, passkey?.challenge ?? null)
+  const methods = SECOND_FACTOR_METHODS.filter(
+    (m) => m === 'recovery_code' || (m === 'totp' && factors.some((f) => f.kind === 'totp')) || (m === 'passkey' && passkey),
+  )
+  return { ticket, methods, passkey }
+}
+
+export const SecondFactorAnswer = t.Object(
+  {
+    ticket: t.Optional(t.String({ maxLength: 100, description: 'From the answer of POST /login (a form post carries it in a cookie)' })),
+    code: t.Optional(Line(20, { minLength: 1, description: 'Six digits from the authenticator app, or a recovery code' })),
+    passkey: t.Optional(AuthenticationResponse),
+    next: t.Optional(t.String({ maxLength: 500, description: 'Form posts only: the page of this site to go on to' })),
+  },
+  { additionalProperties: false, examples: [{ ticket: 'b1Jx…', code: '492039' }] },
+)
+
+const WITH = { 'authenticator app': 'an authenticator app', 'recovery code': 'a recovery code', passkey: 'a passkey' } as const
+
+/**
+ * Completes a sign-in with its second factor: a session (its token) and the person; 401 for a wrong answer (the
+ * ticket loses a try), 410 for a dead ticket, 429 while slowed down.
+ */
+export async function completeSignIn(
+  db: Db,
+  env: Readonly<Env>,
+  throttles: Throttles,
+  input: { ticket: string; code?: string; passkey?: unknown },
+  from: From,
+) {
+  if ((input.code === undefined) === (input.passkey === undefined)) throw badRequest('Send either code or passkey')
+  const ticket = await openTicket(db, input.ticket)
+  if (ticket.person_id === null) throw gone('This sign-in has no password step; sign in again')
+  const person = await db
+    .selectFrom('people')
+    .select(['id', 'email', 'disabled_at'])
+    .where('id', '=', ticket.person_id)
+    .executeTakeFirstOrThrow()
+  if (person.disabled_at) throw gone('This sign-in has expired or had too many wrong codes; sign in again')
+  const token = await codeAttempt(db, throttles, { address: from.address, email: person.email, what: 'Wrong second factor' }, () =>
+    write(db, async (trx) => {
+      const how = input.code
+        ? await useCode(trx, person.id, input.code)
+        : (await usePasskey(trx, env, ticket.challenge ?? '', input.passkey as AuthenticationResponseJSON, person.id)) && 'passkey'
+      if (!how) {
+        unchanged(trx)
+        return null
+      }
+      await useTicket(trx, ticket.id)
+      return openSession(trx, person, from, ` with ${WITH[how]}`)
+    }),
+  )
+  if (token) return { token, person: { id: person.id, email: person.email } }
+  const left = await failTicket(db, ticket.id)
+  throw unauthorized(
+    left
+      ? `That ${input.code ? 'code' : 'passkey'} did not work; ${left} ${left === 1 ? 'try' : 'tries'} left`
+      : 'Too many wrong codes; sign in again',
+  )
+}
+
+export const PasskeySignInOptions = t.Object(
+  {
+    ticket: t.String({ description: 'Send it back with the passkey answer to POST /login/passkey, within 5 minutes' }),
+    options: t.Unknown({ description: 'For navigator.credentials.get() (startAuthentication of @simplewebauthn/browser)' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ ticket: 'b1Jx…', options: { challenge: 'dGhpcy…', rpId: 'pack123.example.org', userVerification: 'required' } }],
+  },
+)
+
+/** A challenge for a sign-in with a passkey alone (the passkey names the person). */
+export async function passkeySignInOptions(db: Db, env: Readonly<Env>) {
+  const options = await authenticationOptions(db, env, null)
+  return { ticket: await newTicket(db, null, options.challenge), options }
+}
+
+export const PasskeySignIn = t.Object(
+  { ticket: t.String({ maxLength: 100 }), response: AuthenticationResponse },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        ticket: 'b1Jx…',
+        response: {
+          id: 'p6s0bVkU9x1E3q',
+          rawId: 'p6s0bVkU9x1E3q',
+          type: 'public-key',
+          response: {
+            clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0',
+            authenticatorData: 'SZYN5YgO',
+            signature: 'MEUCIQ',
+            userHandle: 'MTQ',
+          },
+          clientExtensionResults: {},
+        },
+      },
+    ],
+  },
+)
+
+/** Signs in with a passkey alone (user verification required): a session and the person; 401 when it does not verify. */
+export async function signInWithPasskey(db: Db, env: Readonly<Env>, throttle: Throttle, input: typeof PasskeySignIn.static, from: From) {
+  const ticket = await openTicket(db, input.ticket)
+  if (ticket.person_id !== null || !ticket.challenge) throw gone('This sign-in is not a passkey sign-in; start again')
+  const slowed = throttle.begin(from.address, null)
+  if (slowed) await refuseSlowedDown(db, slowed, null, from.address)
+  let outcome: 'passed' | 'failed' = 'failed'
+  try {
+    const signedIn = await write(db, async (trx) => {
+      const passkey = await usePasskey(trx, env, ticket.challenge!, input.response as AuthenticationResponseJSON, null)
+      const person =
+        passkey &&
+        (await trx.selectFrom('people').select(['id', 'email', 'disabled_at']).where('id', '=', passkey.person_id).executeTakeFirst())
+      if (!person || person.disabled_at) {
+        unchanged(trx)
+        return null
+      }
+      await useTicket(trx, ticket.id)
+      return { token: await openSession(trx, person, from, ' with a passkey'), person: { id: person.id, email: person.email } }
+    })
+    if (signedIn) {
+      outcome = 'passed'
+      return signedIn
+    }
+  } finally {
+    throttle.finish(from.address, null, outcome)
+  }
+  await failTicket(db, ticket.id)
+  await record(db, 'anonymous', 'login.failure', `A passkey that did not work, from ${from.address ?? 'an unknown address'}`)
+  throw unauthorized('That passkey is not one of this site’s, or it could not be checked')
 }

@@ -5,7 +5,7 @@
 // action-log entry a minute with their count, not one each.
 import type { Executor } from '../db/database.ts'
 import { record } from '../db/write.ts'
-import type { HistoryKind } from '../history/kinds.ts'
+import type { HistoryKind } from '../db/history-kinds.ts'
 import { clientKey } from './address.ts'
 
 /** Failures are forgotten after this long without another (a rule may keep them longer). */

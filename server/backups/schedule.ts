@@ -2,7 +2,8 @@
 import { addDays, utcToZoned, zonedToUtc } from '../calendar/zone.ts'
 import type { Db } from '../db/client.ts'
 import { errorText, logEvent } from '../ops/log.ts'
-import { getSetting, onSettingChange } from '../settings/registry.ts'
+import { getSetting } from '../settings/registry.ts'
+import { onSettingChange } from '../setting-changes/changes.ts'
 import { type BackupReason, newestDaily, stemOf } from './files.ts'
 import { type BackupPlace, runBackup } from './run.ts'
 

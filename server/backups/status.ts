@@ -2,7 +2,7 @@
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record } from '../db/write.ts'
-import type { HistoryKind } from '../history/kinds.ts'
+import type { HistoryKind } from '../db/history-kinds.ts'
 import type { BackupReason } from './files.ts'
 
 export type BackupOutcome = { ok: true; name: string; bytes: number } | { ok: false; error: string }

@@ -1,4 +1,5 @@
-// Opens the SQLite file through Kysely with the pragmas the service relies on, and migrates it (after a backup).
+// Opens the SQLite file through Kysely with the pragmas the service relies on, and runs its migrations (the copy
+// taken before them is backups/migrate.ts's step, above this layer).
 import { type SQLQueryBindings, Database as SqliteDatabase, type Statement } from 'bun:sqlite'
 import { mkdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
@@ -15,7 +16,6 @@ import {
   SqliteAdapter,
 } from 'kysely'
 import { BunSqliteDialect } from 'kysely-bun-sqlite'
-import { backupBeforeMigrating, recordBeforeMigration } from '../backups/before-migration.ts'
 import type { Database } from './database.ts'
 import { repairRenamedMigrations } from './renamed-migrations.ts'
 import { schemaShape, shapeDifferences } from './schema-check.ts'
@@ -128,21 +128,14 @@ class KeptStatements implements DatabaseConnection {
   }
 }
 
-export interface MigrateOptions {
-  /** Where the copy taken before migrating a database that holds data goes (`backups/` beside it by default). */
-  backupDir?: string
-}
+/** The migrations, with those already run marked (`executedAt`). */
+export const migrationsOf = (db: Db) => migratorOf(db).getMigrations()
 
 /**
- * Runs every pending migration; throws with the failing migration's error. A database that already holds data
- * is first copied into the backup folder (and is not migrated when that copy cannot be made). Then throws, naming
- * what differs, when the schema is not the one a fresh database gets: the service must not start on it.
+ * Throws, naming what differs, when the schema is not the one a fresh database gets: the service must not start
+ * on it.
  */
-export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
-  const migrator = migratorOf(db)
-  const before = await backupBeforeMigrating(db, await migrator.getMigrations(), options.backupDir)
-  const applied = await runMigrations(db, migrator, before)
-  if (before) await recordBeforeMigration(db, before, applied)
+export async function assertFreshSchema(db: Db): Promise<void> {
   const differences = shapeDifferences(await schemaShape(db), await freshShape())
   if (differences.length > 0) {
     throw new Error(
@@ -150,7 +143,6 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
         'Nothing starts on it; restore the copy taken before migrating or repair it with a new migration.',
     )
   }
-  return applied
 }
 
 function migratorOf(db: Db): Migrator {
@@ -162,11 +154,15 @@ function migratorOf(db: Db): Migrator {
   })
 }
 
-async function runMigrations(db: Db, migrator: Migrator, before: { dir: string; name: string } | null): Promise<string[]> {
+/**
+ * Runs every pending migration; throws with the failing migration's error. `before` is the copy taken before
+ * (backups/migrate.ts), removed when the failure changed nothing.
+ */
+export async function runMigrations(db: Db, before: { dir: string; name: string } | null): Promise<string[]> {
   let repaired = false
   try {
     repaired = await repairRenamedMigrations(db)
-    const { error, results } = await migrator.migrateToLatest()
+    const { error, results } = await migratorOf(db).migrateToLatest()
     if (error) throw error
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
   } catch (error) {
@@ -188,17 +184,11 @@ function freshShape(): Promise<Map<string, string>> {
   fresh ??= (async () => {
     const db = openDatabase(':memory:')
     try {
-      await runMigrations(db, migratorOf(db), null)
+      await runMigrations(db, null)
       return await schemaShape(db)
     } finally {
       await db.destroy()
     }
   })()
   return fresh
-}
-
-export async function openMigrated(file: string, options: MigrateOptions = {}): Promise<Db> {
-  const db = openDatabase(file)
-  await migrate(db, options)
-  return db
 }

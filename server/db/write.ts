@@ -1,8 +1,8 @@
 // Every write and its action-log entry commit together: `write` runs a command in one IMMEDIATE transaction and
 // refuses to commit one that recorded nothing, so no write goes unlogged.
 import { Transaction } from 'kysely'
-import { noteWrite } from '../auth/epoch.ts'
-import type { HistoryKind } from '../history/kinds.ts'
+import { noteWrite } from './auth-epoch.ts'
+import type { HistoryKind } from './history-kinds.ts'
 import type { Db } from './client.ts'
 import type { Database, Executor } from './database.ts'
 import { keepable, memoOf } from './write-memo.ts'

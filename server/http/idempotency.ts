@@ -3,7 +3,7 @@
 // twice; the same key with another request is refused. A retry that arrives while the first is still running waits
 // for it. Answers of 500 and up are not kept (a retry may succeed), nor answers that set a cookie (a session is
 // never handed out twice); the kept copy leaves out the fields the route's answer marks as one-time secrets
-// (`OneTime` in schemas.ts), so a replay answers the resource without its secret. The nightly upkeep deletes keys older than a day (server/db/tidy.ts).
+// (`OneTime` in schemas.ts), so a replay answers the resource without its secret. The nightly upkeep deletes keys older than a day (server/ops/tidy.ts).
 // A crash must not make a retry do the work twice: each write a signed-in caller's request commits keeps its result
 // in the slot in the same transaction (status 0: done, no answer yet; db/write-memo.ts), so a retry that finds such
 // a slot runs the route again with those writes handed back instead of done, and answers as the first would have.

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { DueTimer } from '../ops/due-timer.ts'
 import { errorText, logEvent } from '../ops/log.ts'
-import { onSettingChange } from '../settings/registry.ts'
+import { onSettingChange } from '../setting-changes/changes.ts'
 import { CATCH_UP_MS, digestClock, nextDigestAt, previousDigestAt, sendDigest } from './digest.ts'
 
 export class DigestSchedule {

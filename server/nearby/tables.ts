@@ -1,6 +1,6 @@
 // The nearby units table's type (composed into Database by db/database.ts).
 import type { Generated } from 'kysely'
-import type { Weekday } from '../units/tables.ts'
+import type { Weekday } from '../formats.ts'
 
 export const NEARBY_UNIT_TYPES = ['pack', 'troop', 'crew', 'ship', 'post'] as const
 

@@ -4,7 +4,7 @@ import { conflict } from '../errors.ts'
 import type { Executor } from '../db/database.ts'
 import { nowIso } from '../schemas.ts'
 import type { UnitGrant } from './grants.ts'
-import { syncAsked } from '../second-factor/policy.ts'
+import { syncAsked } from '../auth/second-factor-policy.ts'
 
 interface NewAccount {
   email: string

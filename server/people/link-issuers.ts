@@ -2,10 +2,10 @@
 // credential (the person, or the key they used, as it is now) could issue the same link today, and disabling or
 // demoting someone, or revoking their key, closes the links they issued.
 import { type Caller, keyCallerOf, personCallerOf } from '../auth/credential.ts'
-import { secondFactorStatus } from '../second-factor/policy.ts'
+import { secondFactorStatus } from '../auth/second-factor-policy.ts'
 import type { Executor } from '../db/database.ts'
 import { gone, HttpError } from '../errors.ts'
-import { loadPerson } from './queries.ts'
+import { loadPerson } from '../auth/person.ts'
 
 export interface IssuedBy {
   issuer_person_id: number | null

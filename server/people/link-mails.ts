@@ -7,7 +7,7 @@ import { compose } from '../mail/compose.ts'
 import { mailedSince, queueMail } from '../mail/outbox.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { getSetting } from '../settings/registry.ts'
-import { instantWords } from '../words.ts'
+import { instantWords } from '../instant-words.ts'
 
 const AGAIN_AFTER_MS = 5 * 60_000
 

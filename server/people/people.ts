@@ -12,10 +12,10 @@ import { notFound } from '../errors.ts'
 import { Instant, nowIso, OneOf, t } from '../schemas.ts'
 import { assertMayGrant, holdsMore, rolesInWords, type UnitGrant } from './grants.ts'
 import { closeLinksIssued } from './link-issuers.ts'
-import { syncAsked } from '../second-factor/policy.ts'
+import { syncAsked } from '../auth/second-factor-policy.ts'
 import { assertAnotherOwner, assertNotSelf, closeResetLinks, targetPerson } from './guards.ts'
 import { InviteView } from './invites.ts'
-import { loadPeople, loadPerson } from './queries.ts'
+import { loadPeople, loadPerson } from '../auth/person.ts'
 import { GlobalRoleSchema, PersonSummary, SessionView, UnitGrantSchema, UnitRoleSchema } from './schemas.ts'
 
 export const PersonListing = t.Object(

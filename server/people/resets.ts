@@ -13,7 +13,8 @@ import { closeResetLinks } from './guards.ts'
 import { assertMayMailLink, queueResetMail } from './link-mails.ts'
 import type { MailSender } from '../mail/sender.ts'
 import { openLink, useLink } from './one-time-links.ts'
-import { loadPerson, normaliseEmail } from './queries.ts'
+import { loadPerson } from '../auth/person.ts'
+import { normaliseEmail } from './queries.ts'
 import { revokeKeysOf } from '../keys/keys.ts'
 
 const VALID_HOURS = 24

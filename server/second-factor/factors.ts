@@ -15,14 +15,12 @@ import type { Env } from '../env.ts'
 import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Nullable, nowIso, OneTime, t } from '../schemas.ts'
 import { RegistrationResponse, registrationOptions, storedCredential, verifiedRegistration } from './passkeys.ts'
-import { secondFactorStatus } from './policy.ts'
-import { looksLikeRecoveryCode, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.ts'
+import { secondFactorStatus } from '../auth/second-factor-policy.ts'
+import { confirmedFactors, useCode } from './codes.ts'
+import { recoveryCodesLeft, replaceRecoveryCodes } from './recovery-codes.ts'
 import { newTotpSecret, totpFor, useTotpCode } from './totp.ts'
 
 const me = (caller: Caller) => caller.person!
-
-const confirmedFactors = (db: Executor, personId: number) =>
-  db.selectFrom('second_factors').selectAll().where('person_id', '=', personId).where('confirmed_at', 'is not', null).execute()
 
 export const Code = t.Object(
   { code: Line(20, { minLength: 1, description: 'Six digits from your authenticator app, or a recovery code' }) },
@@ -84,16 +82,6 @@ export async function secondFactorOverview(db: Executor, caller: Caller) {
     passkeys: factors.filter((f) => f.kind === 'passkey').map(view),
     recovery_codes_left: await recoveryCodesLeft(db, me(caller).id),
   }
-}
-
-/**
- * Uses a code in place of a second factor: six digits from the person's authenticator app, or one of their
- * recovery codes. Which it was, or null for a wrong code.
- */
-export async function useCode(trx: Executor, personId: number, code: string): Promise<'authenticator app' | 'recovery code' | null> {
-  if (looksLikeRecoveryCode(code)) return (await useRecoveryCode(trx, personId, code)) ? 'recovery code' : null
-  const app = (await confirmedFactors(trx, personId)).find((f) => f.kind === 'totp')
-  return app && (await useTotpCode(trx, app, code)) ? 'authenticator app' : null
 }
 
 /** Ten recovery codes when this is the person's first factor (none before it), else none: their codes stay. */

@@ -1,25 +1,13 @@
-// The typed settings registry: every run-time setting with its type, default, description and check; reading
-// them, and changing one (a value that widens where credentials work needs a signed-in person).
+// The typed settings registry, read-only: every run-time setting with its type, default, description and check,
+// and reading them. Changing one, and what a change sets off, is setting-changes/changes.ts, above the features.
 import { type Static, type TInteger, type TNull, type TSchema, type TString, type TUnion, Type as t, TypeGuard } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { Caller } from '../auth/credential.ts'
-import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
-import { WEEKDAYS } from '../units/tables.ts'
-import { record, write } from '../db/write.ts'
-import { forbidden, unprocessable } from '../errors.ts'
-import type { Services } from '../routes.ts'
-import { instantWords } from '../words.ts'
-import { syncAsked } from '../second-factor/policy.ts'
-
-/**
- * What a committed change sets off outside its transaction: the public pages show the value ('public pages'), the
- * site's refresh timer follows it, or a schedule that listens with `onSettingChange` looks again.
- */
-export type AfterChange = 'public pages' | 'site refresh' | 'backup schedule' | 'digest schedule'
+import { WEEKDAYS } from '../formats.ts'
+import { instantWords } from '../instant-words.ts'
 
 /** One setting; `S` is its schema, so its value type (Static<S>) is known to every reader. */
-interface SettingDef<S extends TSchema = TSchema> {
+export interface SettingDef<S extends TSchema = TSchema> {
   /** What the settings page calls it. */
   label: string
   type: string
@@ -35,10 +23,6 @@ interface SettingDef<S extends TSchema = TSchema> {
    * signed-in person (a session) may set it, never a key or the break-glass token.
    */
   widens?(value: Static<S>, current: Static<S>): boolean
-  /** Work the change brings with it, in the same transaction (who a policy now covers). */
-  applies?: (trx: Executor) => Promise<void>
-  /** What the change sets off once it is committed. */
-  after?: readonly AfterChange[]
   /** An address the service will call: refused when it names this machine or a private network (see Outbound). */
   calledByService?: true
 }
@@ -66,20 +50,12 @@ const timeZone = (value: string) => {
 }
 
 /** A whole-number setting from `min` to `max`. */
-const integer = (
-  label: string,
-  min: number,
-  max: number,
-  fallback: number,
-  description: string,
-  after?: readonly AfterChange[],
-): SettingDef<TInteger> => ({
+const integer = (label: string, min: number, max: number, fallback: number, description: string): SettingDef<TInteger> => ({
   label,
   type: `a whole number from ${min} to ${max}`,
   schema: t.Integer({ minimum: min, maximum: max }),
   default: fallback,
   description,
-  after,
 })
 
 /** An http(s) URL, or null to turn the feature off. */
@@ -101,7 +77,6 @@ const text = (label: string, max: number, fallback: string, description: string)
   default: fallback,
   description,
   check: (value) => (value.trim() ? null : 'must not be blank'),
-  after: ['public pages'],
 })
 
 /** security.second_factor from loosest to strictest: loosening it needs a signed-in person. */
@@ -125,9 +100,7 @@ export const SETTINGS = {
     widens: (value) => value === 'anywhere',
   }),
   'announcements.max_chars': integer('Longest announcement', 1, 2000, 280, 'The most characters an announcement message may have.'),
-  'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.', [
-    'public pages',
-  ]),
+  'announcements.live_cap': integer('Announcements shown at once', 1, 20, 3, 'How many announcements may be live at the same time.'),
   'site.timezone': setting({
     label: 'Time zone',
     type: 'an IANA time zone such as America/Chicago',
@@ -135,7 +108,6 @@ export const SETTINGS = {
     default: 'America/Chicago',
     description: 'The time zone the units meet in (for example America/Chicago): calendar and displayed times use it.',
     check: timeZone,
-    after: ['public pages', 'backup schedule', 'digest schedule'],
   }),
   'security.second_factor': setting({
     label: 'Second factor',
@@ -151,7 +123,6 @@ export const SETTINGS = {
       leaders: 'Required of owners, admins and unit leaders',
     },
     widens: (value, current) => STRICTNESS.indexOf(value) < STRICTNESS.indexOf(current),
-    applies: (trx) => syncAsked(trx),
   }),
   'mirrors.spreadsheet_url': url(
     'Spreadsheet copy of new leads',
@@ -181,7 +152,6 @@ export const SETTINGS = {
     1440,
     15,
     'How often the public site is rebuilt on its own, to pick up calendar changes made in other calendar apps.',
-    ['site refresh'],
   ),
   'backups.keep': integer(
     'Daily backups kept',
@@ -196,7 +166,6 @@ export const SETTINGS = {
     23,
     3,
     "The hour (0–23, in the site's time zone) at which the daily copy of the database is made; 3 is 3 AM.",
-    ['backup schedule'],
   ),
   'mail.per_minute': integer(
     'Mails sent per minute',
@@ -227,7 +196,6 @@ export const SETTINGS = {
     description:
       "The day each family gets a mail with the next two weeks of its units' events and the live announcements; none sends no digest.",
     choices: { ...Object.fromEntries(WEEKDAYS.map((d) => [d, d[0].toUpperCase() + d.slice(1)])), none: 'No digest' },
-    after: ['digest schedule'],
   }),
   'mail.digest_hour': integer(
     'Hour of the weekly digest',
@@ -235,7 +203,6 @@ export const SETTINGS = {
     23,
     18,
     "The hour (0–23, in the site's time zone) at which the weekly digest goes; 18 is 6 PM.",
-    ['digest schedule'],
   ),
   'payments.instructions': setting({
     label: 'How to pay for events',
@@ -276,29 +243,6 @@ export function settingError(key: SettingKey, value: unknown): string | null {
 /** Stored values by database, read again at least this often so a change made by hand (SQL) takes effect. */
 const cache = new WeakMap<object, { values: Map<string, unknown>; readAt: number }>()
 const REREAD_MS = 10_000
-type Schedule = Extract<AfterChange, `${string} schedule`>
-const listeners = new Set<{ schedule: Schedule; listener: (db: Db) => void }>()
-
-/**
- * Calls `listener` after each committed change of a setting that names `schedule` in its `after` (so a schedule can
- * follow its hour); returns the unsubscribe.
- */
-export function onSettingChange(schedule: Schedule, listener: (db: Db) => void): () => void {
-  const entry = { schedule, listener }
-  listeners.add(entry)
-  return () => void listeners.delete(entry)
-}
-
-/** The services a change's after-commit effects reach. */
-type SettingServices = Pick<Services, 'db' | 'outbound' | 'publicDataChanged' | 'site'>
-
-/** The work each effect names, in the order a setting lists them. */
-function workOf(effect: AfterChange, services: SettingServices): (() => unknown)[] {
-  if (effect === 'public pages') return [() => services.publicDataChanged()]
-  if (effect === 'site refresh') return [async () => services.site?.startPeriodic(await getSetting(services.db, 'site.rebuild_minutes'))]
-  return [...listeners].filter((l) => l.schedule === effect).map((l) => () => l.listener(services.db))
-}
-
 /** The values read within the last REREAD_MS, or undefined. */
 function freshValues(db: Executor): Map<string, unknown> | undefined {
   const entry = cache.get(db)
@@ -354,97 +298,8 @@ export async function listSettings(db: Executor) {
   }))
 }
 
-const SETTING_EXAMPLE = {
-  key: 'announcements.live_cap',
-  label: 'Announcements shown at once',
-  type: 'a whole number from 1 to 20',
-  minimum: 1,
-  maximum: 20,
-  value: 3,
-  default: 3,
-  description: 'How many announcements may be live at the same time.',
-}
-
-export const SettingView = t.Object(
-  {
-    key: t.String(),
-    label: t.String({ description: 'What the settings page calls it' }),
-    type: t.String({ description: 'The values it takes, in words' }),
-    minimum: t.Optional(t.Integer({ description: 'For a whole-number setting: the least it may be' })),
-    maximum: t.Optional(t.Integer({ description: 'For a whole-number setting: the most it may be' })),
-    choices: t.Optional(
-      t.Array(t.Object({ value: t.String(), label: t.String() }, { additionalProperties: false }), {
-        description: 'For a setting with a few values: each value with its words',
-      }),
-    ),
-    value: t.Unknown({ description: 'The value in force' }),
-    default: t.Unknown({ description: 'What null restores' }),
-    description: t.String(),
-  },
-  { $id: 'Setting', additionalProperties: false, examples: [SETTING_EXAMPLE] },
-)
-export const SettingList = t.Object(
-  { settings: t.Array(SettingView) },
-  { additionalProperties: false, examples: [{ settings: [SETTING_EXAMPLE] }] },
-)
-export const SettingKeyParams = t.Object({
-  // Published as an enum (generated clients type it); checked by the route, so an unknown key on GET is 404.
-  key: t.String({
-    maxLength: 100,
-    description: 'The setting key',
-    examples: ['announcements.live_cap'],
-    'x-enum': Object.keys(SETTINGS),
-  }),
-})
-export const SettingValue = t.Object(
-  { value: t.Unknown({ description: 'The new value, or null to restore the default' }) },
-  { additionalProperties: false, examples: [{ value: 2 }] },
-)
-
-/** A value as the history shows it: a choice in its words, no address as "none", text in quotes. */
-function valueWords(def: SettingDef, value: unknown): string {
-  if (value === null) return 'none'
-  if (def.choices && typeof value === 'string') return def.choices[value] ?? value
-  return typeof value === 'string' ? `“${value}”` : String(value)
-}
-
-/**
- * Changes a setting (null restores its default): 422 for an unknown key or a value it refuses (an address the
- * service would call on this machine or a private network among them), 403 for a key or the break-glass token
- * widening where credentials work.
- */
-export async function changeSetting(services: SettingServices, caller: Caller, key: string, value: unknown): Promise<void> {
-  const { db, outbound } = services
-  if (!isSettingKey(key)) throw unprocessable(`Unknown setting key: ${key}`)
-  const def: SettingDef = SETTINGS[key]
-  const problem = value === null ? null : (settingError(key, value) ?? (def.calledByService ? outbound.problemWith(value as string) : null))
-  if (problem) throw unprocessable(`value: ${problem}`)
-  const next = value ?? def.default
-  const before = await getSetting(db, key)
-  if (needsSession(key, next, before) && caller.via !== 'session')
-    throw forbidden(`Setting ${key} to ${JSON.stringify(next)} widens where credentials work or loosens a protection: sign in to do it`)
-  await write(db, async (trx) => {
-    if (value === null) await trx.deleteFrom('settings').where('key', '=', key).execute()
-    else
-      await trx
-        .insertInto('settings')
-        .values({ key, value: JSON.stringify(value), updated_at: new Date().toISOString() })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: new Date().toISOString() }))
-        .execute()
-    await def.applies?.(trx)
-    const was = valueWords(def, before)
-    const now = valueWords(def, next)
-    await record(trx, caller.actor, 'settings.update', `${def.label}: ${value === null ? `back to the default, ${now}` : now} (was ${was})`)
-  })
-  cache.delete(db)
-  // The change is committed: an effect's failure must not turn it into an error answer.
-  for (const work of (def.after ?? []).flatMap((effect) => workOf(effect, services)))
-    try {
-      await work()
-    } catch (error) {
-      console.error(`After changing ${key}: ${error instanceof Error ? error.message : error}`)
-    }
-}
+/** Forgets the values read, so the next read sees a change just committed. */
+export const forgetSettings = (db: Executor) => void cache.delete(db)
 
 /** An instant as people read it in the site's time zone: "Dec 6, 2026, 6:00 PM". */
 export async function siteTime(db: Executor, instant: string | number): Promise<string> {

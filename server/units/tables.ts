@@ -1,9 +1,8 @@
-// The units table's types (composed into Database by db/database.ts), and the weekdays a meeting falls on.
+// The units table's types (composed into Database by db/database.ts).
 import type { Generated, Selectable } from 'kysely'
+import type { Weekday } from '../formats.ts'
 
 export const UNIT_SLUGS = ['pack', 'troop'] as const
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
-export type Weekday = (typeof WEEKDAYS)[number]
 
 export interface UnitTable {
   id: Generated<number>

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { toICalendar } from '../../server/calendar/event.ts'
 import { utcToZoned } from '../../server/calendar/zone.ts'
-import { WEEKDAYS } from '../../server/units/tables.ts'
+import { WEEKDAYS } from '../../server/formats.ts'
 import { nextDigestAt, previousDigestAt } from '../../server/messages/digest.ts'
 import { nowIso } from '../../server/schemas.ts'
 import { addDays, today } from '../dates.ts'

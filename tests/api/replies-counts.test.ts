@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { utcToZoned } from '../../server/calendar/zone.ts'
 import { healthFormUntil } from '../../server/roster/health-form.ts'
-import { WEEKDAYS } from '../../server/units/tables.ts'
+import { WEEKDAYS } from '../../server/formats.ts'
 import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, ROLES, startServer, type TestServer, uniqueEmail } from '../helpers.ts'
 import { addHousehold, familyAccount } from '../households.ts'

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
 import { ADMIN_TOKEN, expectDetail, PUBLIC_PAGES, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'

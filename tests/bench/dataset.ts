@@ -4,7 +4,7 @@
 // people the runs sign in as. It ends with the nightly tidy-up, as the data of a unit running for years would have had.
 import { newKeySecret, sha256 } from '../../server/auth/tokens.ts'
 import type { Db } from '../../server/db/client.ts'
-import { tidyDatabase } from '../../server/db/tidy.ts'
+import { tidyDatabase } from '../../server/ops/tidy.ts'
 import { createAccount } from '../../server/people/accounts.ts'
 
 export const BENCH_PASSWORD = 'benchmark password'

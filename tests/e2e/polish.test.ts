@@ -3,7 +3,7 @@
 // start from the leader's unit and a week ahead, and the API docs page passes axe.
 import { describe, expect, it } from 'bun:test'
 import { utcToZoned, zonedToUtc } from '../../server/calendar/zone.ts'
-import { instantWords } from '../../server/words.ts'
+import { instantWords } from '../../server/instant-words.ts'
 import { ROLES } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
 import { browserSuite, seriousViolations } from './browser.ts'

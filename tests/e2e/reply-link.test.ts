@@ -4,7 +4,7 @@
 // reply sent with the button shows in the leader's list of replies. Opening the page wrote nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { utcToZoned } from '../../server/calendar/zone.ts'
-import { WEEKDAYS } from '../../server/units/tables.ts'
+import { WEEKDAYS } from '../../server/formats.ts'
 import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, ROLES } from '../helpers.ts'
 import { addHousehold } from '../households.ts'

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 
 const MAIN = path.join(import.meta.dir, '..', '..', 'server', 'main.ts')
 const dir = mkdtempSync(path.join(tmpdir(), 'damaged-'))

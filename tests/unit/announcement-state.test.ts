@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { announcementsWithState, announcementWithState, liveAnnouncements } from '../../server/announcements/state.ts'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'announcement-state-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -5,7 +5,7 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'db-client-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -5,7 +5,8 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { migrate, openDatabase, openMigrated } from '../../server/db/client.ts'
+import { openDatabase } from '../../server/db/client.ts'
+import { migrate, openMigrated } from '../../server/backups/migrate.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'schema-check-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openMigrated } from '../../server/db/client.ts'
+import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { Elysia } from 'elysia'
 import { errorHandling } from '#server/http/error-response.ts'
 import { methodsAt } from '#server/http/file-routes.ts'
-import { sitePages } from '#server/http/site-pages.ts'
+import { sitePages } from '#server/site/pages.ts'
 import { loadRoutes } from '#server/routes.ts'
 
 const root = mkdtempSync(path.join(tmpdir(), 'site-pages-'))

@@ -5,7 +5,8 @@ import { answerByLink, replyByLink, ReplyLinkView } from '#server/calendar/reply
 import { RsvpBody, RsvpView } from '#server/calendar/rsvp-schemas.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { tooMany } from '#server/errors.ts'
-import { defineRoute, ok, type Services } from '#server/routes.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+import type { Services } from '#server/services.ts'
 import { Line, t } from '#server/schemas.ts'
 
 const params = t.Object({ token: Line(400, { description: 'The token from the mail' }) })

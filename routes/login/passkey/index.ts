@@ -3,7 +3,7 @@ import { cookieValue } from '#server/auth/credential.ts'
 import { SESSION_COOKIE } from '#server/auth/sessions.ts'
 import { SignedIn } from '#server/account/sign-in.ts'
 import { defineRoute, ok } from '#server/routes.ts'
-import { PasskeySignIn, signInWithPasskey } from '#server/second-factor/sign-in.ts'
+import { PasskeySignIn, signInWithPasskey } from '#server/account/sign-in.ts'
 
 export const POST = defineRoute('public', 'Sign in with a passkey', {
   operationId: 'signInWithPasskey',

@@ -1,6 +1,6 @@
 // POST /login/passkey/options: a challenge for signing in with a passkey alone.
 import { defineRoute, ok } from '#server/routes.ts'
-import { PasskeySignInOptions, passkeySignInOptions } from '#server/second-factor/sign-in.ts'
+import { PasskeySignInOptions, passkeySignInOptions } from '#server/account/sign-in.ts'
 import { tooMany } from '#server/errors.ts'
 import { clientKey } from '#server/auth/address.ts'
 

@@ -5,8 +5,8 @@ import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import type { MethodAt, Route, RouteAt } from './api-routes.ts'
 import { type AdminHref, needsOf } from './admin-pages.ts'
 import { clearFieldErrors, showRefusal } from './field-errors.ts'
-import { SIGNED_IN_COOKIE } from '#server/account/signed-in-hint.ts'
-import { instantWords } from '#server/words.ts'
+import { SIGNED_IN_COOKIE } from '#server/auth/signed-in-hint.ts'
+import { instantWords } from '#server/instant-words.ts'
 import { retryKey } from './retry-keys.ts'
 
 /** A refusal, as every route answers one. */

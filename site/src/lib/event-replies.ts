@@ -2,7 +2,8 @@
 // then each household (answer, waitlist, scouts, permission slip, slots, money, and a form to record a payment), and the
 // CSV downloads.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { dollars, instantWords, plural, replyWords, scoutName } from '#server/words.ts'
+import { instantWords } from '#server/instant-words.ts'
+import { dollars, plural, replyWords, scoutName } from '#server/words.ts'
 import { api, detailOf, h, holds, onSubmit, type signedInFor, type Route, showStatus } from './admin.ts'
 import { notAnsweredPart } from './not-answered.ts'
 

@@ -1,6 +1,7 @@
 // GET/PUT /api/admin/settings/:key: one setting as the list shows it; set a value, or null to restore the default.
 import { settingByKey } from '#server/settings/one.ts'
-import { changeSetting, SettingKeyParams, SettingValue, SettingView } from '#server/settings/registry.ts'
+import { changeSetting } from '#server/setting-changes/changes.ts'
+import { SettingKeyParams, SettingValue, SettingView } from '#server/settings/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('settings:write', 'Get a setting', {

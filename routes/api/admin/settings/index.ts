@@ -1,6 +1,7 @@
 // GET /api/admin/settings: every setting with its type, value, default and description.
 import { defineRoute, ok } from '#server/routes.ts'
-import { listSettings, SettingList } from '#server/settings/registry.ts'
+import { listSettings } from '#server/settings/registry.ts'
+import { SettingList } from '#server/settings/schemas.ts'
 
 export const GET = defineRoute('settings:write', 'List settings', {
   operationId: 'listSettings',

@@ -1,6 +1,6 @@
 // The public calendar, signed in: an event asking for replies gets the household's reply form in its card.
 // Signed out (or with a hint that outlived its session) the card keeps its "sign in to reply" link.
-import { readHint } from '#server/account/signed-in-hint.ts'
+import { readHint } from '#server/auth/signed-in-hint.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { h, type Route } from '../admin.ts'
 import { rsvpForm } from '../rsvp-form.ts'

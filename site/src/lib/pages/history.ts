@@ -1,5 +1,5 @@
 // History: the action log, newest first, filtered by area and by who, paged, downloadable as CSV.
-import { kindWords } from '#server/history/kinds.ts'
+import { kindWords } from '#server/db/history-kinds.ts'
 import type { AnswerOf } from '#server/routes.ts'
 import { api, byId, formParams, h, signedInFor, when, type Route, bodyOrShowError } from '../admin.ts'
 

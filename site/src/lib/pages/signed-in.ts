@@ -1,5 +1,5 @@
 // The public header: once someone is signed in, "Sign in" becomes a link to where their pages start, with their name.
-import { readHint } from '#server/account/signed-in-hint.ts'
+import { readHint } from '#server/auth/signed-in-hint.ts'
 
 const hint = readHint(document.cookie)
 const link = document.getElementById('account-link') as HTMLAnchorElement | null

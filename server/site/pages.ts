@@ -1,9 +1,9 @@
 // The public site and the admin section: every GET or HEAD the API does not answer is a page of the current build;
 // a path with no page that a route serves with another method (`/logout`, `/login/passkey`) is 405 with `Allow`.
 import { Elysia } from 'elysia'
-import { serveStatic, type SiteSource } from '../site/static.ts'
-import { notServed } from './error-response.ts'
-import { requestPath } from './request-path.ts'
+import { serveStatic, type SiteSource } from './static.ts'
+import { notServed } from '../http/error-response.ts'
+import { requestPath } from '../http/request-path.ts'
 
 export function sitePages(site: SiteSource | null, allowed: (path: string) => string[]) {
   const page = ({ request }: { request: Request }) => {

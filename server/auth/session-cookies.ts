@@ -1,9 +1,9 @@
 // The cookies a sign-in answers with: the HttpOnly session cookie, and a readable hint (a name and a start page,
 // nothing secret) so the static public pages can show who is signed in without asking the server.
-import { startPage } from '../auth/capabilities.ts'
-import { SESSION_COOKIE, SESSION_IDLE_DAYS } from '../auth/sessions.ts'
+import { startPage } from './capabilities.ts'
+import { SESSION_COOKIE, SESSION_IDLE_DAYS } from './sessions.ts'
 import type { Executor } from '../db/database.ts'
-import { loadPerson, personCapabilities } from '../people/queries.ts'
+import { loadPerson, personCapabilities } from './person.ts'
 import { SIGNED_IN_COOKIE, type SignedInHint } from './signed-in-hint.ts'
 
 const attributes = (publicBaseUrl: string, maxAge: number) =>

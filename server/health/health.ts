@@ -4,13 +4,13 @@ import { type TProperties, type TSchema } from '@sinclair/typebox'
 import { sql } from 'kysely'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import type { Services } from '../routes.ts'
+import type { Services } from '../services.ts'
 import { t } from '../schemas.ts'
 import { lastBackup } from '../backups/status.ts'
 import { unsubscribeWarning } from '../mail/config.ts'
 import { outboxStatus } from '../mail/outbox.ts'
-import { diskFullAt, FREE_FLOOR_BYTES, freeBytes } from './disk.ts'
-import { errorText, logEvent } from './log.ts'
+import { diskFullAt, FREE_FLOOR_BYTES, freeBytes } from '../ops/disk.ts'
+import { errorText, logEvent } from '../ops/log.ts'
 
 /** A check that has not answered by then fails, so /healthz answers in about this long at worst. */
 export const CHECK_TIMEOUT_MS = 2000

@@ -1,7 +1,7 @@
 // Who must have a second factor (setting security.second_factor: optional, admins, or leaders too), since when,
 // and what that means for a session: 14 days to add one with a banner on every admin page, then only the account
 // page until they do.
-import type { GlobalRole, UnitRole } from '../auth/capabilities.ts'
+import type { GlobalRole, UnitRole } from './capabilities.ts'
 import type { Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
 

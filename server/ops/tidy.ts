@@ -3,7 +3,7 @@
 // every segment, so merged it is several times faster (a common name at 100,000 leads: 260 → 50 µs), and the
 // merge itself takes under a second at that size.
 import { sql } from 'kysely'
-import type { Db } from './client.ts'
+import type { Db } from '../db/client.ts'
 import { forgetOldIdempotencyKeys } from '../http/idempotency.ts'
 
 export async function tidyDatabase(db: Db, now = Date.now()): Promise<void> {
