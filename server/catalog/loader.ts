@@ -1,14 +1,12 @@
 // Loads catalog/*.json into SQLite on start and when a file changes; an invalid file never replaces
 // the last good version of its season.
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
-import path from 'node:path'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
-import { nowIso } from '../schemas.ts'
+import { type Applied, applySeasonFile } from './apply.ts'
 import { warmAutocomplete } from './autocomplete.ts'
-import { searchIndex } from './browse.ts'
-import { removeSeason, replaceSeason } from './sync.ts'
-import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
+import { databaseFile } from './database-file.ts'
+import { searchIndex } from './search-index.ts'
+import { WorkerClient } from './worker-client.ts'
 
 export const SCHEMA_FILE = 'season.schema.json'
 
@@ -28,6 +26,7 @@ export const seasonFiles = (dir: string) =>
     : []
 
 let versions = 0
+const loadWorker = new WorkerClient(new URL('./load-worker.ts', import.meta.url))
 
 export class CatalogLoader {
   private watcher: FSWatcher | null = null
@@ -77,50 +76,17 @@ export class CatalogLoader {
     for (const timer of this.pending.values()) clearTimeout(timer)
   }
 
-  /** Checks one file and, when it is valid, replaces its season's rows in one transaction. */
+  /**
+   * Checks one file and, when it is valid, replaces its season's rows in one transaction: in the load worker, on a
+   * connection of its own, so reading, checking and writing a big file never hold other requests.
+   */
   async loadFile(name: string, announce = true): Promise<boolean> {
-    const full = path.join(this.dir, name)
-    // Only a well-named file stands for a season; a misnamed one is refused and never served.
-    const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
-    if (!existsSync(full)) {
-      await write(this.db, async (trx) => {
-        if (season) await removeSeason(trx, season, nowIso())
-        await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
-        const served = season ? `; season ${season} is no longer served` : ''
-        await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
-      })
-      if (season) this.changed(season, announce)
-      return true
-    }
-    const { problems, season: file } = validateSeason(name, await Bun.file(full).bytes())
-    const now = nowIso()
-    await write(this.db, async (trx) => {
-      const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
-      if (file) {
-        const rows = flatten(file)
-        await replaceSeason(trx, file.season, rows, now)
-        const warnings = problems.length ? ` with ${problems.length} warnings` : ''
-        await record(trx, 'system', 'catalog.load', `Loaded ${oneLine(name)}: ${rows.length} variants${warnings}`)
-      } else {
-        const errors = problems.filter((p) => p.level === 'error')
-        await record(
-          trx,
-          'system',
-          'catalog.load',
-          `${oneLine(name)} refused (${errors.length} errors; the last good version stays): ${errors
-            .slice(0, 3)
-            .map((p) => `${oneLine(p.pointer || '/')}: ${p.message}`)
-            .join('; ')}`,
-        )
-      }
-      await trx
-        .insertInto('catalog_files')
-        .values({ file: name, ...status, loaded_at: file ? now : null })
-        .onConflict((oc) => oc.column('file').doUpdateSet(file ? { ...status, loaded_at: now } : status))
-        .execute()
-    })
-    if (file) this.changed(file.season, announce)
-    return !!file
+    const database = await databaseFile(this.db)
+    const { ok, changed } = database
+      ? await loadWorker.ask<Applied>({ database, dir: this.dir, name })
+      : await applySeasonFile(this.db, this.dir, name)
+    if (changed) this.changed(changed, announce)
+    return ok
   }
 
   versionOf(season: string): number {
