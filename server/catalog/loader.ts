@@ -89,6 +89,27 @@ export class CatalogLoader {
     return ok
   }
 
+  private cold = new Set<string>()
+  private warming = false
+
+  /**
+   * Builds changed seasons' autocomplete indexes one at a time, each in a task of its own: twenty seasons loaded
+   * together would otherwise build in one run of promise callbacks and hold every request until all were built.
+   */
+  private warm(season: string) {
+    this.cold.add(season)
+    if (this.warming) return
+    this.warming = true
+    void (async () => {
+      for (const next of this.cold) {
+        this.cold.delete(next)
+        await new Promise((resolve) => setImmediate(resolve))
+        await warmAutocomplete(this.db, next, this.versionOf(next))
+      }
+      this.warming = false
+    })()
+  }
+
   versionOf(season: string): number {
     return this.seasonVersions.get(season) ?? 0
   }
@@ -97,7 +118,7 @@ export class CatalogLoader {
     this.version = ++versions
     this.seasonVersions.set(season, this.version)
     // The season's autocomplete index is built now rather than by the first bot that asks.
-    void warmAutocomplete(this.db, season, this.version)
+    this.warm(season)
     if (!announce) return
     this.warmSearch()
     this.onChange()

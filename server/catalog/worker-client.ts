@@ -2,6 +2,12 @@
 // and writing a season file; building and asking the search index) runs on it, so the service's own thread keeps
 // answering requests meanwhile.
 
+import { readlinkSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
+
+/** How much nicer than the service's thread a worker runs. */
+const WORKER_NICENESS = 10
+
 interface Pending {
   resolve: (value: unknown) => void
   reject: (error: Error) => void
@@ -62,8 +68,17 @@ export class WorkerClient {
   }
 }
 
-/** The worker side: answers each message with `handle`'s value, or its error's message. */
+/**
+ * The worker side: answers each message with `handle`'s value, or its error's message. On Linux the worker's thread
+ * runs at a lower priority (niceness is per thread there), so on a busy machine the service's thread goes first.
+ */
 export function serveMessages(handle: (message: Record<string, unknown>) => unknown | Promise<unknown>) {
+  try {
+    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    if (thread) setPriority(thread, Math.min(19, getPriority(thread) + WORKER_NICENESS))
+  } catch {
+    // Not Linux, or not allowed: the worker runs at the service's priority.
+  }
   self.onmessage = async (event: MessageEvent<Record<string, unknown> & { id: number }>) => {
     const { id } = event.data
     try {
