@@ -26,7 +26,8 @@ export const seasonFiles = (dir: string) =>
     : []
 
 let versions = 0
-const loadWorker = new WorkerClient(new URL('./load-worker.ts', import.meta.url))
+// Ended a moment after the last load, so what reading big files grew is handed back rather than kept.
+const loadWorker = new WorkerClient(new URL('./load-worker.ts', import.meta.url), { idleMs: 1000 })
 
 export class CatalogLoader {
   private watcher: FSWatcher | null = null
@@ -72,6 +73,7 @@ export class CatalogLoader {
   }
 
   stop(): void {
+    this.cold.clear()
     this.watcher?.close()
     for (const timer of this.pending.values()) clearTimeout(timer)
   }

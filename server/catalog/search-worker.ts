@@ -1,56 +1,30 @@
-// The search worker: per database file, the newest search index, built from the rows read on its own connection.
-// Asks for newer versions that arrive while one is built are served by one build at the newest, and the old index
-// is let go before the new one is built, so at most one index (and its rows) is held per database.
+// A search worker: the search index of one database at one catalog version, built from the rows read on its own
+// connection when first asked; it answers each search with the page's rows read by their ids. Started for each new
+// version and ended when the next one starts (search-index.ts).
 import { openDatabase } from '../db/client.ts'
-import { connections } from './database-file.ts'
-import { buildSearch, type SearchIndex } from './search.ts'
-import { indexRows, type SearchOptions, type Served } from './search-index.ts'
+import type { Db } from '../db/client.ts'
+import { indexOf, indexRows, rowsById, type SearchOptions } from './search-index.ts'
 import { serveMessages } from './worker-client.ts'
 
-interface Held {
-  version: number
-  index: SearchIndex<Served> | null
-  wanted: number
-  building: Promise<void> | null
-}
+let db: Db | null = null
+let index: Promise<ReturnType<typeof indexOf>> | null = null
 
-const connection = connections(openDatabase)
-const held = new Map<string, Held>()
-
-async function rebuild(file: string, h: Held) {
-  try {
-    // Asks already queued raise `wanted` first, so one build serves them all.
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    const version = h.wanted
-    h.index = null
-    Bun.gc(true)
-    const rows = await indexRows(connection(file))
-    h.index = buildSearch<Served>(rows)
-    h.version = version
-  } finally {
-    h.building = null
-  }
-  // What building left behind is garbage: collected now, not when the heap next grows.
+const build = async (file: string) => {
+  db ??= openDatabase(file)
+  const built = indexOf(await indexRows(db))
+  // The rows as read and what building made are garbage now: collected before the first search, not later.
   Bun.gc(true)
-}
-
-async function indexAt(file: string, version: number): Promise<SearchIndex<Served>> {
-  let h = held.get(file)
-  if (!h) {
-    held.set(file, (h = { version: -1, index: null, wanted: -1, building: null }))
-    // Tests run many services in one process: only the newest few databases keep an index.
-    for (const old of held.keys()) if (held.size > 4 && !held.get(old)!.building) held.delete(old)
-  }
-  while (!h.index || h.version < version) {
-    h.wanted = Math.max(h.wanted, version)
-    h.building ??= rebuild(file, h)
-    await h.building
-  }
-  return h.index
+  return built
 }
 
 serveMessages(async (m) => {
-  const index = await indexAt(m.file as string, m.version as number)
-  if (m.kind === 'build') return index.size
-  return index.search(m.q as string, m.options as SearchOptions)
+  const file = m.file as string
+  index ??= build(file)
+  const ready = await index
+  if (m.kind === 'build') return ready.size
+  const found = ready.search(m.q as string, m.options as SearchOptions)
+  const rows = await rowsById(db!, found.rows)
+  // A row of the page is gone: a load changed the catalog after this index was built, and a newer version follows.
+  if (!rows) throw new Error('the catalog changed since this search index was built')
+  return { rows, next: found.next }
 })

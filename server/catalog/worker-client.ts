@@ -27,10 +27,26 @@ export class WorkerClient {
   private pending = new Map<number, Pending>()
   private ids = 0
 
-  constructor(private script: URL) {}
+  private idle: Timer | null = null
+
+  /** With `idleMs`, the worker ends after that long without an ask (its heap handed back) and starts again when asked. */
+  constructor(
+    private script: URL,
+    private options: { idleMs?: number } = {},
+  ) {}
+
+  /** Ends the worker: what it was asked fails. */
+  stop(): void {
+    const worker = this.worker
+    if (!worker) return
+    this.fail(worker, new Error('catalog worker ended'))
+    worker.terminate()
+  }
 
   ask<T>(message: Record<string, unknown>): Promise<T> {
     const worker = this.start()
+    if (this.idle) clearTimeout(this.idle)
+    this.idle = null
     const id = ++this.ids
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
@@ -49,7 +65,13 @@ export class WorkerClient {
       const waiting = this.pending.get(id)
       if (!waiting) return
       this.pending.delete(id)
-      if (!this.pending.size) worker.unref()
+      if (!this.pending.size) {
+        worker.unref()
+        if (this.options.idleMs !== undefined) {
+          this.idle = setTimeout(() => this.stop(), this.options.idleMs)
+          this.idle.unref()
+        }
+      }
       if (error !== undefined) waiting.reject(new Error(error))
       else waiting.resolve(value)
     }
