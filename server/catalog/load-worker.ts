@@ -7,9 +7,16 @@ import { serveMessages } from './worker-client.ts'
 
 const connection = connections(openDatabase)
 
-serveMessages(async (m) => {
-  const applied = await applySeasonFile(connection(m.database as string), m.dir as string, m.name as string)
-  // The file's text, tree and rows are garbage now: collected here rather than when the heap next grows.
-  Bun.gc(true)
+/** Files are applied one after another: twenty dropped in together are never all parsed and held at once. */
+let queue: Promise<unknown> = Promise.resolve()
+
+serveMessages((m) => {
+  const applied = queue.then(async () => {
+    const result = await applySeasonFile(connection(m.database as string), m.dir as string, m.name as string)
+    // The file's text, tree and rows are garbage now: collected here rather than when the heap next grows.
+    Bun.gc(true)
+    return result
+  })
+  queue = applied.catch(() => {})
   return applied
 })

@@ -26,6 +26,8 @@ export const seasonFiles = (dir: string) =>
     : []
 
 let versions = 0
+/** How long after a watched change the search index is rebuilt, unless another change comes first. */
+const SEARCH_SETTLE_MS = 300
 // Ended a moment after the last load, so what reading big files grew is handed back rather than kept.
 const loadWorker = new WorkerClient(new URL('./load-worker.ts', import.meta.url), { idleMs: 1000 })
 
@@ -56,6 +58,8 @@ export class CatalogLoader {
     this.warmSearch()
   }
 
+  private searchSoon: Timer | undefined
+
   private warmSearch() {
     searchIndex(this.db, this.version).catch((e) => console.error('search index failed', e))
   }
@@ -67,13 +71,17 @@ export class CatalogLoader {
       clearTimeout(this.pending.get(name))
       this.pending.set(
         name,
-        setTimeout(() => void this.loadFile(name).catch((e) => console.error('catalog load failed', e)), 150),
+        setTimeout(() => {
+          this.pending.delete(name)
+          void this.loadFile(name).catch((e) => console.error('catalog load failed', e))
+        }, 150),
       )
     })
   }
 
   stop(): void {
     this.cold.clear()
+    clearTimeout(this.searchSoon)
     this.watcher?.close()
     for (const timer of this.pending.values()) clearTimeout(timer)
   }
@@ -83,12 +91,26 @@ export class CatalogLoader {
    * connection of its own, so reading, checking and writing a big file never hold other requests.
    */
   async loadFile(name: string, announce = true): Promise<boolean> {
-    const database = await databaseFile(this.db)
-    const { ok, changed } = database
-      ? await loadWorker.ask<Applied>({ database, dir: this.dir, name })
-      : await applySeasonFile(this.db, this.dir, name)
-    if (changed) this.changed(changed, announce)
-    return ok
+    this.loading++
+    try {
+      const database = await databaseFile(this.db)
+      const { ok, changed } = database
+        ? await loadWorker.ask<Applied>({ database, dir: this.dir, name })
+        : await applySeasonFile(this.db, this.dir, name)
+      if (changed) this.changed(changed, announce)
+      return ok
+    } finally {
+      this.loading--
+    }
+  }
+
+  /** Files being loaded, or waiting for their change to settle. */
+  private loading = 0
+
+  /** Rebuilds the search index once the files changed together are all loaded. */
+  private settleSearch() {
+    clearTimeout(this.searchSoon)
+    this.searchSoon = setTimeout(() => (this.loading || this.pending.size ? this.settleSearch() : this.warmSearch()), SEARCH_SETTLE_MS)
   }
 
   private cold = new Set<string>()
@@ -122,7 +144,9 @@ export class CatalogLoader {
     // The season's autocomplete index is built now rather than by the first bot that asks.
     this.warm(season)
     if (!announce) return
-    this.warmSearch()
+    // Files dropped in together are indexed once all are loaded, not once each (each build is a worker of its
+    // own); a search asked meanwhile builds at once.
+    this.settleSearch()
     this.onChange()
   }
 }

@@ -27,26 +27,21 @@ export interface Searcher {
  * Every season's rows as search compares them, each answered as its row id. Values many rows share (season,
  * status, mode) are kept once; the names are needed only while the index is built, and `slim` lets them go after.
  */
-export async function indexRows(db: Executor) {
+export async function indexRows(db: Executor): Promise<SearchRow<number>[]> {
   const rows = await db
     .selectFrom('catalog_variants')
-    .select(['id', 'season', 'chapter', 'season_no', 'ord', 'base_name', 'row_name', 'variant', 'status', 'game_mode', 'confirmed'])
+    .select(['season', 'chapter', 'season_no', 'ord', 'base_name', 'row_name', 'variant', 'status', 'game_mode', 'confirmed', 'id as row'])
     .execute()
   const shared = new Map<string, string>()
   const once = (s: string) => shared.get(s) ?? (shared.set(s, s), s)
-  return rows.map((r): SearchRow<number> => ({
-    season: once(r.season),
-    chapter: r.chapter,
-    season_no: r.season_no,
-    ord: r.ord,
-    base_name: r.base_name,
-    row_name: r.row_name,
-    variant: r.variant,
-    status: once(r.status),
-    game_mode: once(r.game_mode),
-    confirmed: r.confirmed === 1,
-    row: r.id,
-  }))
+  // Changed in place rather than copied: 100,000 rows are never held twice.
+  for (const r of rows as unknown as (Omit<SearchRow<number>, 'confirmed'> & { confirmed: boolean | number })[]) {
+    r.season = once(r.season)
+    r.status = once(r.status)
+    r.game_mode = once(r.game_mode)
+    r.confirmed = r.confirmed === 1
+  }
+  return rows as unknown as SearchRow<number>[]
 }
 
 /** Builds the index and lets go of the names its rows held (search reads only season, status, mode and row then). */

@@ -1,7 +1,8 @@
 // Loading big catalog files never holds other requests: while 20 files of 2,500 variants land in the watched folder,
 // and while a season of 5,000 variants is rewritten, /healthz, a family page and an admin GET keep p99 under 50 ms
-// (reading, checking and writing a file, and building the search index, run in workers). Before, each file was
-// checked and written on the service's thread and the search index was rebuilt there after each.
+// above their p99 with nothing loading (reading, checking and writing a file, and building the search index, run in
+// workers). Before, each file was checked and written on the service's thread and the search index was rebuilt
+// there after each: p99 2.8 s during the load, 0.5 s during the rewrite.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,10 +19,14 @@ const P99_MS = 50
 let s: TestServer
 let dir: string
 let family: string
+/** Each page's p99 with nothing loading: the machine's own noise (other tests share its cores), allowed on top. */
+let idle: Record<string, number>
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'catalog-stall-'))
   s = await startServer({}, { catalogDir: dir })
   family = (await familyAccount(s, { unit: 'pack', email: 'stall.family@example.org' })).cookie
+  const quiet = await latenciesDuring(() => Bun.sleep(2000))
+  idle = Object.fromEntries(Object.entries(quiet).map(([page, times]) => [page, p99(times)]))
 })
 afterAll(async () => {
   await s.stop()
@@ -74,7 +79,8 @@ describe('loading big catalog files', () => {
     expect((await served()).every((x) => x.variants === VARIANTS)).toBe(true)
     for (const [page, times] of Object.entries(latencies)) {
       expect(times.length).toBeGreaterThan(20)
-      expect({ page, p99: p99(times) < P99_MS ? 'under' : p99(times) }).toEqual({ page, p99: 'under' })
+      const limit = P99_MS + idle[page]
+      expect({ page, p99: p99(times) < limit ? 'under' : p99(times), limit }).toEqual({ page, p99: 'under', limit })
     }
   }, 120_000)
 
@@ -92,7 +98,8 @@ describe('loading big catalog files', () => {
     expect(rows.every((r) => r.base_name.startsWith('Rewritten '))).toBe(true)
     for (const [page, times] of Object.entries(latencies)) {
       expect(times.length).toBeGreaterThan(5)
-      expect({ page, p99: p99(times) < P99_MS ? 'under' : p99(times) }).toEqual({ page, p99: 'under' })
+      const limit = P99_MS + idle[page]
+      expect({ page, p99: p99(times) < limit ? 'under' : p99(times), limit }).toEqual({ page, p99: 'under', limit })
     }
   }, 120_000)
 })
