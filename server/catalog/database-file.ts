@@ -14,20 +14,3 @@ export function databaseFile(db: Executor): Promise<string | null> {
   }
   return file
 }
-
-/** Connections a worker opened, by file, the least recently used closed past `keep` (tests run many services). */
-export function connections<T extends { destroy(): Promise<void> }>(open: (file: string) => T, keep = 4) {
-  const held = new Map<string, T>()
-  return (file: string): T => {
-    let db = held.get(file)
-    if (db) held.delete(file)
-    else db = open(file)
-    held.set(file, db)
-    for (const [old, conn] of held) {
-      if (held.size <= keep) break
-      held.delete(old)
-      void conn.destroy()
-    }
-    return db
-  }
-}

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { type Applied, applySeasonFile } from './apply.ts'
 import { warmAutocomplete } from './autocomplete.ts'
 import { databaseFile } from './database-file.ts'
-import { searchIndex } from './search-index.ts'
+import { closeSearch, searchIndex } from './search-index.ts'
 import { WorkerClient } from './worker-client.ts'
 
 export const SCHEMA_FILE = 'season.schema.json'
@@ -84,6 +84,11 @@ export class CatalogLoader {
     clearTimeout(this.searchSoon)
     this.watcher?.close()
     for (const timer of this.pending.values()) clearTimeout(timer)
+  }
+
+  /** Closes the search worker's connection to the database, before the service closes its own. */
+  close(): Promise<void> {
+    return closeSearch(this.db)
   }
 
   /**

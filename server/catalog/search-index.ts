@@ -88,13 +88,23 @@ export function searchIndex(db: Executor, version: number): Promise<Searcher> {
   return searcher
 }
 
+/** Closes the database's search worker, its connection first (when the service stops). */
+export async function closeSearch(db: Executor): Promise<void> {
+  const file = await databaseFile(db)
+  const worker = file && workers.get(file)
+  if (!worker) return
+  workers.delete(file)
+  indexes.delete(db)
+  await worker.close()
+}
+
 /** A new search worker for the file; the old one (and its index) ends, and what it was asked goes to the new one. */
 function restart(file: string): WorkerClient {
-  workers.get(file)?.stop()
+  void workers.get(file)?.close()
   const worker = new WorkerClient(new URL('./search-worker.ts', import.meta.url))
   workers.set(file, worker)
   // Tests run many services in one process: only the newest few databases keep a worker.
-  for (const [old, w] of workers) if (workers.size > 4) (w.stop(), workers.delete(old))
+  for (const [old, w] of workers) if (workers.size > 4) (void w.close(), workers.delete(old))
   return worker
 }
 

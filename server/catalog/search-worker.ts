@@ -18,6 +18,11 @@ const build = async (file: string) => {
 }
 
 serveMessages(async (m) => {
+  if (m.kind === 'close') {
+    const open = db
+    db = null
+    return open?.destroy()
+  }
   const file = m.file as string
   index ??= build(file)
   const ready = await index

@@ -35,6 +35,13 @@ export class WorkerClient {
     private options: { idleMs?: number } = {},
   ) {}
 
+  /** Asks the worker to close what it holds open (its database connection), then ends it. */
+  async close(): Promise<void> {
+    if (!this.worker) return
+    await this.ask({ kind: 'close' }).catch(() => {})
+    this.stop()
+  }
+
   /** Ends the worker: what it was asked fails. */
   stop(): void {
     const worker = this.worker
