@@ -95,7 +95,7 @@ export async function closeSearch(db: Executor): Promise<void> {
   if (!worker) return
   workers.delete(file)
   indexes.delete(db)
-  await worker.close()
+  await worker.close(5000)
 }
 
 /** A new search worker for the file; the old one (and its index) ends, and what it was asked goes to the new one. */

@@ -35,10 +35,13 @@ export class WorkerClient {
     private options: { idleMs?: number } = {},
   ) {}
 
-  /** Asks the worker to close what it holds open (its database connection), then ends it. */
-  async close(): Promise<void> {
+  /**
+   * Asks the worker to close what it holds open (its database connection), then ends it; after `waitMs` it ends
+   * anyway: a worker busy building an index the next version replaces is not kept alive beside the next one.
+   */
+  async close(waitMs = 100): Promise<void> {
     if (!this.worker) return
-    await this.ask({ kind: 'close' }).catch(() => {})
+    await Promise.race([this.ask({ kind: 'close' }).catch(() => {}), Bun.sleep(waitMs)])
     this.stop()
   }
 
