@@ -137,7 +137,7 @@ stopOnSignals({
   server: app.server!,
   timers: [() => catalog.stop(), () => watch.stop()],
   work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => reminders?.stop(), async () => mail?.stop()],
-  close: () => db.destroy(),
+  close: async () => (await catalog.close(), await db.destroy()),
   flushLog: () => {
     log.drain()
     return output.flush()

@@ -10,12 +10,12 @@ import { Line, Nullable, OneOf, t } from '../schemas.ts'
 import { FilterQuery, filtersOf, parseRfc3339, whereFilters } from './filters.ts'
 import { searchText } from './fold.ts'
 import { ROW_COLUMNS, Row, SeasonFilters, SeasonRows, seasonExists, seasonRows, served } from './queries.ts'
-import { buildSearch, type SearchIndex, SearchPosition } from './search.ts'
+import { searchIndex } from './search-index.ts'
+import { SearchPosition } from './search.ts'
 import { currentSeq } from './sync.ts'
 import { contentJson } from './http.ts'
 
 const ROW_EXAMPLE = Row.examples[0]
-type Served = typeof Row.static
 
 /**
  * A paged answer as JSON, compressed as the client asks, with a strong ETag per coding that is a hash of its bytes (so
@@ -150,33 +150,8 @@ export const SearchPage = t.Object(
   { additionalProperties: false, examples: [{ matches: [ROW_EXAMPLE], next_cursor: null }] },
 )
 
-type Indexed = SearchIndex<Served>
-/** Per database (one per running service; tests run several in one process), the index at its catalog version. */
-const indexes = new WeakMap<Executor, { version: number; index: Promise<Indexed> }>()
-
-/** Whether the index at `version` (or newer) is built or being built, so the first search does not build it. */
-export const searchIndexHeld = (db: Executor, version: number) => (indexes.get(db)?.version ?? -1) >= version
-
-/** Every season's rows as search sees them, indexed once per catalog version. */
-export function searchIndex(db: Executor, version: number): Promise<Indexed> {
-  const held = indexes.get(db)
-  if (held && held.version >= version) return held.index
-  const index = db
-    .selectFrom('catalog_variants')
-    .select([...ROW_COLUMNS, 'chapter', 'season_no', 'ord'])
-    .execute()
-    .then((rows) =>
-      buildSearch<Served>(
-        rows.map(({ chapter, season_no, ord, ...r }) => {
-          const row: Served = served(r)
-          return { ...row, chapter, season_no, ord, row }
-        }),
-      ),
-    )
-  index.catch(() => indexes.get(db)?.index === index && indexes.delete(db))
-  indexes.set(db, { version, index })
-  return index
-}
+// Built and asked in the search worker (search-index.ts); re-exported for the loader's tests.
+export { searchIndex, searchIndexHeld } from './search-index.ts'
 
 /** One page of matches across seasons, after the match the cursor names (its rank and place). */
 export async function search(db: Executor, version: number, query: typeof SearchQuery.static) {
@@ -184,7 +159,7 @@ export async function search(db: Executor, version: number, query: typeof Search
   const filters = { ...filtersOf(query), season: season && [...new Set(season)].sort() }
   const binding = { ...filters, q: searchText(q ?? ''), match }
   const after = cursor ? decodeCursor('catalog-search', binding, cursor, SearchPosition) : null
-  const found = (await searchIndex(db, version)).search(q ?? '', { match, filters, after, limit })
+  const found = await (await searchIndex(db, version)).search(q ?? '', { match, filters, after, limit })
   return { matches: found.rows, next_cursor: found.next ? encodeCursor('catalog-search', binding, found.next) : null }
 }
 

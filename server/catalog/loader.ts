@@ -1,14 +1,12 @@
 // Loads catalog/*.json into SQLite on start and when a file changes; an invalid file never replaces
 // the last good version of its season.
 import { existsSync, readdirSync, watch, type FSWatcher } from 'node:fs'
-import path from 'node:path'
 import type { Db } from '../db/client.ts'
-import { record, write } from '../db/write.ts'
-import { nowIso } from '../schemas.ts'
+import { type Applied, applySeasonFile } from './apply.ts'
 import { warmAutocomplete } from './autocomplete.ts'
-import { searchIndex } from './browse.ts'
-import { removeSeason, replaceSeason } from './sync.ts'
-import { flatten, oneLine, SEASON_FILE_NAME, validateSeason } from './validate.ts'
+import { databaseFile } from './database-file.ts'
+import { closeSearch, searchIndex } from './search-index.ts'
+import { WorkerClient } from './worker-client.ts'
 
 export const SCHEMA_FILE = 'season.schema.json'
 
@@ -28,6 +26,10 @@ export const seasonFiles = (dir: string) =>
     : []
 
 let versions = 0
+/** How long after a watched change the search index is rebuilt, unless another change comes first. */
+const SEARCH_SETTLE_MS = 300
+// Ended a moment after the last load, so what reading big files grew is handed back rather than kept.
+const loadWorker = new WorkerClient(new URL('./load-worker.ts', import.meta.url), { idleMs: 1000 })
 
 export class CatalogLoader {
   private watcher: FSWatcher | null = null
@@ -56,6 +58,8 @@ export class CatalogLoader {
     this.warmSearch()
   }
 
+  private searchSoon: Timer | undefined
+
   private warmSearch() {
     searchIndex(this.db, this.version).catch((e) => console.error('search index failed', e))
   }
@@ -67,60 +71,72 @@ export class CatalogLoader {
       clearTimeout(this.pending.get(name))
       this.pending.set(
         name,
-        setTimeout(() => void this.loadFile(name).catch((e) => console.error('catalog load failed', e)), 150),
+        setTimeout(() => {
+          this.pending.delete(name)
+          void this.loadFile(name).catch((e) => console.error('catalog load failed', e))
+        }, 150),
       )
     })
   }
 
   stop(): void {
+    this.cold.clear()
+    clearTimeout(this.searchSoon)
     this.watcher?.close()
     for (const timer of this.pending.values()) clearTimeout(timer)
   }
 
-  /** Checks one file and, when it is valid, replaces its season's rows in one transaction. */
+  /** Closes the search worker's connection to the database, before the service closes its own. */
+  close(): Promise<void> {
+    return closeSearch(this.db)
+  }
+
+  /**
+   * Checks one file and, when it is valid, replaces its season's rows in one transaction: in the load worker, on a
+   * connection of its own, so reading, checking and writing a big file never hold other requests.
+   */
   async loadFile(name: string, announce = true): Promise<boolean> {
-    const full = path.join(this.dir, name)
-    // Only a well-named file stands for a season; a misnamed one is refused and never served.
-    const season = SEASON_FILE_NAME.test(name) ? name.replace(/\.json$/, '') : null
-    if (!existsSync(full)) {
-      await write(this.db, async (trx) => {
-        if (season) await removeSeason(trx, season, nowIso())
-        await trx.deleteFrom('catalog_files').where('file', '=', name).execute()
-        const served = season ? `; season ${season} is no longer served` : ''
-        await record(trx, 'system', 'catalog.load', `${oneLine(name)} was removed${served}`)
-      })
-      if (season) this.changed(season, announce)
-      return true
+    this.loading++
+    try {
+      const database = await databaseFile(this.db)
+      const { ok, changed } = database
+        ? await loadWorker.ask<Applied>({ database, dir: this.dir, name })
+        : await applySeasonFile(this.db, this.dir, name)
+      if (changed) this.changed(changed, announce)
+      return ok
+    } finally {
+      this.loading--
     }
-    const { problems, season: file } = validateSeason(name, await Bun.file(full).bytes())
-    const now = nowIso()
-    await write(this.db, async (trx) => {
-      const status = { season, checked_at: now, ok: file ? 1 : 0, problems: JSON.stringify(problems) }
-      if (file) {
-        const rows = flatten(file)
-        await replaceSeason(trx, file.season, rows, now)
-        const warnings = problems.length ? ` with ${problems.length} warnings` : ''
-        await record(trx, 'system', 'catalog.load', `Loaded ${oneLine(name)}: ${rows.length} variants${warnings}`)
-      } else {
-        const errors = problems.filter((p) => p.level === 'error')
-        await record(
-          trx,
-          'system',
-          'catalog.load',
-          `${oneLine(name)} refused (${errors.length} errors; the last good version stays): ${errors
-            .slice(0, 3)
-            .map((p) => `${oneLine(p.pointer || '/')}: ${p.message}`)
-            .join('; ')}`,
-        )
+  }
+
+  /** Files being loaded, or waiting for their change to settle. */
+  private loading = 0
+
+  /** Rebuilds the search index once the files changed together are all loaded. */
+  private settleSearch() {
+    clearTimeout(this.searchSoon)
+    this.searchSoon = setTimeout(() => (this.loading || this.pending.size ? this.settleSearch() : this.warmSearch()), SEARCH_SETTLE_MS)
+  }
+
+  private cold = new Set<string>()
+  private warming = false
+
+  /**
+   * Builds changed seasons' autocomplete indexes one at a time, each in a task of its own: twenty seasons loaded
+   * together would otherwise build in one run of promise callbacks and hold every request until all were built.
+   */
+  private warm(season: string) {
+    this.cold.add(season)
+    if (this.warming) return
+    this.warming = true
+    void (async () => {
+      for (const next of this.cold) {
+        this.cold.delete(next)
+        await new Promise((resolve) => setImmediate(resolve))
+        await warmAutocomplete(this.db, next, this.versionOf(next))
       }
-      await trx
-        .insertInto('catalog_files')
-        .values({ file: name, ...status, loaded_at: file ? now : null })
-        .onConflict((oc) => oc.column('file').doUpdateSet(file ? { ...status, loaded_at: now } : status))
-        .execute()
-    })
-    if (file) this.changed(file.season, announce)
-    return !!file
+      this.warming = false
+    })()
   }
 
   versionOf(season: string): number {
@@ -131,9 +147,11 @@ export class CatalogLoader {
     this.version = ++versions
     this.seasonVersions.set(season, this.version)
     // The season's autocomplete index is built now rather than by the first bot that asks.
-    void warmAutocomplete(this.db, season, this.version)
+    this.warm(season)
     if (!announce) return
-    this.warmSearch()
+    // Files dropped in together are indexed once all are loaded, not once each (each build is a worker of its
+    // own); a search asked meanwhile builds at once.
+    this.settleSearch()
     this.onChange()
   }
 }

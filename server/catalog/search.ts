@@ -74,6 +74,11 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
     if (rowT[p] !== baseT[p] && rowT[p] !== variantT[p]) pairs.push([rowT[p], p])
   })
   const rowsOfText = lists(texts.length, pairs)
+  // The build's own lists stay reachable from the callbacks above for as long as the index lives: emptied now.
+  textOf.length = pairs.length = 0
+  gramLists.clear()
+  typoLists.clear()
+  wordId.clear()
   const confirmed = Uint8Array.from(rows, (r) => (r.confirmed ? 1 : 0))
   const chapter = Int32Array.from(rows, (r) => r.chapter)
   const seasonNo = Int32Array.from(rows, (r) => r.season_no)

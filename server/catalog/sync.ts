@@ -101,14 +101,15 @@ export async function removeSeason(trx: Executor, season: string, now = nowIso()
 }
 
 async function tombstone(trx: Executor, season: string, ids: string[], seq: number, now: string) {
-  for (const variant_id of ids)
-    if (variant_id)
-      // rows from before ids existed have none; they were never offered to a syncing bot
-      await trx
-        .insertInto('catalog_removed')
-        .values({ variant_id, season, removed_seq: seq, removed_at: now })
-        .onConflict((oc) => oc.column('variant_id').doUpdateSet({ season, removed_seq: seq, removed_at: now }))
-        .execute()
+  // rows from before ids existed have none; they were never offered to a syncing bot
+  const kept = ids.filter(Boolean)
+  // 500 rows a statement: one statement per row held the writer about a second for a season of 5,000 variants
+  for (let i = 0; i < kept.length; i += 500)
+    await trx
+      .insertInto('catalog_removed')
+      .values(kept.slice(i, i + 500).map((variant_id) => ({ variant_id, season, removed_seq: seq, removed_at: now })))
+      .onConflict((oc) => oc.column('variant_id').doUpdateSet({ season, removed_seq: seq, removed_at: now }))
+      .execute()
 }
 
 /** The number of the latest load. */

@@ -39,8 +39,8 @@ const STYLES = ['Default', 'Golden', 'Shadow', 'Frost', 'Neon']
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1)
 
 /** `variants` variants, five per sprite, with names like "Bémar Ñuko Crane" in 200 rows. */
-export function namedSeason(variants: number, season = 'c9s8') {
-  const next = random(42)
+export function namedSeason(variants: number, season = 'c9s8', seed = 42) {
+  const next = random(seed)
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]
   const word = (n: number) => capital(Array.from({ length: n }, () => pick(SYLLABLES)).join(''))
   const rows = Array.from({ length: 200 }, (_, i) => `${word(2)} ${WORDS[i % WORDS.length]}`)

@@ -1,10 +1,12 @@
 // npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; a route
 // compared with a bare server, over BENCH_ROUNDS rounds; not part of the test line). `npm run bench -- service` or
 // `-- catalog` runs one part (the catalog part then replaces only its own rows in BENCHMARKS.md); `-- targets` prints
-// issue 33's targets only; BENCH_SCALES=1,10 limits the sizes.
+// issue 33's targets only; `-- catalog-memory` prints issue 47's memory and stall figures only (the full run and
+// `-- catalog` add them to the catalog rows); BENCH_SCALES=1,10 limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
+import { catalogMemoryBench } from './catalog-memory.ts'
 import { sizeOf } from './dataset.ts'
 import { serviceBench } from './service.ts'
 import { targetsBench } from './targets.ts'
@@ -17,9 +19,14 @@ if (only === 'targets') {
   console.log((await targetsBench()).map(targetLine).join('\n'))
   process.exit(0)
 }
+if (only === 'catalog-memory') {
+  // Issue 47's memory and stall figures alone, to set beside the earlier ones in BENCHMARKS.md's "Issue 47".
+  console.log((await catalogMemoryBench()).map(targetLine).join('\n'))
+  process.exit(0)
+}
 const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
 const service = only === 'catalog' ? { rows: [], growth: [] } : await serviceBench(scales)
-const catalogRows = only === 'service' ? [] : await catalogBench()
+const catalogRows = only === 'service' ? [] : [...(await catalogBench()), ...(await catalogMemoryBench())]
 const targetRows = only ? [] : await targetsBench()
 const rows = [...service.rows, ...catalogRows]
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${process.platform}`
