@@ -26,12 +26,25 @@ export interface Searcher {
 
 /**
  * Every season's rows as search compares them, each answered as its row id. Values many rows share (season,
- * status, mode) are kept once; the names are needed only while the index is built, and `slim` lets them go after.
+ * status, mode, when it was added) are kept once; the names are needed only while the index is built, and `slim` lets them go after.
  */
 export async function indexRows(db: Executor): Promise<SearchRow<number>[]> {
   const rows = await db
     .selectFrom('catalog_variants')
-    .select(['season', 'chapter', 'season_no', 'ord', 'base_name', 'row_name', 'variant', 'status', 'game_mode', 'confirmed', 'id as row'])
+    .select([
+      'season',
+      'chapter',
+      'season_no',
+      'ord',
+      'base_name',
+      'row_name',
+      'variant',
+      'status',
+      'game_mode',
+      'confirmed',
+      'added_at',
+      'id as row',
+    ])
     .execute()
   const shared = new Map<string, string>()
   const once = (s: string) => shared.get(s) ?? (shared.set(s, s), s)
@@ -40,12 +53,13 @@ export async function indexRows(db: Executor): Promise<SearchRow<number>[]> {
     r.season = once(r.season)
     r.status = once(r.status)
     r.game_mode = once(r.game_mode)
+    r.added_at = once(r.added_at!) // the rows of one load share it: the added_since filter reads it
     r.confirmed = r.confirmed === 1
   }
   return rows as unknown as SearchRow<number>[]
 }
 
-/** Builds the index and lets go of the names its rows held (search reads only season, status, mode and row then). */
+/** Builds the index and lets go of the names its rows held (search then reads only the filters' fields and the row). */
 export function indexOf(rows: SearchRow<number>[]) {
   const index = buildSearch(rows)
   for (const r of rows) r.base_name = r.row_name = r.variant = ''
