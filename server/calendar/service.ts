@@ -21,7 +21,7 @@ import {
   titleAndUnitOf,
   toICalendar,
 } from './event.ts'
-import { type CalendarStore, type StoredObject, StoreFailed } from './store.ts'
+import { type CalendarStore, type StoredObject, StoreFailed } from './calendar-store.ts'
 import { deletedWithReplies, followStore, setAsking, startOf } from './rsvp.ts'
 import { totalsByUid } from './counts.ts'
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
