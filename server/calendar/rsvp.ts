@@ -3,7 +3,7 @@
 // are kept here by event uid; an event deleted from the store keeps its replies readable for 30 days.
 import type { Caller } from '../auth/credential.ts'
 import { csvDocument, eventFileName } from '../csv.ts'
-import { assertLeadsSlug, leadsSlug } from '../roster/commands.ts'
+import { assertLeadsSlug, leadsSlug } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import type { Selectable } from 'kysely'
 import { RSVP_ANSWERS, type RsvpEventTable } from './tables.ts'

@@ -9,7 +9,7 @@ import { forbidden, notFound, unprocessable } from '../errors.ts'
 import { DateString, Instant, Line, Lines, nowIso, Nullable, OneOf, t, Time24 } from '../schemas.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 import { getSetting } from '../settings/registry.ts'
-import { assertLeadsSlug } from '../roster/commands.ts'
+import { assertLeadsSlug } from '../auth/led-units.ts'
 import {
   type CalendarEvent,
   firstOccurrence,

@@ -11,7 +11,7 @@ import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from 
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
 import type { MailSender } from '../mail/sender.ts'
-import { ledUnits } from '../roster/commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'

@@ -1,5 +1,6 @@
 // Loading a person with their unit memberships, and the capabilities that follow from them.
 import { capabilitiesOf, type Capability, type GlobalRole, type UnitRole } from '../auth/capabilities.ts'
+import { leaderships } from '../auth/led-units.ts'
 import type { Executor } from '../db/database.ts'
 import { groupBy } from '../group-by.ts'
 
@@ -51,7 +52,7 @@ export const personCapabilities = (p: PersonInfo): Capability[] =>
 /** Unit ids whose meeting details the person may edit: all with a global role, else the units they lead. */
 export async function editableUnitIds(db: Executor, p: PersonInfo | null): Promise<number[]> {
   if (!p || p.global_role) return (await db.selectFrom('units').select('id').execute()).map((u) => u.id)
-  return p.units.filter((u) => u.role === 'leader').map((u) => u.unit_id)
+  return leaderships(p).map((u) => u.unit_id)
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase()

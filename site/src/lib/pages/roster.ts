@@ -13,6 +13,7 @@ import {
   formParams,
   h,
   holds,
+  leadsUnit,
   onSubmit,
   signedInFor,
   SITE_ZONE,
@@ -116,7 +117,7 @@ function denChoices(body: Roster) {
 
 /** One tap to a leader's own den: the dens and patrols of the units they lead (the one their title names, if any). */
 function myDens(body: Roster) {
-  const led = me.person?.units.filter((u) => u.role === 'leader') ?? []
+  const led = me.led_units.units
   const mine = body.den_units.filter((d) => led.some((u) => u.unit_id === d.unit_id))
   const titles = led.map((u) => (u.title ?? '').toLowerCase()).join(' ')
   const named = mine.filter((d) => new RegExp(`\\b${d.den.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(titles))
@@ -520,8 +521,7 @@ householdDialog.addEventListener('close', () => {
 // ——— The scout dialog ———
 
 /** The units a caller keeps scouts in: those they lead (all for admins and owners); the server refuses others (403). */
-const keptUnits = () =>
-  (roster?.units ?? []).filter((u) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+const keptUnits = () => (roster?.units ?? []).filter((u) => leadsUnit(me, u.id))
 
 function denLabel() {
   const unit = roster?.units.find((u) => String(u.id) === byId<HTMLSelectElement>('scout-unit').value)
@@ -598,9 +598,7 @@ function openInvite() {
 /** The roles a parent's invite grants: member of each unit of the household's scouts that the inviter may grant. */
 function parentUnits(hh: Household) {
   const units = [...new Set(hh.scouts.map((sc) => sc.unit_id))]
-  return units
-    .filter((id) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === id && m.role === 'leader'))
-    .map((unit_id) => ({ unit_id, role: 'member' as const }))
+  return units.filter((id) => leadsUnit(me, id)).map((unit_id) => ({ unit_id, role: 'member' as const }))
 }
 
 onSubmit(
