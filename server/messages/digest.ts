@@ -18,7 +18,7 @@ import { getSetting } from '../settings/registry.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '../words.ts'
 import { familyAddresses, unsubscribedOf } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
-import { replyUrl } from '../calendar/reply-link.ts'
+import { replyUrl } from '../calendar/reply-token.ts'
 
 const DAYS_AHEAD = 14
 /** A digest missed while the service was down still goes within this long of its hour, and not after. */

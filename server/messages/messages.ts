@@ -16,7 +16,7 @@ import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
-import { replyUrl } from '../calendar/reply-link.ts'
+import { replyUrl } from '../calendar/reply-token.ts'
 import { type MessageTable, SKIP_REASONS } from './tables.ts'
 
 export const NO_MAIL =
