@@ -2,9 +2,8 @@
 // short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
 // checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
 // included), one invites a parent; CSV export of what is shown.
-import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
+import { denWords, goesBy, plural } from '#server/words.ts'
 import {
   api,
   type ApiResult,
@@ -16,22 +15,19 @@ import {
   leadsUnit,
   onSubmit,
   signedInFor,
-  SITE_ZONE,
   text,
   when,
   showStatus,
   showError,
   bodyOrShowError,
 } from '../admin.ts'
+import { badges, duesBox, healthFormDate, statusHere } from '../roster-checks.ts'
 
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
 type Household = AnswerOf<Route<'GET /api/admin/roster/households/{id}'>>
 type Scout = Household['scouts'][number]
 type OpenInvite = Listed['invites'][number]
-
-/** A health form running out within this many days shows as expiring (the roster's health=missing filter agrees). */
-const WARNING_DAYS = 30
 
 const me = await signedInFor('/admin/roster/')
 const canLink = holds(me, 'people:invite_leader')
@@ -57,10 +53,8 @@ let openedFromHash = false
 
 const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
 const orNull = (data: FormData, name: string) => text(data, name) || null
-const isoToday = () => new Date().toLocaleDateString('en-CA', { timeZone: SITE_ZONE })
 
 /** Where the person is looking: the open household dialog's status line, or the page's. */
-const statusHere = () => (householdDialog.open ? byId('household-said') : byId('status'))
 
 // ——— Filters, kept in the address ———
 
@@ -212,26 +206,6 @@ async function load() {
   }
 }
 
-/** A scout's badges: dues, health form and photo consent, in words (what is owed stands out while the household is active). */
-function badges(sc: Scout, active: boolean) {
-  const form = sc.checks.health_form
-  const owed = active ? 'badge warn' : 'badge'
-  const expiring = form.current && !!form.expires_on && form.expires_on <= addDays(isoToday(), WARNING_DAYS)
-  return h(
-    'span',
-    { class: 'badges' },
-    sc.checks.dues.done ? h('span', { class: 'badge ok' }, 'dues paid') : h('span', { class: owed }, 'dues unpaid'),
-    !form.current
-      ? h('span', { class: owed }, form.expires_on ? 'health form ran out' : 'health form missing')
-      : expiring
-        ? h('span', { class: owed }, `health form runs out ${dayWords(form.expires_on!)}`)
-        : h('span', { class: 'badge ok' }, 'health form current'),
-    h('span', { class: 'badge' }, sc.photo_consent ? 'photos OK' : 'no photos'),
-  )
-}
-
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
-
 const aboutScout = (sc: Scout) => [sc.unit_name, sc.den && denWords(sc.den, sc.unit_slug)].filter(Boolean).join(' · ')
 
 function householdCard(hh: Listed): HTMLElement {
@@ -347,53 +321,6 @@ function scoutItem(hh: Household, sc: Scout) {
     ),
     h('div', { class: 'row' }, duesBox(sc), ...healthFormDate(sc)),
   )
-}
-
-/** One tap ticks or unticks this year's dues. */
-function duesBox(scout: Scout) {
-  const box = h('input', { type: 'checkbox', checked: scout.checks.dues.done }) as HTMLInputElement
-  box.addEventListener('change', async () => {
-    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
-    if (res.ok) {
-      scout.checks.dues.done = box.checked
-      showStatus(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`, statusHere())
-    } else {
-      showError(res.body.detail, statusHere())
-      box.checked = !box.checked
-    }
-  })
-  return h('label', { class: 'tap-check' }, box, 'Dues paid', h('span', { class: 'vh' }, ` for ${scout.first_name}`))
-}
-
-/** How a health form stands, in words: current until, ran out on, or ticked before dates were kept. */
-function healthFormWords(form: Scout['checks']['health_form']) {
-  if (form.expires_on) return `${form.current ? 'Current until' : 'Ran out on'} ${dayWords(form.expires_on, { year: true })}`
-  return form.done ? 'Received (no date given)' : 'Not yet'
-}
-
-/** The date on the scout's health form: setting it records the form, clearing it unticks this year's. */
-function healthFormDate(scout: Scout) {
-  const form = scout.checks.health_form
-  const words = h('span', { class: 'muted' }, healthFormWords(form))
-  const date = h('input', { type: 'date', value: form.form_date ?? '', max: isoToday() }) as HTMLInputElement
-  date.addEventListener('change', async () => {
-    const body = date.value ? { done: true, form_date: date.value } : { done: false }
-    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
-    if (!res.ok) {
-      showError(res.body.detail, statusHere())
-      date.value = form.form_date ?? ''
-      return
-    }
-    showStatus(
-      `Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`,
-      statusHere(),
-    )
-    Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
-    words.textContent = healthFormWords(form)
-  })
-  const caption = h('span', {}, 'Date on ', h('span', { class: 'vh' }, `${scout.first_name}’s `), 'health form')
-  const label = h('label', { class: 'health-date' }, caption, date)
-  return [label, words]
 }
 
 /** The family accounts linked to the household, its open invites, and the box to link another account. */
