@@ -1,6 +1,7 @@
 // Your own account: who you are (whoami), your password and your sessions.
 import { CAPABILITIES } from '../auth/capabilities.ts'
 import type { Caller } from '../auth/credential.ts'
+import { ledUnitsView } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
@@ -9,7 +10,7 @@ import { passwordAttempt } from './attempts.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { closeResetLinks } from '../people/guards.ts'
 import { PersonSummary, SessionView } from '../people/schemas.ts'
-import { Instant, nowIso, OneOf, Password, t } from '../schemas.ts'
+import { Instant, nowIso, Nullable, OneOf, Password, t } from '../schemas.ts'
 
 export const Whoami = t.Object(
   {
@@ -17,6 +18,15 @@ export const Whoami = t.Object(
     person: t.Union([PersonSummary, t.Null()], { description: 'null for the break-glass token' }),
     key: t.Union([t.Object({ id: t.Integer(), label: t.String() }, { additionalProperties: false }), t.Null()]),
     capabilities: t.Array(OneOf(CAPABILITIES)),
+    led_units: t.Object(
+      {
+        every_unit: t.Boolean({ description: 'An admin, owner or the break-glass token: acts for every unit' }),
+        units: t.Array(t.Object({ unit_id: t.Integer(), slug: t.String(), title: Nullable(t.String()) }, { additionalProperties: false }), {
+          description: 'The units you are a leader of',
+        }),
+      },
+      { additionalProperties: false, description: 'Which units you lead: where your leader rights reach' },
+    ),
     second_factor: t.Union(
       [
         t.Object(
@@ -41,6 +51,7 @@ export const Whoami = t.Object(
         person: PersonSummary.examples[0],
         key: { id: 7, label: 'photo uploader' },
         capabilities: ['socialposts:read'],
+        led_units: { every_unit: false, units: [{ unit_id: 1, slug: 'pack', title: 'Cubmaster' }] },
         second_factor: null,
       },
     ],
@@ -58,6 +69,7 @@ export const whoami = (caller: Caller) => ({
   },
   key: caller.key,
   capabilities: [...caller.capabilities],
+  led_units: ledUnitsView(caller),
   second_factor: caller.secondFactor,
 })
 

@@ -1,5 +1,6 @@
 // What the site mails a person on its own: for a unit leader, an alert for each new lead of their unit.
 import type { Caller } from '../auth/credential.ts'
+import { leadsAUnit } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { t } from '../schemas.ts'
@@ -21,7 +22,7 @@ export const MailPreferencesView = t.Object(
 
 export async function mailPreferences(db: Db, caller: Caller) {
   const person = await db.selectFrom('people').select('lead_alerts').where('id', '=', caller.person!.id).executeTakeFirstOrThrow()
-  return { lead_alerts: person.lead_alerts === 1, leads_a_unit: caller.person!.units.some((u) => u.role === 'leader') }
+  return { lead_alerts: person.lead_alerts === 1, leads_a_unit: leadsAUnit(caller.person) }
 }
 
 export async function setMailPreferences(db: Db, caller: Caller, input: typeof MailPreferences.static) {

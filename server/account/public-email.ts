@@ -1,5 +1,6 @@
 // A leader's choice to show their email beside their name on the public unit page (hidden until they choose).
 import type { Caller } from '../auth/credential.ts'
+import { leadsAUnit } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import { record, unchanged, write } from '../db/write.ts'
 import { t } from '../schemas.ts'
@@ -20,7 +21,7 @@ export const AccountView = t.Object(
 
 export async function accountView(db: Db, caller: Caller) {
   const person = await db.selectFrom('people').select(['email', 'show_email']).where('id', '=', caller.person!.id).executeTakeFirstOrThrow()
-  return { email: person.email, show_email: person.show_email === 1, leads_a_unit: caller.person!.units.some((u) => u.role === 'leader') }
+  return { email: person.email, show_email: person.show_email === 1, leads_a_unit: leadsAUnit(caller.person) }
 }
 
 /** Whether anything changed: the public unit pages then need a rebuild. */

@@ -1,6 +1,7 @@
 // Who must have a second factor (setting security.second_factor: optional, admins, or leaders too), since when,
 // and what that means for a session: 14 days to add one with a banner on every admin page, then only the account
 // page until they do.
+import { leadsAUnit } from './led-units.ts'
 import type { GlobalRole, UnitRole } from './capabilities.ts'
 import type { Executor } from '../db/database.ts'
 import { getSetting } from '../settings/registry.ts'
@@ -21,7 +22,7 @@ interface Roles {
 export function asks(policy: SecondFactorPolicy, person: Roles): boolean {
   if (policy === 'optional') return false
   if (person.global_role !== null) return true
-  return policy === 'leaders' && person.units.some((u) => u.role === 'leader')
+  return policy === 'leaders' && leadsAUnit(person)
 }
 
 /**

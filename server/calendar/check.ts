@@ -1,7 +1,7 @@
 // `caldav-check`: is the configured collection reachable, are the credentials accepted, is it a calendar, can it take an event? One plain line.
 import type { Env } from '../env.ts'
 import { toICalendar } from './event.ts'
-import { basicAuth } from './store.ts'
+import { basicAuth } from './caldav-store.ts'
 
 /** tsdav is loaded when a CalDAV store is first used: most units keep their calendar in the site itself. */
 const caldav = () => import('tsdav')

@@ -53,16 +53,3 @@ export async function totalsByUid(db: Executor) {
   }
   return out
 }
-
-/** How many have taken each slot of an event (or one slot), leaving out households waiting for a place. */
-export function slotsFilled(db: Executor, uid: string, name?: string) {
-  return db
-    .selectFrom('rsvp_slots')
-    .innerJoin('rsvps', (j) => j.onRef('rsvps.uid', '=', 'rsvp_slots.uid').onRef('rsvps.household_id', '=', 'rsvp_slots.household_id'))
-    .select(['rsvp_slots.name', (eb) => eb.fn.coalesce(eb.fn.sum<number>('rsvp_slots.count'), eb.lit(0)).as('n')])
-    .where('rsvp_slots.uid', '=', uid)
-    .where('rsvps.status', '!=', 'waitlisted')
-    .$if(name !== undefined, (q) => q.where('rsvp_slots.name', '=', name!))
-    .groupBy('rsvp_slots.name')
-    .execute()
-}

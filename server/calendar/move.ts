@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { record, write } from '../db/write.ts'
 import { getSetting } from '../settings/registry.ts'
 import { refreshCopy, storedEventWords } from './service.ts'
-import type { CalDavStore } from './store.ts'
+import type { CalDavStore } from './caldav-store.ts'
 
 export interface MoveOutcome {
   moved: string[]

@@ -3,7 +3,7 @@
 // "Remind them" reaches exactly the households listed.
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
-import { ledUnits } from '../roster/commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { Nullable, t } from '../schemas.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
 

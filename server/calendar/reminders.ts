@@ -19,7 +19,7 @@ import { instantWords } from '../instant-words.ts'
 import { clockWords, dayWords, plural } from '../words.ts'
 import type { Reminder } from './rsvp-schemas.ts'
 import { signupOf } from './signup.ts'
-import { replyUrl } from './reply-link.ts'
+import { replyUrl } from './reply-token.ts'
 
 const HOUR = 3_600_000
 /** How long before the moment each reminder goes. */

@@ -6,51 +6,16 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { forbidden, gone, notFound } from '../errors.ts'
 import { Nullable, t } from '../schemas.ts'
-import { sameSecret } from '../auth/tokens.ts'
 import { assertOpen, saveAnswer } from './answer.ts'
 import { cardDetails } from './reply-card.ts'
 import { factsOf, replies, standing } from './rsvp.ts'
 import { FamilyRsvpEvent, type RsvpBody, RsvpView } from './rsvp-schemas.ts'
+import { DEAD, readToken } from './reply-token.ts'
 import type { SignupMail } from './signup-mail.ts'
-
-const secrets = new WeakMap<object, Promise<string>>()
-
-/** The reply_link secret (made by its migration), read once per database. */
-function secretOf(db: Executor): Promise<string> {
-  let secret = secrets.get(db)
-  if (!secret) {
-    secret = db
-      .selectFrom('server_secrets')
-      .select('secret')
-      .where('name', '=', 'reply_link')
-      .executeTakeFirstOrThrow()
-      .then((r) => r.secret)
-    secrets.set(db, secret)
-  }
-  return secret
-}
-
-const mac = (secret: string, household: number, uid: string) =>
-  new Bun.CryptoHasher('sha256', secret).update(`${household}\n${uid}`).digest('base64url')
-
-/** The token of `household`'s link to event `uid`: the same each time it is asked for. */
-export async function replyToken(db: Executor, household: number, uid: string): Promise<string> {
-  return `${household}.${Buffer.from(uid).toString('base64url')}.${mac(await secretOf(db), household, uid)}`
-}
-
-/** The address a mail gives `household` to answer event `uid`. */
-export const replyUrl = async (db: Executor, baseUrl: string, household: number, uid: string) =>
-  `${baseUrl}/reply/${await replyToken(db, household, uid)}`
-
-const DEAD = 'This reply link does not work: it may be cut short, or the household is no longer on the roster. Ask a leader for a new one.'
 
 /** The household and event a token answers for; 404 for a token that is not one, 410 once replies are closed. */
 async function opened(db: Executor, token: string) {
-  const [id, encoded, signature, ...rest] = token.split('.')
-  if (rest.length || !/^[1-9][0-9]{0,9}$/.test(id ?? '') || !encoded || !signature) throw notFound(DEAD)
-  const household = Number(id)
-  const uid = Buffer.from(encoded, 'base64url').toString()
-  if (!sameSecret(signature, mac(await secretOf(db), household, uid))) throw notFound(DEAD)
+  const { household, uid } = await readToken(db, token)
   const hh = await db
     .selectFrom('households')
     .select(['id', 'parent_name'])

@@ -6,7 +6,7 @@ import { queueMail } from '../mail/outbox.ts'
 import { familyAddresses } from '../messages/audience.ts'
 import { getSetting } from '../settings/registry.ts'
 import { dayWords } from '../words.ts'
-import { replyUrl } from './reply-link.ts'
+import { replyUrl } from './reply-token.ts'
 
 /** Where mail links go, when mail is set up; null sends nothing. */
 export type SignupMail = { publicBaseUrl: string } | null

@@ -5,7 +5,6 @@ import type { Executor } from '../db/database.ts'
 import { unprocessable, conflict } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, OneOf, t, Timestamp, parseTimestamp } from '../schemas.ts'
 import { PAYMENT_METHODS } from './tables.ts'
-import { slotsFilled } from './counts.ts'
 import { assertSplit, splitPlace } from './split.ts'
 
 export const Slot = t.Object(
@@ -330,3 +329,16 @@ export const money = (owed: number, paid: number) => ({ owed_cents: owed, paid_c
 /** What a reply owes: the cost of each scout confirmed. */
 export const owedBy = (signup: SignupSettings | null, reply: { answer: string; status: string; scouts: number; waiting: number }) =>
   signup?.cost_cents && reply.answer === 'yes' && reply.status === 'confirmed' ? signup.cost_cents * (reply.scouts - reply.waiting) : 0
+
+/** How many have taken each slot of an event (or one slot), leaving out households waiting for a place. */
+export function slotsFilled(db: Executor, uid: string, name?: string) {
+  return db
+    .selectFrom('rsvp_slots')
+    .innerJoin('rsvps', (j) => j.onRef('rsvps.uid', '=', 'rsvp_slots.uid').onRef('rsvps.household_id', '=', 'rsvp_slots.household_id'))
+    .select(['rsvp_slots.name', (eb) => eb.fn.coalesce(eb.fn.sum<number>('rsvp_slots.count'), eb.lit(0)).as('n')])
+    .where('rsvp_slots.uid', '=', uid)
+    .where('rsvps.status', '!=', 'waitlisted')
+    .$if(name !== undefined, (q) => q.where('rsvp_slots.name', '=', name!))
+    .groupBy('rsvp_slots.name')
+    .execute()
+}

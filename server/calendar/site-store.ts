@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { conflict, notFound } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
-import { fingerprint, type CalendarStore, type StoredObject } from './store.ts'
+import { fingerprint, type CalendarStore, type StoredObject } from './calendar-store.ts'
 
 /** The address a site-kept event has in place of a collection URL. */
 const URL_PREFIX = 'site:'

@@ -3,7 +3,7 @@
 // asks for a site rebuild (whose preparation reads the whole collection into the local copy).
 import type { Db } from '../db/client.ts'
 import { refreshCopy } from './service.ts'
-import type { CalendarStore } from './store.ts'
+import type { CalendarStore } from './calendar-store.ts'
 
 export type PollOutcome = 'changed' | 'unchanged' | 'failed'
 

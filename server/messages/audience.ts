@@ -6,7 +6,7 @@ import { titleAndUnitOf } from '../calendar/event.ts'
 import type { Executor } from '../db/database.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
 import { forbidden, unprocessable } from '../errors.ts'
-import { ledUnits } from '../roster/commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { Line, OneOf, t } from '../schemas.ts'
 import type { SkipReason } from './tables.ts'
 

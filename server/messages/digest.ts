@@ -12,13 +12,13 @@ import { record, unchanged, write } from '../db/write.ts'
 import { compose } from '../mail/compose.ts'
 import { markdownText } from '../mail/markdown.ts'
 import { queueMail } from '../mail/outbox.ts'
-import { ledUnits } from '../roster/commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { Nullable, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { clockWords, dayWords, UNIT_WORDS } from '../words.ts'
 import { familyAddresses, unsubscribedOf } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
-import { replyUrl } from '../calendar/reply-link.ts'
+import { replyUrl } from '../calendar/reply-token.ts'
 
 const DAYS_AHEAD = 14
 /** A digest missed while the service was down still goes within this long of its hour, and not after. */

@@ -11,12 +11,12 @@ import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from 
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
 import type { MailSender } from '../mail/sender.ts'
-import { ledUnits } from '../roster/commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
-import { replyUrl } from '../calendar/reply-link.ts'
+import { replyUrl } from '../calendar/reply-token.ts'
 import { type MessageTable, SKIP_REASONS } from './tables.ts'
 
 export const NO_MAIL =

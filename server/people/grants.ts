@@ -3,6 +3,7 @@
 // owner's), never the person's role alone.
 import type { GlobalRole, UnitRole } from '../auth/capabilities.ts'
 import type { Caller } from '../auth/credential.ts'
+import { leadsUnit } from '../auth/led-units.ts'
 import { forbidden, unprocessable } from '../errors.ts'
 import type { Executor } from '../db/database.ts'
 
@@ -21,8 +22,7 @@ export async function rolesInWords(db: Executor, globalRole: GlobalRole | null, 
 
 /** Units whose roles the caller's person may hand out: all with a global role, else the units they lead. */
 function grantableUnit(caller: Caller, unitId: number): boolean {
-  const me = caller.person
-  return !!me && (me.global_role !== null || me.units.some((u) => u.unit_id === unitId && u.role === 'leader'))
+  return leadsUnit(caller.person, unitId)
 }
 
 /**

@@ -2,6 +2,7 @@
 // grant; disabling and enabling someone; replacing their roles.
 import { groupBy } from '../group-by.ts'
 import type { Caller } from '../auth/credential.ts'
+import { leadsUnit } from '../auth/led-units.ts'
 import { endSessionsOf } from '../auth/sessions.ts'
 import type { Db } from '../db/client.ts'
 import { GLOBAL_ROLES, UNIT_ROLES } from '../auth/capabilities.ts'
@@ -147,9 +148,7 @@ export async function listPeople(db: Executor, caller: Caller) {
       : caller.capabilities.has('people:invite_admin')
         ? ['admin' as const]
         : [],
-    units: units
-      .filter((u) => me.global_role || me.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
-      .map((u) => ({ ...u, roles: [...UNIT_ROLES] })),
+    units: units.filter((u) => leadsUnit(me, u.id)).map((u) => ({ ...u, roles: [...UNIT_ROLES] })),
   }
   return { people, invites: invites.map((i) => ({ ...i, units: JSON.parse(i.units) as UnitGrant[] })), grantable }
 }

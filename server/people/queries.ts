@@ -1,11 +1,12 @@
 // Reads about people beside who a person is (auth/person.ts): the units they may edit, the leaders pages name.
 import type { PersonInfo } from '../auth/person.ts'
+import { leaderships } from '../auth/led-units.ts'
 import type { Executor } from '../db/database.ts'
 
 /** Unit ids whose meeting details the person may edit: all with a global role, else the units they lead. */
 export async function editableUnitIds(db: Executor, p: PersonInfo | null): Promise<number[]> {
   if (!p || p.global_role) return (await db.selectFrom('units').select('id').execute()).map((u) => u.id)
-  return p.units.filter((u) => u.role === 'leader').map((u) => u.unit_id)
+  return leaderships(p).map((u) => u.unit_id)
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase()

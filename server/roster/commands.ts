@@ -2,6 +2,7 @@
 // yearly checklist. Each is one transaction with its action-log entry. A unit leader writes only within the units
 // they lead; admins and owners anywhere.
 import type { Caller } from '../auth/credential.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import type { CheckItem } from './tables.ts'
@@ -110,25 +111,6 @@ export async function changeHousehold(db: Db, caller: Caller, id: number, change
     await record(trx, caller.actor, 'roster.household_update', `${current.parent_name}'s household ${what.join('; ')}`)
   })
   return householdById(db, id)
-}
-
-/** The units a caller's person leads, or null when they may touch every unit (an admin or owner, the break-glass token). */
-export function ledUnits(caller: Caller): Set<number> | null {
-  const me = caller.person
-  if (caller.via === 'break_glass' || me?.global_role) return null
-  return new Set(me?.units.filter((u) => u.role === 'leader').map((u) => u.unit_id) ?? [])
-}
-
-/** Whether the caller leads `unit` (a slug; `both`, an event for both units, asks for either of them). */
-export function leadsSlug(caller: Caller, unit: string): boolean {
-  if (ledUnits(caller) === null) return true
-  const slugs = caller.person!.units.filter((u) => u.role === 'leader').map((u) => u.slug)
-  return unit === 'both' ? slugs.length > 0 : slugs.includes(unit)
-}
-
-/** 403 `unit_out_of_scope` unless the caller leads `unit`: a leader acts on the events and posts of their own units. */
-export function assertLeadsSlug(caller: Caller, unit: string, what: string) {
-  if (!leadsSlug(caller, unit)) throw forbidden(`${what} is for the ${unit}, a unit you do not lead`, 'unit_out_of_scope')
 }
 
 /** 403 unless the caller leads the unit (admins and owners lead every unit here). */

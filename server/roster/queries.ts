@@ -1,15 +1,10 @@
 // Roster reads: the program year, households with their accounts, scouts and this year's checklist, the
-// roster by unit, a family's own view, and the CSV export.
-import { familyRsvps } from '../calendar/rsvp.ts'
-import { ownHouseholdIds } from './own-households.ts'
-import { householdLeaders } from './household-leaders.ts'
+// roster by unit (its CSV export is export.ts).
 import { type ExpressionBuilder, sql } from 'kysely'
 import { groupBy } from '../group-by.ts'
-import type { Caller } from '../auth/credential.ts'
 import type { Database, Executor } from '../db/database.ts'
 import type { CheckItem, Scout } from './tables.ts'
 import { addDays } from '../calendar/zone.ts'
-import { csvDocument } from '../csv.ts'
 import { notFound } from '../errors.ts'
 import { decodeCursor, encodeCursor, notOurCursor, PAGE, pageOf } from '../http/paging.ts'
 import { t } from '../schemas.ts'
@@ -361,62 +356,4 @@ async function openInvites(db: Executor, householdIds: number[]) {
     .orderBy('id')
     .execute()
   return rows.map((r) => ({ ...r, household_id: r.household_id! }))
-}
-
-/** A household as its own family sees it: without leaders' notes, the lead it came from or the roster's sort name. */
-export const familyView = ({ notes, lead_id, sort_name, ...h }: Awaited<ReturnType<typeof householdsView>>[number]) => h
-
-/** The signed-in person's own active households, and the leaders of their scouts' units. */
-export async function family(db: Executor, caller: Caller) {
-  const ids = await ownHouseholdIds(db, caller)
-  const year = await programYear(db)
-  return {
-    year,
-    households: (await householdsView(db, ids, year.year)).map(familyView),
-    events: ids.length ? await familyRsvps(db, ids) : [],
-    leaders: await householdLeaders(db, ids),
-  }
-}
-
-/**
- * The roster as CSV, one line per scout of an active household, with this year's checklist; the filters as for the
- * roster. It starts with a byte-order mark, so spreadsheets read it as UTF-8 and keep accented names.
- */
-export async function rosterCsv(db: Executor, filters: RosterFilters = {}) {
-  const { unit, year, households } = await roster(db, filters)
-  const rows = households
-    .filter((h) => h.active)
-    .flatMap((h) =>
-      h.scouts.map((s) => [
-        s.first_name,
-        s.last_name,
-        s.unit_slug,
-        s.den,
-        s.org_member_id,
-        h.parent_name,
-        h.email,
-        h.phone,
-        h.second_parent,
-        h.second_email,
-        s.checks.dues.done ? 'yes' : 'no',
-        s.checks.health_form.done ? 'yes' : 'no',
-        s.checks.health_form.expires_on ?? '',
-      ]),
-    )
-  const header = [
-    'first_name',
-    'last_name',
-    'unit',
-    'den',
-    'org_member_id',
-    'parent',
-    'email',
-    'phone',
-    'second_parent',
-    'second_parent_email',
-  ]
-  return {
-    filename: `roster-${unit?.slug ?? 'all'}-${year.year}.csv`,
-    csv: `\uFEFF${csvDocument([...header, `dues_${year.year}`, `health_form_${year.year}`, 'health_form_until'], rows)}`,
-  }
 }

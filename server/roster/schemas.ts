@@ -1,5 +1,4 @@
 // Roster schemas: household and scout fields as requests take them, and households as answers show them.
-import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
 import { CHECK_ITEMS } from './tables.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
 import { UnitView } from '../units/units.ts'
@@ -13,7 +12,7 @@ export const FirstName = Line(100, { minLength: 1 })
 export const UnitId = t.Integer({ minimum: 1, description: 'The unit (1 is the pack, 2 the troop)' })
 export const CheckItem = OneOf(CHECK_ITEMS, { description: 'dues or health_form' })
 
-const householdFields = {
+export const householdFields = {
   email: OptionalNullable(Email),
   phone: OptionalNullable(Phone),
   second_parent: OptionalNullable(Line(100)),
@@ -179,7 +178,7 @@ export const ScoutView = t.Object(
   { $id: 'ScoutWithChecks', additionalProperties: false, examples: [SCOUT_EXAMPLE] },
 )
 
-const FAMILY_EXAMPLE = {
+export const FAMILY_EXAMPLE = {
   id: 5,
   parent_name: 'Robin Hale',
   email: 'robin.hale@example.org',
@@ -195,7 +194,8 @@ const FAMILY_EXAMPLE = {
   scouts: [SCOUT_EXAMPLE],
 }
 
-const familyFields = {
+/** A household's fields a family sees too (the leaders' view adds notes, the lead and the sort name). */
+export const familyFields = {
   id: t.Integer(),
   parent_name: t.String(),
   email: Nullable(t.String()),
@@ -225,59 +225,6 @@ export const HouseholdView = t.Object(
     additionalProperties: false,
     examples: [{ ...FAMILY_EXAMPLE, notes: 'Prefers texts', lead_id: 31, sort_name: null }],
   },
-)
-
-/** A household as its own family sees it: no leaders' notes. */
-export const FamilyHouseholdView = t.Object(familyFields, {
-  $id: 'FamilyHousehold',
-  additionalProperties: false,
-  examples: [FAMILY_EXAMPLE],
-})
-
-const FamilyScoutChange = t.Object(
-  {
-    id: t.Integer({ minimum: 1, description: 'A scout of this household' }),
-    preferred_name: OptionalNullable(Line(100, { description: 'The name the scout goes by; null for their first name' })),
-    photo_consent: t.Optional(t.Boolean({ description: 'The family agrees to the scout appearing in photos' })),
-  },
-  { additionalProperties: false },
-)
-
-/** What a family may change of its own household; leaders keep the rest (names, notes, units). */
-export const FamilyHouseholdChange = t.Object(
-  {
-    email: householdFields.email,
-    phone: householdFields.phone,
-    second_parent: householdFields.second_parent,
-    second_email: householdFields.second_email,
-    emergency_contact: OptionalNullable(
-      t.Object(
-        { name: Line(100, { minLength: 1 }), phone: Phone },
-        { additionalProperties: false, description: 'Whom to call when the parents cannot be reached; null for no one' },
-      ),
-    ),
-    scouts: t.Optional(t.Array(FamilyScoutChange, { maxItems: 20, description: 'Changes to scouts of this household, by id' })),
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        phone: '555-123-4567',
-        emergency_contact: { name: 'Pat Hale', phone: '555-987-6543' },
-        scouts: [{ id: 9, preferred_name: 'Jay', photo_consent: true }],
-      },
-    ],
-  },
-)
-
-const UnitLeader = t.Object(
-  {
-    name: t.String({ description: 'Their name, or their email when they gave none' }),
-    title: Nullable(t.String({ description: 'e.g. Cubmaster, Bear den leader' })),
-    email: t.String(),
-    unit: t.String({ description: "The unit's name" }),
-  },
-  { additionalProperties: false },
 )
 
 export const ProgramYear = t.Object(
@@ -396,26 +343,6 @@ export const Roster = t.Object(
           { den: 'Wolf', unit_id: 1, unit_slug: 'pack', scouts: 3 },
           { den: 'Eagle Patrol', unit_id: 2, unit_slug: 'troop', scouts: 4 },
         ],
-      },
-    ],
-  },
-)
-
-export const Family = t.Object(
-  {
-    year: ProgramYear,
-    households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }),
-    events: t.Array(FamilyRsvpEvent, { description: 'Upcoming events asking families to reply, with your replies' }),
-    leaders: t.Array(UnitLeader, { description: "The leaders of your scouts' units, whom to ask" }),
-  },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        year: { year: 2026, label: '2026–27' },
-        households: [FAMILY_EXAMPLE],
-        events: FamilyRsvpEvent.examples,
-        leaders: [{ name: 'Alex Akela', title: 'Cubmaster', email: 'akela@example.org', unit: 'Cub Scout Pack' }],
       },
     ],
   },

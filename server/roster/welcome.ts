@@ -14,7 +14,7 @@ import type { MailSender } from '../mail/sender.ts'
 import { nowIso, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { findUnit, SlugOrId } from '../units/units.ts'
-import { ledUnits } from './commands.ts'
+import { ledUnits } from '../auth/led-units.ts'
 import { householdLeaders } from './household-leaders.ts'
 
 export const WelcomeRequest = t.Object({ unit: t.Optional(SlugOrId) }, { additionalProperties: false, examples: [{ unit: 'pack' }, {}] })

@@ -9,7 +9,7 @@ import { record, write } from '../db/write.ts'
 import { badGateway, conflict, HttpError, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, Nullable, nowIso, OneOf, OptionalNullable, parseTimestamp, t, Timestamp, withMessage } from '../schemas.ts'
 import { getSetting, siteTime } from '../settings/registry.ts'
-import { assertLeadsSlug } from '../roster/commands.ts'
+import { assertLeadsSlug } from '../auth/led-units.ts'
 import type { Outbound } from '../http/outbound.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 

@@ -9,7 +9,7 @@ import { sql } from 'kysely'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
 import { startRadicale } from '../radicale.ts'
 import { SiteStore } from '../../server/calendar/site-store.ts'
-import { CalDavStore } from '../../server/calendar/store.ts'
+import { CalDavStore } from '../../server/calendar/caldav-store.ts'
 import { addDays, today } from '../dates.ts'
 
 const soon = (days: number) => addDays(today(), days)

@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, expectFoldedWithin75Octets, ROLES, startServer, type TestS
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { sql } from 'kysely'
 import { toICalendar } from '../../server/calendar/event.ts'
-import { CalDavStore } from '../../server/calendar/store.ts'
+import { CalDavStore } from '../../server/calendar/caldav-store.ts'
 import { addDays, compact, today, upcoming } from '../dates.ts'
 
 let dav: Radicale

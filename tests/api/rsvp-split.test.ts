@@ -3,7 +3,7 @@
 // trip roster, the family page, the reply link); the waiting scouts move up one by one as places free, with a mail;
 // a split that cannot mean anything is refused (422). Through a real SMTP relay on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { replyToken } from '../../server/calendar/reply-link.ts'
+import { replyToken } from '../../server/calendar/reply-token.ts'
 import { expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { familyAccount } from '../households.ts'
 import { startRelay, type TestRelay } from '../mail.ts'

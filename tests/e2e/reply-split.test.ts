@@ -2,7 +2,7 @@
 // all wait together (the default) and offers to confirm one now with the rest waiting; the family picks the split, the
 // scout ticked first is confirmed and the other two wait, and the card, the API and the leader's replies say so.
 import { describe, expect, it } from 'bun:test'
-import { replyToken } from '../../server/calendar/reply-link.ts'
+import { replyToken } from '../../server/calendar/reply-token.ts'
 import { addDays, today } from '../dates.ts'
 import { ROLES } from '../helpers.ts'
 import { addHousehold, familyAccount } from '../households.ts'

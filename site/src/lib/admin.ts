@@ -178,10 +178,14 @@ export async function signedInFor(page: AdminHref): Promise<AnswerOf<Route<'GET 
 export const holds = (me: AnswerOf<Route<'GET /api/admin/whoami'>>, capability: string | undefined) =>
   (me.capabilities as readonly string[]).includes(capability ?? '')
 
+/** Whether the signed-in person acts for a unit (id or slug): whoami's led_units, the server's own answer. */
+export const leadsUnit = (me: AnswerOf<Route<'GET /api/admin/whoami'>>, unit: number | string) =>
+  me.led_units.every_unit || me.led_units.units.some((u) => u.unit_id === unit || u.slug === unit)
+
 /** The unit a leader writes for by default: the one they lead; both for a leader of both, an admin or an owner. */
 export function ownUnit(me: AnswerOf<Route<'GET /api/admin/whoami'>>): 'pack' | 'troop' | 'both' {
-  const led = me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug) ?? []
-  return led.length === 1 && !me.person?.global_role ? (led[0] as 'pack' | 'troop') : 'both'
+  const led = me.led_units.units
+  return led.length === 1 && !me.led_units.every_unit ? (led[0].slug as 'pack' | 'troop') : 'both'
 }
 
 /** The site's time zone (setting `site.timezone`, put on every page's body at build time). */

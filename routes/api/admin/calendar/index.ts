@@ -1,5 +1,6 @@
 // GET/POST /api/admin/calendar: every event the public calendar shows (with `mine`); create an event in the store.
-import { createEvent, EventBody, EventList, EventView, listEvents } from '#server/calendar/service.ts'
+import { EventBody, EventList, EventView } from '#server/calendar/schemas.ts'
+import { createEvent, listEvents } from '#server/calendar/service.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 

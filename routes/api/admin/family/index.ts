@@ -1,6 +1,6 @@
 // GET /api/admin/family: the signed-in person's own active households, scouts, dens and this year's checklist.
-import { family } from '#server/roster/queries.ts'
-import { Family } from '#server/roster/schemas.ts'
+import { family } from '#server/family/family.ts'
+import { Family } from '#server/family/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const GET = defineRoute('account:self', 'Your family', {

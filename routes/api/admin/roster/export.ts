@@ -1,5 +1,5 @@
 // GET /api/admin/roster/export?unit=&q=&den=&dues=&health=: the roster as CSV, one line per scout, for the unit's records.
-import { rosterCsv } from '#server/roster/queries.ts'
+import { rosterCsv } from '#server/roster/export.ts'
 import { RosterFilterQuery } from '#server/roster/schemas.ts'
 import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'

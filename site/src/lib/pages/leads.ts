@@ -66,9 +66,7 @@ async function act(lead: Lead, verb: 'claim' | 'release') {
 
 /** The units whose scouts the signed-in leader keeps: those they lead, or both for admins and owners. */
 const keptUnits = (): ('pack' | 'troop')[] =>
-  me.person?.global_role
-    ? ['pack', 'troop']
-    : (me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug as 'pack' | 'troop') ?? [])
+  me.led_units.every_unit ? ['pack', 'troop'] : me.led_units.units.map((u) => u.slug as 'pack' | 'troop')
 
 /**
  * Copies the lead into a roster household, with the scout it names as its first scout; when the family was not

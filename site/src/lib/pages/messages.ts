@@ -2,7 +2,7 @@
 // of who it reaches, a confirm step naming it) and the messages sent, each opening onto its deliveries.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { api, byId, detailOf, h, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
+import { api, byId, detailOf, h, leadsUnit, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
 type Audience = BodyOf<Route<'POST /api/admin/messages'>>['audience']
@@ -16,8 +16,7 @@ const PAGE = 50
 
 const me = await signedInFor('/admin/messages/')
 // A leader writes to the units they lead; admins and owners to every unit (the server holds the same rule).
-const led = new Set(me.person?.units.filter((u) => u.role === 'leader').map((u) => u.slug))
-const reaches = (slug: string) => !!me.person?.global_role || led.has(slug)
+const reaches = (slug: string) => leadsUnit(me, slug)
 
 /** Who a message reaches, in one line: "57 addresses · 2 households have no address". */
 function countWords(p: Preview): string {
@@ -46,7 +45,7 @@ async function compose(form: HTMLFormElement) {
   const roster = await api('GET', '/api/admin/roster')
   const unitRows = roster.ok
     ? roster.body.units.filter((u) => reaches(u.slug))
-    : [...led].map((slug, i) => ({ id: i, slug, name: slug === 'pack' ? 'Pack' : 'Troop' }))
+    : me.led_units.units.map(({ slug }, i) => ({ id: i, slug, name: slug === 'pack' ? 'Pack' : 'Troop' }))
   // Dens and patrols as the roster spells them, each once whatever its case (the server matches them so).
   const densOf = (slug: string) => {
     const seen = new Map<string, string>()

@@ -2,9 +2,8 @@
 // short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
 // checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
 // included), one invites a parent; CSV export of what is shown.
-import { healthFormOn } from '#server/roster/health-form.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { dayWords, denWords, goesBy, plural } from '#server/words.ts'
+import { denWords, goesBy, plural } from '#server/words.ts'
 import {
   api,
   type ApiResult,
@@ -13,24 +12,22 @@ import {
   formParams,
   h,
   holds,
+  leadsUnit,
   onSubmit,
   signedInFor,
-  SITE_ZONE,
   text,
   when,
   showStatus,
   showError,
   bodyOrShowError,
 } from '../admin.ts'
+import { badges, duesBox, healthFormDate, statusHere } from '../roster-checks.ts'
 
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
 type Household = AnswerOf<Route<'GET /api/admin/roster/households/{id}'>>
 type Scout = Household['scouts'][number]
 type OpenInvite = Listed['invites'][number]
-
-/** A health form running out within this many days shows as expiring (the roster's health=missing filter agrees). */
-const WARNING_DAYS = 30
 
 const me = await signedInFor('/admin/roster/')
 const canLink = holds(me, 'people:invite_leader')
@@ -56,10 +53,8 @@ let openedFromHash = false
 
 const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
 const orNull = (data: FormData, name: string) => text(data, name) || null
-const isoToday = () => new Date().toLocaleDateString('en-CA', { timeZone: SITE_ZONE })
 
 /** Where the person is looking: the open household dialog's status line, or the page's. */
-const statusHere = () => (householdDialog.open ? byId('household-said') : byId('status'))
 
 // ——— Filters, kept in the address ———
 
@@ -116,7 +111,7 @@ function denChoices(body: Roster) {
 
 /** One tap to a leader's own den: the dens and patrols of the units they lead (the one their title names, if any). */
 function myDens(body: Roster) {
-  const led = me.person?.units.filter((u) => u.role === 'leader') ?? []
+  const led = me.led_units.units
   const mine = body.den_units.filter((d) => led.some((u) => u.unit_id === d.unit_id))
   const titles = led.map((u) => (u.title ?? '').toLowerCase()).join(' ')
   const named = mine.filter((d) => new RegExp(`\\b${d.den.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(titles))
@@ -210,26 +205,6 @@ async function load() {
     }
   }
 }
-
-/** A scout's badges: dues, health form and photo consent, in words (what is owed stands out while the household is active). */
-function badges(sc: Scout, active: boolean) {
-  const form = sc.checks.health_form
-  const owed = active ? 'badge warn' : 'badge'
-  const expiring = form.current && !!form.expires_on && form.expires_on <= addDays(isoToday(), WARNING_DAYS)
-  return h(
-    'span',
-    { class: 'badges' },
-    sc.checks.dues.done ? h('span', { class: 'badge ok' }, 'dues paid') : h('span', { class: owed }, 'dues unpaid'),
-    !form.current
-      ? h('span', { class: owed }, form.expires_on ? 'health form ran out' : 'health form missing')
-      : expiring
-        ? h('span', { class: owed }, `health form runs out ${dayWords(form.expires_on!)}`)
-        : h('span', { class: 'badge ok' }, 'health form current'),
-    h('span', { class: 'badge' }, sc.photo_consent ? 'photos OK' : 'no photos'),
-  )
-}
-
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 const aboutScout = (sc: Scout) => [sc.unit_name, sc.den && denWords(sc.den, sc.unit_slug)].filter(Boolean).join(' · ')
 
@@ -346,53 +321,6 @@ function scoutItem(hh: Household, sc: Scout) {
     ),
     h('div', { class: 'row' }, duesBox(sc), ...healthFormDate(sc)),
   )
-}
-
-/** One tap ticks or unticks this year's dues. */
-function duesBox(scout: Scout) {
-  const box = h('input', { type: 'checkbox', checked: scout.checks.dues.done }) as HTMLInputElement
-  box.addEventListener('change', async () => {
-    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/dues`, { done: box.checked })
-    if (res.ok) {
-      scout.checks.dues.done = box.checked
-      showStatus(`Dues for ${scout.first_name}: ${box.checked ? 'done' : 'not done'}.`, statusHere())
-    } else {
-      showError(res.body.detail, statusHere())
-      box.checked = !box.checked
-    }
-  })
-  return h('label', { class: 'tap-check' }, box, 'Dues paid', h('span', { class: 'vh' }, ` for ${scout.first_name}`))
-}
-
-/** How a health form stands, in words: current until, ran out on, or ticked before dates were kept. */
-function healthFormWords(form: Scout['checks']['health_form']) {
-  if (form.expires_on) return `${form.current ? 'Current until' : 'Ran out on'} ${dayWords(form.expires_on, { year: true })}`
-  return form.done ? 'Received (no date given)' : 'Not yet'
-}
-
-/** The date on the scout's health form: setting it records the form, clearing it unticks this year's. */
-function healthFormDate(scout: Scout) {
-  const form = scout.checks.health_form
-  const words = h('span', { class: 'muted' }, healthFormWords(form))
-  const date = h('input', { type: 'date', value: form.form_date ?? '', max: isoToday() }) as HTMLInputElement
-  date.addEventListener('change', async () => {
-    const body = date.value ? { done: true, form_date: date.value } : { done: false }
-    const res = await api('PUT', `/api/admin/roster/scouts/${scout.id}/checks/health_form`, body)
-    if (!res.ok) {
-      showError(res.body.detail, statusHere())
-      date.value = form.form_date ?? ''
-      return
-    }
-    showStatus(
-      `Health form for ${scout.first_name}: ${date.value ? `dated ${dayWords(date.value, { year: true })}` : 'not handed in'}.`,
-      statusHere(),
-    )
-    Object.assign(form, { done: !!date.value }, healthFormOn(date.value || null, date.max))
-    words.textContent = healthFormWords(form)
-  })
-  const caption = h('span', {}, 'Date on ', h('span', { class: 'vh' }, `${scout.first_name}’s `), 'health form')
-  const label = h('label', { class: 'health-date' }, caption, date)
-  return [label, words]
 }
 
 /** The family accounts linked to the household, its open invites, and the box to link another account. */
@@ -520,8 +448,7 @@ householdDialog.addEventListener('close', () => {
 // ——— The scout dialog ———
 
 /** The units a caller keeps scouts in: those they lead (all for admins and owners); the server refuses others (403). */
-const keptUnits = () =>
-  (roster?.units ?? []).filter((u) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === u.id && m.role === 'leader'))
+const keptUnits = () => (roster?.units ?? []).filter((u) => leadsUnit(me, u.id))
 
 function denLabel() {
   const unit = roster?.units.find((u) => String(u.id) === byId<HTMLSelectElement>('scout-unit').value)
@@ -598,9 +525,7 @@ function openInvite() {
 /** The roles a parent's invite grants: member of each unit of the household's scouts that the inviter may grant. */
 function parentUnits(hh: Household) {
   const units = [...new Set(hh.scouts.map((sc) => sc.unit_id))]
-  return units
-    .filter((id) => me.person?.global_role || me.person?.units.some((m) => m.unit_id === id && m.role === 'leader'))
-    .map((unit_id) => ({ unit_id, role: 'member' as const }))
+  return units.filter((id) => leadsUnit(me, id)).map((unit_id) => ({ unit_id, role: 'member' as const }))
 }
 
 onSubmit(

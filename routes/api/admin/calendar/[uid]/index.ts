@@ -1,5 +1,6 @@
 // GET/PUT/DELETE /api/admin/calendar/:uid: one event; replace or delete an event the site created; others' events are read-only (403).
-import { deleteEvent, EventBody, eventByUid, EventView, replaceEvent, Uid } from '#server/calendar/service.ts'
+import { EventBody, EventView, Uid } from '#server/calendar/schemas.ts'
+import { deleteEvent, eventByUid, replaceEvent } from '#server/calendar/service.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 

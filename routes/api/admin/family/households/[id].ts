@@ -1,7 +1,7 @@
 // GET/PATCH /api/admin/family/households/:id: a linked parent reads and keeps their own household's contacts and their scouts'
 // preferred names and photo consent.
-import { changeFamilyHousehold, familyHousehold } from '#server/roster/family-details.ts'
-import { FamilyHouseholdChange, FamilyHouseholdView } from '#server/roster/schemas.ts'
+import { changeFamilyHousehold, familyHousehold } from '#server/family/details.ts'
+import { FamilyHouseholdChange, FamilyHouseholdView } from '#server/family/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 

@@ -1,5 +1,5 @@
 // POST /api/admin/roster/imports: read a roster CSV and preview what importing it would do; nothing is written yet.
-import { ledUnits } from '#server/roster/commands.ts'
+import { ledUnits } from '#server/auth/led-units.ts'
 import { previewImport } from '#server/roster/import.ts'
 import { IMPORT_MAX_BYTES, ImportPreview, ImportRequest } from '#server/roster/import-schemas.ts'
 import { created, defineRoute } from '#server/routes.ts'

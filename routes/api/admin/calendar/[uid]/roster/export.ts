@@ -1,5 +1,5 @@
 // GET /api/admin/calendar/:uid/roster/export: the trip roster as CSV.
-import { Uid } from '#server/calendar/service.ts'
+import { Uid } from '#server/calendar/schemas.ts'
 import { tripRosterCsv } from '#server/calendar/trip-roster.ts'
 import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'

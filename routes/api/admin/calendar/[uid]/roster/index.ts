@@ -1,5 +1,5 @@
 // GET /api/admin/calendar/:uid/roster: the trip roster of an event with sign-ups, for the leader who takes the scouts.
-import { Uid } from '#server/calendar/service.ts'
+import { Uid } from '#server/calendar/schemas.ts'
 import { tripRoster, TripRoster } from '#server/calendar/trip-roster.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 

@@ -1,6 +1,6 @@
 // GET /api/admin/calendar/:uid/rsvps/export: the replies to an event as CSV, for the leader who plans it.
 import { repliesCsv } from '#server/calendar/rsvp.ts'
-import { Uid } from '#server/calendar/service.ts'
+import { Uid } from '#server/calendar/schemas.ts'
 import { csvDownload } from '#server/csv.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 

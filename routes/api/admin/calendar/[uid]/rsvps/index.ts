@@ -2,7 +2,7 @@
 // every reply with headcounts; a family reads and gives its own household's reply until the event starts.
 import { answerFor, repliesFor } from '#server/calendar/rsvp.ts'
 import { RsvpBody, RsvpList, RsvpView } from '#server/calendar/rsvp-schemas.ts'
-import { Uid } from '#server/calendar/service.ts'
+import { Uid } from '#server/calendar/schemas.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 

@@ -1,5 +1,5 @@
 // POST /api/admin/roster/imports/:id/apply: write what a preview showed, in one transaction with one action-log entry.
-import { ledUnits } from '#server/roster/commands.ts'
+import { ledUnits } from '#server/auth/led-units.ts'
 import { applyPreview } from '#server/roster/import.ts'
 import { ImportParams, ImportResult } from '#server/roster/import-schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'

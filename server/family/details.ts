@@ -6,8 +6,9 @@ import { record, unchanged, write } from '../db/write.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { listWords } from '../words.ts'
-import { ownHouseholdIds } from './own-households.ts'
-import { familyView, householdsView, programYear } from './queries.ts'
+import { ownHouseholdIds } from '../roster/own-households.ts'
+import { householdsView, programYear } from '../roster/queries.ts'
+import { familyView } from './family.ts'
 import type { FamilyHouseholdChange } from './schemas.ts'
 
 const same = (a: string | null | undefined, b: string | null) => a === undefined || (a ?? null) === b
