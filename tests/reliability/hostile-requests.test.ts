@@ -43,21 +43,32 @@ describe('deeply nested JSON', () => {
     expect(await s.db.selectFrom('leads').select('id').execute()).toEqual([])
   })
 
-  it('keeps a concurrent GET / under 50 ms while nested bodies arrive', async () => {
-    const body = nested(20_000) // 40 KB
-    let flowing = true
-    const attackers = Array.from({ length: 7 }, async () => {
-      while (flowing) await s.req('POST', '/api/join', { body, headers: { 'content-type': 'application/json' } })
-    })
-    const times: number[] = []
-    for (let i = 0; i < 20; i++) {
-      const started = performance.now()
-      expect((await s.req('GET', '/')).status).toBe(200)
-      times.push(performance.now() - started)
+  it('keeps a concurrent GET / as quick while nested bodies arrive as while flat bodies of the same size do', async () => {
+    // Against a baseline from the same run, not a wall-clock bound: on a shared machine a busy core slows every
+    // request alike, but only a nested body that stalls the event loop slows the GETs beside it and not beside the other.
+    // Rounds alternate so a burst of outside load falls on both kinds.
+    const nestedBody = nested(20_000) // 40 KB
+    const flatBody = `[${Array(nestedBody.length / 2)
+      .fill(0)
+      .join(',')}]` // 40 KB, one level deep
+    const times: Record<'nested' | 'flat', number[]> = { nested: [], flat: [] }
+    for (let round = 0; round < 10; round++) {
+      const kind = round % 2 ? 'nested' : 'flat'
+      const body = kind === 'nested' ? nestedBody : flatBody
+      let flowing = true
+      const attackers = Array.from({ length: 7 }, async () => {
+        while (flowing) await s.req('POST', '/api/join', { body, headers: { 'content-type': 'application/json' } })
+      })
+      for (let i = 0; i < 4; i++) {
+        const started = performance.now()
+        expect((await s.req('GET', '/')).status).toBe(200)
+        times[kind].push(performance.now() - started)
+      }
+      flowing = false
+      await Promise.all(attackers)
     }
-    flowing = false
-    await Promise.all(attackers)
-    expect(Math.max(...times)).toBeLessThan(50)
+    const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[xs.length >> 1]
+    expect(median(times.nested)).toBeLessThan(2 * median(times.flat) + 10)
   })
 })
 
