@@ -59,6 +59,11 @@ export interface RouteTable {
   'POST /api/admin/messages/preview': typeof import('#routes/api/admin/messages/preview.ts').POST
   'GET /api/admin/mirrors/failed': typeof import('#routes/api/admin/mirrors/failed.ts').GET
   'POST /api/admin/mirrors/retry': typeof import('#routes/api/admin/mirrors/retry.ts').POST
+  'GET /api/admin/money/accounts': typeof import('#routes/api/admin/money/accounts.ts').GET
+  'POST /api/admin/money/dues': typeof import('#routes/api/admin/money/dues.ts').POST
+  'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
+  'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
+  'POST /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').POST
   'GET /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').GET
   'PATCH /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').PATCH
   'DELETE /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').DELETE

@@ -1,0 +1,146 @@
+// The money API's shapes: an entry as written and shown, the entries' page, the accounts with their balances, and dues.
+import { NextCursor, PageQuery } from '../http/paging.ts'
+import { DateString, Id, Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
+import { UNIT_SLUGS } from '../units/tables.ts'
+import { ENTRY_KINDS, PAY_METHODS } from './tables.ts'
+
+/** Cents, as every amount is: an integer above zero, at most $1,000,000.00. */
+const Cents = t.Integer({ minimum: 1, maximum: 100_000_000, description: 'An amount in cents, above zero', examples: [4500] })
+const Memo = Line(200, { minLength: 1, description: 'What it is for, as the family will read it', examples: ['Winter campout'] })
+const Unit = OneOf(UNIT_SLUGS)
+
+const Common = {
+  kind: OneOf(ENTRY_KINDS, { description: 'charge and refund add to what is owed; payment and credit take from it' }),
+  amount_cents: Cents,
+  date: DateString,
+  memo: Memo,
+  event_uid: t.Optional(Line(255, { minLength: 1, description: 'The calendar event it belongs to' })),
+  method: t.Optional(OneOf(PAY_METHODS, { description: 'How a payment or refund was made' })),
+  reference: t.Optional(Line(200, { minLength: 1, description: 'A check number, a receipt or an online payment id' })),
+}
+
+export const NewEntry = t.Union(
+  [
+    t.Object({ scout_id: Id, ...Common }, { additionalProperties: false }),
+    t.Object({ household_id: Id, ...Common }, { additionalProperties: false }),
+  ],
+  {
+    description: "A scout's entry (`scout_id`) or a family-level one (`household_id`), never both",
+    examples: [{ scout_id: 12, kind: 'payment', amount_cents: 4500, date: '2026-11-20', memo: 'Dues', method: 'check', reference: '1043' }],
+  },
+)
+
+const ENTRY_EXAMPLE = {
+  id: 88,
+  household_id: 7,
+  scout_id: 12,
+  kind: 'payment',
+  amount_cents: 4500,
+  date: '2026-11-20',
+  memo: 'Dues',
+  event_uid: null,
+  method: 'check',
+  reference: '1043',
+  reverses_id: null,
+  reversed_by_id: null,
+  created_by: 'akela@example.org',
+  created_at: '2026-11-20T19:02:11.000Z',
+}
+
+export const EntryView = t.Object(
+  {
+    id: t.Integer(),
+    household_id: t.Integer(),
+    scout_id: Nullable(t.Integer()),
+    kind: OneOf(ENTRY_KINDS),
+    amount_cents: t.Integer({ minimum: 1 }),
+    date: t.String({ format: 'date' }),
+    memo: t.String(),
+    event_uid: Nullable(t.String()),
+    method: Nullable(OneOf(PAY_METHODS)),
+    reference: Nullable(t.String()),
+    reverses_id: Nullable(t.Integer({ description: 'The entry this one undoes: its effect on the balance is the other way' })),
+    reversed_by_id: Nullable(t.Integer({ description: 'The entry that undid this one' })),
+    created_by: t.String({ description: 'Who wrote it' }),
+    created_at: Instant,
+  },
+  { $id: 'MoneyEntry', additionalProperties: false, examples: [ENTRY_EXAMPLE] },
+)
+
+export const EntryAnswer = t.Object({ entry: EntryView }, { additionalProperties: false, examples: [{ entry: ENTRY_EXAMPLE }] })
+
+export const ReverseBody = t.Object({ memo: t.Optional(Memo) }, { additionalProperties: false, examples: [{ memo: 'Entered twice' }] })
+
+export const EntryQuery = t.Object(
+  {
+    scout_id: t.Optional(Id),
+    household_id: t.Optional(Id),
+    event_uid: t.Optional(Line(255, { minLength: 1 })),
+    unit: t.Optional(Unit),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+)
+
+export const EntryPage = t.Object(
+  { entries: t.Array(EntryView), next_cursor: NextCursor },
+  { additionalProperties: false, examples: [{ entries: [ENTRY_EXAMPLE], next_cursor: null }] },
+)
+
+export const AccountQuery = t.Object({ unit: t.Optional(Unit) }, { additionalProperties: false })
+
+const ACCOUNT_EXAMPLES = [
+  { household_id: 7, payment_reference: '3FA9C21B', name: 'Robin Hale', unit: 'pack', balance_cents: 4500 },
+  { scout_id: 12, household_id: 7, payment_reference: '3FA9C21B', name: 'Jamie Hale', unit: 'pack', balance_cents: 0 },
+]
+
+export const AccountView = t.Object(
+  {
+    scout_id: t.Optional(t.Integer({ description: "A scout's own account; left out on the household's" })),
+    household_id: t.Integer(),
+    payment_reference: t.String({ description: 'The code online payments carry to name this household' }),
+    name: t.String(),
+    unit: Unit,
+    balance_cents: t.Integer({ description: "Positive: owed to the unit. A household's balance includes its scouts' entries" }),
+  },
+  { additionalProperties: false },
+)
+
+export const AccountList = t.Object(
+  {
+    accounts: t.Array(AccountView),
+    totals: t.Object(
+      {
+        owed_cents: t.Integer({ minimum: 0, description: 'What households owe, added up' }),
+        credit_cents: t.Integer({ minimum: 0, description: 'What households have in credit, added up' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, examples: [{ accounts: ACCOUNT_EXAMPLES, totals: { owed_cents: 4500, credit_cents: 0 } }] },
+)
+
+export const DuesBody = t.Object(
+  {
+    unit: Unit,
+    program_year: t.Integer({ minimum: 2000, maximum: 2200, description: 'The program year, by the calendar year it starts in' }),
+    amount_cents: Cents,
+    due_on: DateString,
+  },
+  { additionalProperties: false, examples: [{ unit: 'pack', program_year: 2026, amount_cents: 7500, due_on: '2026-12-31' }] },
+)
+
+const ScoutName = t.Object({ scout_id: t.Integer(), name: t.String() }, { additionalProperties: false })
+
+export const DuesAnswer = t.Object(
+  {
+    program_year: t.Integer(),
+    amount_cents: t.Integer(),
+    charged: t.Array(ScoutName, { description: 'Scouts charged now' }),
+    already_charged: t.Array(ScoutName, { description: 'Scouts charged for this year before (not charged again)' }),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ program_year: 2026, amount_cents: 7500, charged: [{ scout_id: 12, name: 'Jamie Hale' }], already_charged: [] }],
+  },
+)

@@ -1,0 +1,33 @@
+// The money tables' types: the ledger's entries and the enumerations its columns hold (composed by db/database.ts).
+import type { Generated, Selectable } from 'kysely'
+
+export const ENTRY_KINDS = ['charge', 'payment', 'credit', 'refund'] as const
+export type EntryKind = (typeof ENTRY_KINDS)[number]
+export const PAY_METHODS = ['cash', 'check', 'online', 'other'] as const
+export type PayMethod = (typeof PAY_METHODS)[number]
+
+/** What an entry of each kind does to a balance, where a positive balance is owed to the unit. */
+export const KIND_SIGN: Record<EntryKind, 1 | -1> = { charge: 1, refund: 1, payment: -1, credit: -1 }
+
+export interface MoneyEntryTable {
+  id: Generated<number>
+  /** Every entry belongs to a household; a scout's entry names the scout too. */
+  household_id: number
+  scout_id: number | null
+  kind: EntryKind
+  /** Always above zero: the kind (and reverses_id) give the sign. */
+  amount_cents: number
+  /** The day it happened (YYYY-MM-DD), as the treasurer writes it. */
+  date: string
+  memo: string
+  event_uid: string | null
+  method: PayMethod | null
+  reference: string | null
+  /** The entry this one undoes; its effect on the balance is the other way. */
+  reverses_id: number | null
+  /** The program year of a dues charge. */
+  dues_year: number | null
+  created_by: string
+  created_at: string
+}
+export type MoneyEntry = Selectable<MoneyEntryTable>
