@@ -48,7 +48,7 @@ const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   {
     name: 'Money',
     description: "The ledger of what families owe and pay: entries, reversals, accounts and the year's dues.",
-    prefixes: ['/api/admin/money'],
+    prefixes: ['/api/admin/money', '/api/payments'],
   },
   {
     name: 'People',

@@ -1,5 +1,6 @@
 // Writing the ledger: an entry, the reversal that undoes one, and the year's dues for a unit. Entries are never edited
 // or deleted. Each write is one transaction with its action-log entry, and settles the dues checks it affects.
+import type { Insertable } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
@@ -11,7 +12,20 @@ import { today } from '../settings/registry.ts'
 import { dollars, plural, scoutName } from '../words.ts'
 import { assertKeepsMoneyOf, entryById } from './queries.ts'
 import type { DuesBody, NewEntry } from './schemas.ts'
+import type { MoneyEntryTable } from './tables.ts'
 import { settleDues } from './dues-checks.ts'
+
+type EntryFields = Omit<Insertable<MoneyEntryTable>, 'id' | 'created_by' | 'created_at'>
+
+/** Adds one entry as `actor` wrote it, inside the caller's transaction; answers its id. */
+export async function insertEntry(trx: Executor, actor: string, fields: EntryFields): Promise<number> {
+  const row = await trx
+    .insertInto('money_entries')
+    .values({ ...fields, created_by: actor, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
 
 const KIND_WORDS = { charge: 'Charge', payment: 'Payment', credit: 'Credit', refund: 'Refund' } as const
 
@@ -37,23 +51,17 @@ export async function addEntry(db: Db, caller: Caller, input: typeof NewEntry.st
     const owner = await ownerOf(trx, caller, input)
     if (input.event_uid && !(await trx.selectFrom('calendar_uids').select('uid').where('uid', '=', input.event_uid).executeTakeFirst()))
       throw unprocessable(`event_uid: no event ${input.event_uid}`)
-    const row = await trx
-      .insertInto('money_entries')
-      .values({
-        household_id: owner.household_id,
-        scout_id: owner.scout_id,
-        kind: input.kind,
-        amount_cents: input.amount_cents,
-        date: input.date,
-        memo: input.memo.trim(),
-        event_uid: input.event_uid ?? null,
-        method: input.method ?? null,
-        reference: input.reference ?? null,
-        created_by: caller.actor,
-        created_at: nowIso(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const entryId = await insertEntry(trx, caller.actor, {
+      household_id: owner.household_id,
+      scout_id: owner.scout_id,
+      kind: input.kind,
+      amount_cents: input.amount_cents,
+      date: input.date,
+      memo: input.memo.trim(),
+      event_uid: input.event_uid ?? null,
+      method: input.method ?? null,
+      reference: input.reference ?? null,
+    })
     const settled = await settleDues(trx, caller.actor, owner.household_id)
     await record(
       trx,
@@ -61,7 +69,7 @@ export async function addEntry(db: Db, caller: Caller, input: typeof NewEntry.st
       'money.entry',
       `${KIND_WORDS[input.kind]} of ${dollars(input.amount_cents)}, ${owner.who}: ${input.memo.trim()}${settled}`,
     )
-    return row.id
+    return entryId
   })
   return { entry: await entryById(db, id) }
 }
@@ -74,24 +82,18 @@ export async function reverseEntry(db: Db, caller: Caller, id: number, memo?: st
     if (entry.reverses_id !== null) throw conflict(`Entry ${id} is itself a reversal; enter the amount again instead`, 'is_reversal')
     if (entry.reversed_by_id !== null)
       throw conflict(`Entry ${id} was reversed already (entry ${entry.reversed_by_id})`, 'already_reversed')
-    const row = await trx
-      .insertInto('money_entries')
-      .values({
-        household_id: entry.household_id,
-        scout_id: entry.scout_id,
-        kind: entry.kind,
-        amount_cents: entry.amount_cents,
-        date: await today(trx),
-        memo: memo?.trim() || `Reverses: ${entry.memo}`,
-        event_uid: entry.event_uid,
-        method: entry.method,
-        reference: entry.reference,
-        reverses_id: entry.id,
-        created_by: caller.actor,
-        created_at: nowIso(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const reversalId = await insertEntry(trx, caller.actor, {
+      household_id: entry.household_id,
+      scout_id: entry.scout_id,
+      kind: entry.kind,
+      amount_cents: entry.amount_cents,
+      date: await today(trx),
+      memo: memo?.trim() || `Reverses: ${entry.memo}`,
+      event_uid: entry.event_uid,
+      method: entry.method,
+      reference: entry.reference,
+      reverses_id: entry.id,
+    })
     const settled = await settleDues(trx, caller.actor, entry.household_id)
     await record(
       trx,
@@ -99,7 +101,7 @@ export async function reverseEntry(db: Db, caller: Caller, id: number, memo?: st
       'money.reverse',
       `Reversed entry ${id} (${entry.kind} of ${dollars(entry.amount_cents)}: ${entry.memo})${settled}`,
     )
-    return row.id
+    return reversalId
   })
   return { entry: await entryById(db, newId) }
 }
@@ -132,20 +134,15 @@ export async function chargeDues(db: Db, caller: Caller, input: typeof DuesBody.
         already.push(named)
         continue
       }
-      await trx
-        .insertInto('money_entries')
-        .values({
-          household_id: scout.household_id,
-          scout_id: scout.id,
-          kind: 'charge',
-          amount_cents: input.amount_cents,
-          date,
-          memo: `Dues ${label}, due ${input.due_on}`,
-          dues_year: input.program_year,
-          created_by: caller.actor,
-          created_at: nowIso(),
-        })
-        .execute()
+      await insertEntry(trx, caller.actor, {
+        household_id: scout.household_id,
+        scout_id: scout.id,
+        kind: 'charge',
+        amount_cents: input.amount_cents,
+        date,
+        memo: `Dues ${label}, due ${input.due_on}`,
+        dues_year: input.program_year,
+      })
       charged.push(named)
     }
     let settled = ''

@@ -144,3 +144,43 @@ export const DuesAnswer = t.Object(
     examples: [{ program_year: 2026, amount_cents: 7500, charged: [{ scout_id: 12, name: 'Jamie Hale' }], already_charged: [] }],
   },
 )
+
+export const WebhookAnswer = t.Object(
+  {
+    received: t.Boolean(),
+    recorded: t.Boolean({ description: 'A payment was recorded by this delivery (false for a retry or another kind of event)' }),
+  },
+  { additionalProperties: false, examples: [{ received: true, recorded: true }] },
+)
+
+const UNMATCHED_EXAMPLE = {
+  id: 3,
+  received_at: '2026-11-24T21:40:02.000Z',
+  amount_cents: 4500,
+  currency: 'usd',
+  reference: 'HALE',
+  session_id: 'cs_test_a1b2c3',
+  payer_email: 'robin.hale@example.org',
+}
+
+export const UnmatchedList = t.Object(
+  {
+    payments: t.Array(
+      t.Object(
+        {
+          id: t.Integer(),
+          received_at: Instant,
+          amount_cents: t.Integer(),
+          currency: t.String(),
+          reference: Nullable(t.String({ description: 'The reference the payment carried, which names no household' })),
+          session_id: t.String({ description: "Stripe's checkout session id" }),
+          payer_email: Nullable(t.String({ description: 'The address the payer gave Stripe' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, examples: [{ payments: [UNMATCHED_EXAMPLE] }] },
+)
+
+export const AssignBody = t.Object({ household_id: Id }, { additionalProperties: false, examples: [{ household_id: 7 }] })

@@ -31,3 +31,21 @@ export interface MoneyEntryTable {
   created_at: string
 }
 export type MoneyEntry = Selectable<MoneyEntryTable>
+
+/** An online payment as its provider reported it; `entry_id` is null while it names no household (unmatched). */
+export interface OnlinePaymentTable {
+  id: Generated<number>
+  provider: 'stripe'
+  /** The provider's event id: a retried event finds its row and changes nothing. */
+  event_id: string
+  session_id: string
+  /** The payment reference it carried (Stripe's client_reference_id), as sent. */
+  reference: string | null
+  amount_cents: number
+  currency: string
+  payer_email: string | null
+  received_at: string
+  entry_id: number | null
+  assigned_by: string | null
+  assigned_at: string | null
+}

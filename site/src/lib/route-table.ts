@@ -64,6 +64,8 @@ export interface RouteTable {
   'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
   'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
   'POST /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').POST
+  'POST /api/admin/money/unmatched/{id}/assign': typeof import('#routes/api/admin/money/unmatched/[id]/assign.ts').POST
+  'GET /api/admin/money/unmatched': typeof import('#routes/api/admin/money/unmatched/index.ts').GET
   'GET /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').GET
   'PATCH /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').PATCH
   'DELETE /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').DELETE
@@ -127,6 +129,7 @@ export interface RouteTable {
   'POST /api/join': typeof import('#routes/api/join.ts').POST
   'POST /api/login-link/{token}': typeof import('#routes/api/login-link/[token].ts').POST
   'POST /api/login-link': typeof import('#routes/api/login-link/index.ts').POST
+  'POST /api/payments/stripe': typeof import('#routes/api/payments/stripe.ts').POST
   'GET /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').GET
   'PUT /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').PUT
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET
