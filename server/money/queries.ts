@@ -16,7 +16,7 @@ export const signedCents = sql<number>`(case when kind in ('charge', 'refund') t
   * (case when reverses_id is null then 1 else -1 end) * amount_cents`
 
 /** The units whose families' money the caller sees: null for every unit. */
-async function unitsInScope(db: Executor, caller: Caller, slug?: string): Promise<number[] | null> {
+export async function unitsInScope(db: Executor, caller: Caller, slug?: string): Promise<number[] | null> {
   const led = ledUnits(caller)
   if (!slug) return led && [...led]
   const unit = await db

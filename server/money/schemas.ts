@@ -1,4 +1,5 @@
 // The money API's shapes: an entry as written and shown, the entries' page, the accounts with their balances, and dues.
+import { CloneType } from '@sinclair/typebox'
 import { NextCursor, PageQuery } from '../http/paging.ts'
 import { DateString, Id, Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
@@ -73,10 +74,10 @@ export const ReverseBody = t.Object({ memo: t.Optional(Memo) }, { additionalProp
 
 export const EntryQuery = t.Object(
   {
-    scout_id: t.Optional(Id),
-    household_id: t.Optional(Id),
-    event_uid: t.Optional(Line(255, { minLength: 1 })),
-    unit: t.Optional(Unit),
+    scout_id: t.Optional(t.Integer({ minimum: 1, description: "One scout's entries" })),
+    household_id: t.Optional(t.Integer({ minimum: 1, description: "One household's entries, its scouts' included" })),
+    event_uid: t.Optional(Line(255, { minLength: 1, description: "One event's entries" })),
+    unit: t.Optional(OneOf(UNIT_SLUGS, { description: 'The families of one unit (else every unit the caller leads)' })),
     ...PageQuery,
   },
   { additionalProperties: false },
@@ -87,7 +88,10 @@ export const EntryPage = t.Object(
   { additionalProperties: false, examples: [{ entries: [ENTRY_EXAMPLE], next_cursor: null }] },
 )
 
-export const AccountQuery = t.Object({ unit: t.Optional(Unit) }, { additionalProperties: false })
+export const AccountQuery = t.Object(
+  { unit: t.Optional(OneOf(UNIT_SLUGS, { description: 'The families of one unit (else every unit the caller leads)' })) },
+  { additionalProperties: false },
+)
 
 const ACCOUNT_EXAMPLES = [
   { household_id: 7, payment_reference: '3FA9C21B', name: 'Robin Hale', unit: 'pack', balance_cents: 4500 },
@@ -184,3 +188,67 @@ export const UnmatchedList = t.Object(
 )
 
 export const AssignBody = t.Object({ household_id: Id }, { additionalProperties: false, examples: [{ household_id: 7 }] })
+
+export const ReportQuery = t.Object(
+  {
+    unit: t.Optional(OneOf(UNIT_SLUGS, { description: 'One unit (else every unit the caller leads)' })),
+    from: t.Optional(CloneType(DateString, { description: 'The first day of the period (the start of this program year by default)' })),
+    to: t.Optional(CloneType(DateString, { description: 'The last day of the period (today by default)' })),
+  },
+  { additionalProperties: false },
+)
+
+const KindTotals = t.Object(
+  { charge: t.Integer(), payment: t.Integer(), credit: t.Integer(), refund: t.Integer() },
+  { additionalProperties: false, description: 'Cents of each kind in the period, reversals taken off' },
+)
+
+const REPORT_EXAMPLE = {
+  unit: 'pack',
+  from: '2026-09-01',
+  to: '2026-11-30',
+  by_kind: { charge: 157500, payment: 120000, credit: 8000, refund: 0 },
+  by_event: [{ event_uid: 'fall-campout@pack123', title: 'Fall campout', charge_cents: 45000, payment_cents: 40000 }],
+  by_method: [{ method: 'check', payment_cents: 80000, refund_cents: 0 }],
+  accounts: [{ household_id: 7, payment_reference: '3FA9C21B', name: 'Robin Hale', opening_cents: 0, closing_cents: 4500 }],
+  totals: { opening_cents: 0, closing_cents: 29500 },
+}
+
+export const MoneyReport = t.Object(
+  {
+    unit: Nullable(Unit),
+    from: t.String({ format: 'date' }),
+    to: t.String({ format: 'date' }),
+    by_kind: KindTotals,
+    by_event: t.Array(
+      t.Object(
+        { event_uid: t.String(), title: Nullable(t.String()), charge_cents: t.Integer(), payment_cents: t.Integer() },
+        { additionalProperties: false },
+      ),
+    ),
+    by_method: t.Array(
+      t.Object(
+        { method: t.Union([OneOf(PAY_METHODS), t.Null()]), payment_cents: t.Integer(), refund_cents: t.Integer() },
+        { additionalProperties: false },
+      ),
+    ),
+    accounts: t.Array(
+      t.Object(
+        {
+          scout_id: t.Optional(t.Integer()),
+          household_id: t.Integer(),
+          payment_reference: t.String(),
+          name: t.String(),
+          opening_cents: t.Integer({ description: 'The balance before `from`' }),
+          closing_cents: t.Integer({ description: 'The balance at the end of `to`' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    totals: t.Object(
+      { opening_cents: t.Integer(), closing_cents: t.Integer() },
+      { additionalProperties: false, description: "The households' balances added up" },
+    ),
+  },
+  { additionalProperties: false, examples: [REPORT_EXAMPLE] },
+)

@@ -286,3 +286,70 @@ describe('POST /api/admin/money/dues', () => {
     expectDetail(await s.req('POST', '/api/admin/money/dues', { cookie: troopLeader.cookie, json: { ...dues, amount_cents: 0 } }), 422)
   })
 })
+
+describe("the treasurer's report", () => {
+  it('totals a period by kind, event and method with reversals taken off, and each account’s opening and closing balance', async () => {
+    const h = await addHousehold(s.db, { unit: 'troop', email: null, parent_name: 'Zoë Ñúñez', scouts: [{ first_name: 'Álvaro' }] })
+    const [kid] = await scoutsOf(h)
+    const uid = `report-trip-${Date.now()}`
+    await s.db.insertInto('calendar_uids').values({ uid, created_at: new Date().toISOString() }).execute()
+    await s.db
+      .insertInto('rsvp_events')
+      .values({
+        uid,
+        title: 'Winter trip',
+        date: '2026-03-10',
+        time: null,
+        location: null,
+        starts_at: '2026-03-10T15:00:00.000Z',
+        asking: 1,
+        asked_by: 'test',
+        asked_at: new Date().toISOString(),
+        gone_at: null,
+      })
+      .execute()
+    const write = (json: Record<string, unknown>) => entry({ scout_id: kid.id, ...json }, troopLeader.cookie)
+    await write({ kind: 'charge', amount_cents: 1000, date: '2026-01-15', memo: 'Before' })
+    await write({ kind: 'charge', amount_cents: 6000, date: '2026-03-01', memo: 'Trip', event_uid: uid })
+    await write({
+      kind: 'payment',
+      amount_cents: 4000,
+      date: '2026-03-02',
+      memo: 'Trip',
+      event_uid: uid,
+      method: 'check',
+      reference: '=cmd()',
+    })
+    const wrong = (await write({ kind: 'payment', amount_cents: 500, date: '2026-03-03', memo: 'Typo', method: 'cash' })).body.entry
+    await s.req('POST', `/api/admin/money/entries/${wrong.id}/reverse`, { cookie: troopLeader.cookie, json: {} })
+    await write({ kind: 'credit', amount_cents: 700, date: '2027-01-05', memo: 'After' })
+    // The reversal is dated today, inside a period running to the end of next year; everything else in March.
+    const period = `unit=troop&from=2026-02-01&to=${new Date().getUTCFullYear() + 1}-12-31`
+    const res = await s.req('GET', `/api/admin/money/report?${period}`, { cookie: troopLeader.cookie })
+    expect(res.status).toBe(200)
+    const mine = res.body.accounts.find((a: any) => a.household_id === h && !('scout_id' in a))
+    expect(mine).toMatchObject({ name: 'Zoë Ñúñez', opening_cents: 1000, closing_cents: 1000 + 6000 - 4000 - 700 })
+    expect(res.body.by_event).toContainEqual({ event_uid: uid, title: 'Winter trip', charge_cents: 6000, payment_cents: 4000 })
+    const cash = res.body.by_method.find((m: any) => m.method === 'cash')
+    expect(cash?.payment_cents ?? 0).toBe(0) // paid and reversed
+    expect(res.body.totals.closing_cents).toBe(
+      res.body.accounts.filter((a: any) => !('scout_id' in a)).reduce((n: number, a: any) => n + a.closing_cents, 0),
+    )
+    const narrow = await s.req('GET', '/api/admin/money/report?unit=troop&from=2026-03-01&to=2026-03-01', { cookie: troopLeader.cookie })
+    expect(narrow.body.accounts.find((a: any) => a.household_id === h && !('scout_id' in a))).toMatchObject({
+      opening_cents: 1000,
+      closing_cents: 7000,
+    })
+    const csv = await fetch(`${s.url}/api/admin/money/report.csv?${period}`, { headers: { cookie: troopLeader.cookie } })
+    expect(csv.headers.get('content-type')).toContain('text/csv')
+    const bytes = new Uint8Array(await csv.arrayBuffer())
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]) // the byte-order mark spreadsheets read as UTF-8
+    const text = new TextDecoder().decode(bytes)
+    expect(text).toContain('"Zoë Ñúñez"')
+    expect(text).toContain('"Álvaro"')
+    expect(text).toContain(`"'=cmd()"`)
+    expect(text).toContain('"-5"') // a reversal's amount, a number a spreadsheet adds up
+    expectDetail(await s.req('GET', '/api/admin/money/report?from=2026-05-01&to=2026-04-01', { cookie: troopLeader.cookie }), 422)
+    expect(codeOf(await s.req('GET', '/api/admin/money/report?unit=pack', { cookie: troopLeader.cookie }), 403)).toBe('unit_out_of_scope')
+  })
+})

@@ -64,6 +64,8 @@ export interface RouteTable {
   'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
   'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
   'POST /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').POST
+  'GET /api/admin/money/report.csv': typeof import('#routes/api/admin/money/report.csv.ts').GET
+  'GET /api/admin/money/report': typeof import('#routes/api/admin/money/report.ts').GET
   'POST /api/admin/money/unmatched/{id}/assign': typeof import('#routes/api/admin/money/unmatched/[id]/assign.ts').POST
   'GET /api/admin/money/unmatched': typeof import('#routes/api/admin/money/unmatched/index.ts').GET
   'GET /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').GET
