@@ -45,6 +45,7 @@ export const HISTORY_KINDS = {
   'money.reverse': 'Money entry reversed',
   'money.dues': 'Dues charged',
   'money.online': 'Online payment received',
+  'money.statements': 'Statements mailed to families who owe',
   'money.online_unmatched': 'Online payment naming no household received',
   'money.online_assign': 'Online payment given to a household',
   'messages.send_urgent': 'Urgent message sent (reaches unsubscribed addresses too)',

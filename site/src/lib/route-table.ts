@@ -64,6 +64,7 @@ export interface RouteTable {
   'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
   'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
   'POST /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').POST
+  'POST /api/admin/money/reminders': typeof import('#routes/api/admin/money/reminders.ts').POST
   'GET /api/admin/money/report.csv': typeof import('#routes/api/admin/money/report.csv.ts').GET
   'GET /api/admin/money/report': typeof import('#routes/api/admin/money/report.ts').GET
   'POST /api/admin/money/unmatched/{id}/assign': typeof import('#routes/api/admin/money/unmatched/[id]/assign.ts').POST
