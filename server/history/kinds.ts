@@ -44,6 +44,7 @@ export const HISTORY_KINDS = {
   'money.entry': 'Money entry written',
   'money.reverse': 'Money entry reversed',
   'money.dues': 'Dues charged',
+  'money.credits_import': 'Fundraiser credits imported from a file',
   'money.online': 'Online payment received',
   'money.statements': 'Statements mailed to families who owe',
   'money.online_unmatched': 'Online payment naming no household received',

@@ -1,7 +1,7 @@
 // The money API's shapes: an entry as written and shown, the entries' page, the accounts with their balances, and dues.
 import { CloneType } from '@sinclair/typebox'
 import { NextCursor, PageQuery } from '../http/paging.ts'
-import { DateString, Id, Instant, Line, Nullable, OneOf, t } from '../schemas.ts'
+import { DateString, Id, Instant, Line, Lines, Nullable, OneOf, t } from '../schemas.ts'
 import { UNIT_SLUGS } from '../units/tables.ts'
 import { ENTRY_KINDS, PAY_METHODS } from './tables.ts'
 
@@ -251,4 +251,67 @@ export const MoneyReport = t.Object(
     ),
   },
   { additionalProperties: false, examples: [REPORT_EXAMPLE] },
+)
+
+/** Up to 1 MB of CSV: a unit's fundraiser sheet is a few kilobytes. */
+export const CREDITS_MAX_BYTES = 1024 * 1024
+
+export const CreditsRequest = t.Object(
+  {
+    csv: Lines(CREDITS_MAX_BYTES, {
+      minLength: 1,
+      description: 'The CSV file as text (UTF-8): the scout (Member ID, or name), Amount and Memo',
+    }),
+    unit: t.Optional(OneOf(UNIT_SLUGS, { description: 'The unit whose scouts the file names (else every unit the caller leads)' })),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ csv: 'Scout,Amount,Memo\r\nJamie Hale,42.50,Popcorn 2026\r\n', unit: 'pack' }],
+  },
+)
+
+export const CreditsParams = t.Object({ id: t.String({ pattern: '^[A-Za-z0-9_-]{10,40}$', description: 'The preview id' }) })
+
+const Credit = t.Object(
+  {
+    line: t.Integer({ minimum: 1, description: 'Line in the file' }),
+    scout_id: t.Integer(),
+    name: t.String(),
+    amount_cents: t.Integer({ minimum: 1 }),
+    memo: t.String(),
+  },
+  { additionalProperties: false },
+)
+
+export const CreditsPreview = t.Object(
+  {
+    id: t.String({ description: 'Apply it with this id within the hour' }),
+    expires_at: Instant,
+    credits: t.Array(Credit, { description: 'What applying credits' }),
+    bad_rows: t.Array(t.Object({ line: t.Integer(), reason: t.String() }, { additionalProperties: false }), {
+      description: 'Lines that are not credited, and why (including credits the ledger already holds)',
+    }),
+    total_cents: t.Integer(),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        id: 'q3VfX0c1sYk2rKzY8pQ1aw',
+        expires_at: '2026-11-28T10:30:00.000Z',
+        credits: [{ line: 2, scout_id: 12, name: 'Jamie Hale', amount_cents: 4250, memo: 'Popcorn 2026' }],
+        bad_rows: [{ line: 3, reason: 'Sam Doe: no such scout in your units' }],
+        total_cents: 4250,
+      },
+    ],
+  },
+)
+
+export const CreditsApplied = t.Object(
+  {
+    created: t.Integer({ description: 'Credit entries written' }),
+    skipped: t.Integer({ description: 'Lines not credited' }),
+    total_cents: t.Integer(),
+  },
+  { additionalProperties: false, examples: [{ created: 23, skipped: 1, total_cents: 97500 }] },
 )

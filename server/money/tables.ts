@@ -49,3 +49,17 @@ export interface OnlinePaymentTable {
   assigned_by: string | null
   assigned_at: string | null
 }
+
+/** A fundraiser-credits import's preview: the lines read from its file, until applied or an hour has passed. */
+export interface MoneyImportTable {
+  id: string
+  /** Who previewed it: only they may apply it. */
+  person_id: number | null
+  actor: string
+  /** The unit whose scouts the lines name (null: every unit the importer leads). */
+  unit_id: number | null
+  lines: string
+  created_at: string
+  expires_at: string
+  applied_at: string | null
+}

@@ -60,6 +60,8 @@ export interface RouteTable {
   'GET /api/admin/mirrors/failed': typeof import('#routes/api/admin/mirrors/failed.ts').GET
   'POST /api/admin/mirrors/retry': typeof import('#routes/api/admin/mirrors/retry.ts').POST
   'GET /api/admin/money/accounts': typeof import('#routes/api/admin/money/accounts.ts').GET
+  'POST /api/admin/money/credits/imports/{id}/apply': typeof import('#routes/api/admin/money/credits/imports/[id]/apply.ts').POST
+  'POST /api/admin/money/credits/imports': typeof import('#routes/api/admin/money/credits/imports/index.ts').POST
   'POST /api/admin/money/dues': typeof import('#routes/api/admin/money/dues.ts').POST
   'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
   'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
