@@ -315,3 +315,70 @@ export const CreditsApplied = t.Object(
   },
   { additionalProperties: false, examples: [{ created: 23, skipped: 1, total_cents: 97500 }] },
 )
+
+const StatementLineView = t.Object(
+  {
+    id: t.Integer(),
+    date: t.String({ format: 'date' }),
+    kind: OneOf(ENTRY_KINDS),
+    memo: t.String(),
+    cents: t.Integer({ description: 'The effect on what is owed: positive adds to it' }),
+  },
+  { additionalProperties: false },
+)
+const StatementAccount = {
+  carried_cents: t.Integer({ description: 'The balance carried over from before `since`' }),
+  lines: t.Array(StatementLineView),
+  balance_cents: t.Integer({ description: 'Positive: owed to the unit' }),
+}
+
+const STATEMENT_EXAMPLE = {
+  household_id: 7,
+  parent_name: 'Robin Hale',
+  payment_reference: '3FA9C21B',
+  since: '2026-09-01',
+  scouts: [
+    {
+      scout_id: 12,
+      name: 'Jamie Hale',
+      carried_cents: 0,
+      lines: [{ id: 88, date: '2026-11-20', kind: 'charge', memo: 'Winter campout', cents: 4500 }],
+      balance_cents: 4500,
+    },
+  ],
+  family: { carried_cents: 0, lines: [], balance_cents: 0 },
+  owed_cents: 4500,
+  pay: [{ provider: 'stripe', label: 'Pay by card', url: 'https://buy.stripe.com/test_abc?client_reference_id=3FA9C21B' }],
+  instructions: '<p>Checks to <strong>Pack 123</strong></p>',
+}
+
+export const StatementView = t.Object(
+  {
+    household_id: t.Integer(),
+    parent_name: t.String(),
+    payment_reference: t.String({ description: 'Give it with a payment made another way, so it lands on this account' }),
+    since: t.String({ format: 'date', description: 'Entries from this day (the start of the program year) are listed' }),
+    scouts: t.Array(t.Object({ scout_id: t.Integer(), name: t.String(), ...StatementAccount }, { additionalProperties: false })),
+    family: t.Object(StatementAccount, { additionalProperties: false, description: "The household's own entries, not a scout's" }),
+    owed_cents: t.Integer({ description: 'Everything the household owes (negative: in credit)' }),
+    pay: t.Array(
+      t.Object(
+        { provider: OneOf(['paypal', 'venmo', 'stripe'] as const), label: t.String(), url: t.String() },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'A Pay link for each way the unit takes, with the amount filled in where the provider takes it; none when nothing is owed',
+      },
+    ),
+    instructions: Nullable(
+      t.String({ description: 'How else to pay (the payments.instructions setting, as sanitised HTML), when something is owed' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const FamilyMoney = t.Object(
+  { statements: t.Array(StatementView, { description: 'One per household of yours that has money entries' }) },
+  { additionalProperties: false, examples: [{ statements: [STATEMENT_EXAMPLE] }] },
+)

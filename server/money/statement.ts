@@ -1,6 +1,7 @@
 // A household's statement: each scout's entries and balance, the family-level entries, what the household owes, and
 // how to pay. The family page shows it, and the treasurer's reminders mail it.
 import type { Executor } from '../db/database.ts'
+import { renderMarkdown } from '../mail/markdown.ts'
 import { programYear } from '../roster/queries.ts'
 import { getSetting } from '../settings/registry.ts'
 import { scoutName } from '../words.ts'
@@ -72,3 +73,18 @@ export async function statementOf(db: Executor, householdId: number) {
   }
 }
 export type Statement = Awaited<ReturnType<typeof statementOf>>
+
+/** The statements of the caller's own households that have any entry, instructions as sanitised HTML: the family page's. */
+export async function familyStatements(db: Executor, householdIds: number[]) {
+  const withEntries = householdIds.length
+    ? (await db.selectFrom('money_entries').select('household_id').distinct().where('household_id', 'in', householdIds).execute()).map(
+        (r) => r.household_id,
+      )
+    : []
+  const statements = []
+  for (const id of withEntries.sort((a, b) => a - b)) {
+    const statement = await statementOf(db, id)
+    statements.push({ ...statement, instructions: statement.instructions && renderMarkdown(statement.instructions) })
+  }
+  return { statements }
+}

@@ -3,7 +3,7 @@
 // to the parents' addresses only; and the settings that make the Pay links.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { expectDetail, ROLES, startServer, type TestServer, uniqueEmail, withServer } from '../helpers.ts'
-import { addHousehold } from '../households.ts'
+import { addHousehold, familyAccount } from '../households.ts'
 import { startRelay, type TestRelay } from '../mail.ts'
 
 let relay: TestRelay
@@ -110,5 +110,42 @@ describe('the payment settings', () => {
       ['payments.stripe_link', 'http://buy.stripe.com/abc'],
     ])
       expectDetail(await s.req('PUT', `/api/admin/settings/${key}`, { cookie: owner.cookie, json: { value } }), 422)
+  })
+})
+
+describe('GET /api/admin/family/money', () => {
+  it("shows a family its own statement with Pay links and instructions, not another family's, and nothing when there are no entries", async () => {
+    const mine = await familyAccount(s, {
+      unit: 'troop',
+      email: uniqueEmail('family'),
+      parent_name: 'Sam Ortiz',
+      scouts: [{ first_name: 'Rae' }],
+    })
+    const other = await familyAccount(s, { unit: 'troop', email: uniqueEmail('other'), scouts: [{ first_name: 'Zed' }] })
+    expect((await s.req('GET', '/api/admin/family/money', { cookie: mine.cookie })).body).toEqual({ statements: [] })
+    await charge(mine.scouts[0], 3000, 'Camp fee')
+    await charge(other.scouts[0], 9900, 'Other family')
+    const res = await s.req('GET', '/api/admin/family/money', { cookie: mine.cookie })
+    expect(res.status).toBe(200)
+    const [st] = res.body.statements
+    expect(res.body.statements.length).toBe(1)
+    expect(st).toMatchObject({ household_id: mine.household, parent_name: 'Sam Ortiz', owed_cents: 3000 })
+    expect(st.scouts).toEqual([
+      expect.objectContaining({
+        scout_id: mine.scouts[0],
+        name: 'Rae',
+        balance_cents: 3000,
+        lines: [expect.objectContaining({ memo: 'Camp fee', cents: 3000 })],
+      }),
+    ])
+    expect(st.pay.map((p: any) => p.provider)).toEqual(['paypal', 'venmo', 'stripe'])
+    expect(st.pay[2].url).toBe(`https://buy.stripe.com/test_abc123?client_reference_id=${st.payment_reference}`)
+    expect(st.instructions).toContain('<strong>Troop 45</strong>')
+    await s.req('POST', '/api/admin/money/entries', {
+      cookie: troopLeader.cookie,
+      json: { household_id: mine.household, kind: 'payment', amount_cents: 3000, date: '2026-11-22', memo: 'Paid', method: 'check' },
+    })
+    const paid = (await s.req('GET', '/api/admin/family/money', { cookie: mine.cookie })).body.statements[0]
+    expect([paid.owed_cents, paid.pay, paid.instructions]).toEqual([0, [], null])
   })
 })

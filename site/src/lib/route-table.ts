@@ -41,6 +41,7 @@ export interface RouteTable {
   'GET /api/admin/family': typeof import('#routes/api/admin/family/index.ts').GET
   'GET /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').GET
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
+  'GET /api/admin/family/money': typeof import('#routes/api/admin/family/money.ts').GET
   'GET /api/admin/history/export': typeof import('#routes/api/admin/history/export.ts').GET
   'GET /api/admin/history': typeof import('#routes/api/admin/history/index.ts').GET
   'GET /api/admin/keys/{id}': typeof import('#routes/api/admin/keys/[id].ts').GET
