@@ -4,7 +4,9 @@ type Cell = string | number | boolean | null | undefined
 
 export function csvCell(value: Cell): string {
   const text = value === null || value === undefined ? '' : String(value)
-  return `"${(/^\s*[=+\-@]|^[\t\r]/.test(text) ? "'" + text : text).replaceAll('"', '""')}"`
+  // A number (an amount of -5) is no formula: it stays one the spreadsheet can add up. Text is defused.
+  const runnable = typeof value !== 'number' && /^\s*[=+\-@]|^[\t\r]/.test(text)
+  return `"${(runnable ? "'" + text : text).replaceAll('"', '""')}"`
 }
 
 /** Rows as CSV lines, each ending in CRLF (for writing a document in parts). */

@@ -28,6 +28,8 @@ export interface Env {
   backupDir: string
   /** The SMTP relay and sender address (SMTP_URL, MAIL_FROM); null when mail is not set up. */
   mail: MailConfig | null
+  /** The signing secret of the Stripe webhook (STRIPE_WEBHOOK_SECRET, `whsec_…`); null when online payments are not set up. */
+  stripeWebhookSecret: string | null
 }
 
 const DEFAULT_LAN = ['127.0.0.0/8', '::1/128', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10']
@@ -51,6 +53,14 @@ export function plainlyNotRandom(token: string): boolean {
   let steps = 0
   for (let i = 1; i < token.length; i++) if (Math.abs(token.charCodeAt(i) - token.charCodeAt(i - 1)) === 1) steps++
   return steps * 2 > token.length - 1
+}
+
+/** The webhook signing secret as Stripe shows it; another shape is a mistake worth refusing at start. */
+function stripeSecret(value: string | undefined): string | null {
+  if (!value) return null
+  if (!/^whsec_[A-Za-z0-9+/=]{16,}$/.test(value))
+    throw new Error("STRIPE_WEBHOOK_SECRET must be the webhook's signing secret as Stripe shows it, starting whsec_")
+  return value
 }
 
 /** Builds the configuration from a variables object (process.env by default); throws on bad values. */
@@ -97,6 +107,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     caldav,
     caldavPollSeconds,
     mail: mailConfig(vars),
+    stripeWebhookSecret: stripeSecret(vars.STRIPE_WEBHOOK_SECRET),
     catalogDir: path.resolve(vars.CATALOG_DIR ?? path.join(import.meta.dir, '..', 'catalog')),
     // One folder per database file (two services in one folder never prune each other's site);
     // absolute, because the site build runs in another working directory.

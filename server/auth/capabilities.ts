@@ -11,6 +11,7 @@ export const CAPABILITY_WORDS = {
   'messages:send': 'Send mail to the families and leaders of your units',
   'account:self': 'Your own account and family page',
   'roster:write': 'Keep the roster: households, scouts, dues and health forms',
+  'money:write': "Keep the money ledger of your units' families: charges, payments, dues",
   'people:invite_leader': 'Invite leaders and families, and link family accounts',
   'people:invite_admin': 'Invite admins and give password-reset links',
   'people:manage': "Disable people and change anyone's roles",
@@ -40,6 +41,7 @@ const LEADER: Capability[] = [
   'pages:write',
   'messages:send',
   'roster:write',
+  'money:write',
   'socialposts:read',
   'people:invite_leader',
   'api:docs',
@@ -65,6 +67,7 @@ export const BREAK_GLASS_CAPABILITIES: readonly Capability[] = CAPABILITIES.filt
     c !== 'apikeys:own' &&
     c !== 'account:self' &&
     c !== 'roster:write' &&
+    c !== 'money:write' && // money is kept by a person who answers for it
     c !== 'api:docs' &&
     c !== 'messages:send' && // a message needs a person to answer to
     !c.startsWith('people:'),

@@ -22,6 +22,7 @@ import type { IdempotencyKeyTable } from '../http/tables.ts'
 import type { ApiKeyTable } from '../keys/tables.ts'
 import type { JoinSpamTable, LeadSearchTable, LeadTable, MirrorCopyTable } from '../leads/tables.ts'
 import type { MailOutboxTable } from '../mail/tables.ts'
+import type { MoneyEntryTable, MoneyImportTable, OnlinePaymentTable } from '../money/tables.ts'
 import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTable } from '../messages/tables.ts'
 import type { NearbyUnitTable } from '../nearby/tables.ts'
 import type { ContentPageTable } from '../pages/tables.ts'
@@ -76,6 +77,9 @@ export interface Database {
   rsvp_slots: RsvpSlotTable
   rsvp_payments: RsvpPaymentTable
   rsvp_reminders: RsvpReminderTable
+  money_entries: MoneyEntryTable
+  online_payments: OnlinePaymentTable
+  money_imports: MoneyImportTable
   idempotency_keys: IdempotencyKeyTable
   social_posts: SocialPostTable
   second_factors: SecondFactorTable

@@ -76,6 +76,19 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 const isJson = (type: string) => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 const FORM = 'application/x-www-form-urlencoded'
 
+/**
+ * The body as the exact UTF-8 text sent, at most `limit` bytes (413 past it, 400 when it is not UTF-8): for a route
+ * that checks a signature over the bytes (a payment provider's webhook) and so reads its body itself.
+ */
+export async function readText(request: Request, limit: number): Promise<string> {
+  const bytes = await readBytes(request, limit)
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    throw new HttpError(400, 'The request body is not valid UTF-8')
+  }
+}
+
 /** The parsed body (null when empty); `contentType` is the media type without parameters, lower case. */
 export async function parseBody(request: Request, contentType: string, limit: number, forms: boolean): Promise<unknown> {
   const bytes = await readBytes(request, limit)

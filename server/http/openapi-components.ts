@@ -38,6 +38,11 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
     prefixes: ['/api/admin/roster', '/api/admin/family'],
   },
   {
+    name: 'Money',
+    description: "The ledger of what families owe and pay: entries, reversals, accounts and the year's dues.",
+    prefixes: ['/api/admin/money', '/api/payments'],
+  },
+  {
     name: 'People',
     description: 'Accounts, roles, invites and password-reset links.',
     prefixes: ['/api/admin/people', '/api/invite', '/api/reset', '/api/setup'],

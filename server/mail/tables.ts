@@ -13,6 +13,7 @@ export const MAIL_KINDS = [
   'alert',
   'login_link',
   'welcome',
+  'statement',
 ] as const
 export type MailKind = (typeof MAIL_KINDS)[number]
 export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed'] as const

@@ -24,6 +24,8 @@ export interface HouseholdTable {
   created_by_person_id: number | null
   /** What the roster sorts by; null sorts by the parent's last name. */
   sort_name: string | null
+  /** A short random code online payments carry back (Stripe's client_reference_id); set by the database on insert. */
+  payment_reference: Generated<string>
 }
 export type Household = Selectable<HouseholdTable>
 

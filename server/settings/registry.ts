@@ -210,8 +210,31 @@ export const SETTINGS = {
     schema: t.Union([t.String({ maxLength: 2000 }), t.Null()]),
     default: null,
     description:
-      'Shown on the reply card of every event that costs something (signup.cost_cents): whom to pay, by check, cash or an online link. Markdown; links and lists work.',
+      'Shown on the reply card of every event that costs something (signup.cost_cents), and with what a family owes on its family page and statements: whom to pay, by check, cash or Zelle. Markdown; links and lists work.',
     check: (value) => (value !== null && !value.trim() ? 'must not be blank (null for none)' : null),
+  }),
+  'payments.paypal_me': setting({
+    label: 'PayPal.me name',
+    type: 'a PayPal.me name (letters and digits, up to 20), or null for none',
+    schema: t.Union([t.String({ pattern: '^[A-Za-z0-9]{1,20}$' }), t.Null()]),
+    default: null,
+    description:
+      "The unit's PayPal.me name (the part after paypal.me/): families who owe see a Pay with PayPal button with the amount filled in.",
+  }),
+  'payments.venmo': setting({
+    label: 'Venmo username',
+    type: 'a Venmo username (5 to 30 letters, digits, - or _), or null for none',
+    schema: t.Union([t.String({ pattern: '^[A-Za-z0-9_-]{5,30}$' }), t.Null()]),
+    default: null,
+    description: "The unit's Venmo username, without @: families who owe see a Pay with Venmo button with the amount and a note filled in.",
+  }),
+  'payments.stripe_link': setting({
+    label: 'Stripe Payment Link',
+    type: 'a Stripe Payment Link (https://buy.stripe.com/…), or null for none',
+    schema: t.Union([t.String({ pattern: '^https://buy\\.stripe\\.com/[A-Za-z0-9_/-]{1,200}$' }), t.Null()]),
+    default: null,
+    description:
+      "A Stripe Payment Link that lets the payer choose the amount: families who owe see a Pay by card button that carries their household's payment reference, so the payment lands on their account (see Online payments in the operating guide).",
   }),
   'catalog.per_minute': integer(
     'Catalog requests per minute per address',

@@ -95,6 +95,7 @@ describe('the contract, route by route', () => {
       '/api/admin/history',
       '/api/admin/leads',
       '/api/admin/messages',
+      '/api/admin/money/entries',
       '/api/admin/pages',
       '/api/admin/roster',
       '/api/catalog/changes',

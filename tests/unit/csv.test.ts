@@ -14,6 +14,7 @@ describe('csvCell', () => {
     expect(csvCell('a=b')).toBe('"a=b"')
     expect(csvCell(null)).toBe('""')
     expect(csvCell(42)).toBe('"42"')
+    expect(csvCell(-5.5)).toBe('"-5.5"') // a number is never a formula, so an amount stays a number
     expect(csvDocument(['a', 'b'], [[1, 'x']])).toBe('a,b\r\n"1","x"\r\n')
   })
 })

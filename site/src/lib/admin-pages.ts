@@ -48,6 +48,12 @@ export const ADMIN_PAGES = [
     about: 'Households, scouts, dues and health forms for this program year.',
   },
   {
+    href: '/admin/money/',
+    label: 'Money',
+    needs: 'money:write',
+    about: "What each family owes and has paid, dues, statements and the treasurer's report.",
+  },
+  {
     href: '/admin/people/',
     label: 'People',
     needs: 'people:invite_leader',

@@ -41,6 +41,7 @@ export interface RouteTable {
   'GET /api/admin/family': typeof import('#routes/api/admin/family/index.ts').GET
   'GET /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').GET
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
+  'GET /api/admin/family/money': typeof import('#routes/api/admin/family/money.ts').GET
   'GET /api/admin/history/export': typeof import('#routes/api/admin/history/export.ts').GET
   'GET /api/admin/history': typeof import('#routes/api/admin/history/index.ts').GET
   'GET /api/admin/keys/{id}': typeof import('#routes/api/admin/keys/[id].ts').GET
@@ -59,6 +60,18 @@ export interface RouteTable {
   'POST /api/admin/messages/preview': typeof import('#routes/api/admin/messages/preview.ts').POST
   'GET /api/admin/mirrors/failed': typeof import('#routes/api/admin/mirrors/failed.ts').GET
   'POST /api/admin/mirrors/retry': typeof import('#routes/api/admin/mirrors/retry.ts').POST
+  'GET /api/admin/money/accounts': typeof import('#routes/api/admin/money/accounts.ts').GET
+  'POST /api/admin/money/credits/imports/{id}/apply': typeof import('#routes/api/admin/money/credits/imports/[id]/apply.ts').POST
+  'POST /api/admin/money/credits/imports': typeof import('#routes/api/admin/money/credits/imports/index.ts').POST
+  'POST /api/admin/money/dues': typeof import('#routes/api/admin/money/dues.ts').POST
+  'POST /api/admin/money/entries/{id}/reverse': typeof import('#routes/api/admin/money/entries/[id]/reverse.ts').POST
+  'GET /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').GET
+  'POST /api/admin/money/entries': typeof import('#routes/api/admin/money/entries/index.ts').POST
+  'POST /api/admin/money/reminders': typeof import('#routes/api/admin/money/reminders.ts').POST
+  'GET /api/admin/money/report.csv': typeof import('#routes/api/admin/money/report.csv.ts').GET
+  'GET /api/admin/money/report': typeof import('#routes/api/admin/money/report.ts').GET
+  'POST /api/admin/money/unmatched/{id}/assign': typeof import('#routes/api/admin/money/unmatched/[id]/assign.ts').POST
+  'GET /api/admin/money/unmatched': typeof import('#routes/api/admin/money/unmatched/index.ts').GET
   'GET /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').GET
   'PATCH /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').PATCH
   'DELETE /api/admin/nearby/{id}': typeof import('#routes/api/admin/nearby/[id].ts').DELETE
@@ -124,6 +137,7 @@ export interface RouteTable {
   'POST /api/join': typeof import('#routes/api/join.ts').POST
   'POST /api/login-link/{token}': typeof import('#routes/api/login-link/[token].ts').POST
   'POST /api/login-link': typeof import('#routes/api/login-link/index.ts').POST
+  'POST /api/payments/stripe': typeof import('#routes/api/payments/stripe.ts').POST
   'GET /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').GET
   'PUT /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').PUT
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET
