@@ -142,6 +142,10 @@ export function onSubmit<T>(
 
 /** A form field's text, trimmed. */
 export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim()
+/** A form field's text, trimmed, or null when blank (a field to clear). */
+export const orNull = (data: FormData, name: string) => text(data, name) || null
+/** A form's input by name. */
+export const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
 
 let signedIn: Promise<AnswerOf<Route<'GET /api/admin/whoami'>>> | undefined
 /** Who is signed in, and what they may do (asked once per page). */

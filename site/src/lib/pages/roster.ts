@@ -1,18 +1,15 @@
-// Roster: search and filters kept in the address (a leader's own dens one tap away), the counts they find, and a
-// short card per household that opens its dialog: the household's fields, its scouts with this year's one-tap
-// checklist, its family accounts and open invites ("Invite a parent"). One dialog adds or edits a scout (member ID
-// included), one invites a parent; CSV export of what is shown.
+// Roster: the counts the filters find, a card per household opening its dialog (its fields, its scouts with this year's
+// one-tap checklist, its accounts and open invites), and CSV export of what is shown. The filters, the scout dialog and
+// "Invite a parent" are in roster-filters.ts, roster-scout.ts and roster-invite.ts.
 import type { AnswerOf } from '#server/routes.ts'
-import { denWords, goesBy, plural } from '#server/words.ts'
+import { denWords, goesBy } from '#server/words.ts'
 import {
   api,
   type ApiResult,
   type Route,
   byId,
-  formParams,
   h,
   holds,
-  leadsUnit,
   onSubmit,
   signedInFor,
   text,
@@ -20,8 +17,13 @@ import {
   showStatus,
   showError,
   bodyOrShowError,
+  field,
+  orNull,
 } from '../admin.ts'
 import { badges, duesBox, healthFormDate, statusHere } from '../roster-checks.ts'
+import { countsWords, rosterFilters } from '../roster-filters.ts'
+import { inviteDialog } from '../roster-invite.ts'
+import { scoutDialog } from '../roster-scout.ts'
 
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
@@ -32,124 +34,20 @@ type OpenInvite = Listed['invites'][number]
 const me = await signedInFor('/admin/roster/')
 const canLink = holds(me, 'people:invite_leader')
 const filters = byId<HTMLFormElement>('filters')
-const search = byId<HTMLInputElement>('q')
 const unitSelect = byId<HTMLSelectElement>('unit')
-const denSelect = byId<HTMLSelectElement>('den')
 const moreFilters = byId<HTMLDetailsElement>('more-filters')
 const householdDialog = byId<HTMLDialogElement>('household-dialog')
 const householdForm = byId<HTMLFormElement>('household')
-const scoutDialog = byId<HTMLDialogElement>('scout-dialog')
-const scoutForm = byId<HTMLFormElement>('scout')
-const inviteDialog = byId<HTMLDialogElement>('invite-dialog')
-const inviteForm = byId<HTMLFormElement>('invite')
 let roster: Roster | null = null
 let accounts: { id: number; email: string }[] | null = null
 /** The household the dialog shows (null while adding one), with its open invites and the links made this time. */
 let editing: { household: Household; invites: OpenInvite[]; links: Map<number, string> } | null = null
 let addingHousehold = false
-let scoutOf: { household: Household; scout: Scout | null } | null = null
 let loads = 0
 let openedFromHash = false
 
-const field = (form: HTMLFormElement, name: string) => form.elements.namedItem(name) as HTMLInputElement
-const orNull = (data: FormData, name: string) => text(data, name) || null
-
-/** Where the person is looking: the open household dialog's status line, or the page's. */
-
-// ——— Filters, kept in the address ———
-
-function fromAddress() {
-  const params = new URLSearchParams(location.search)
-  search.value = params.get('q') ?? ''
-  unitSelect.value = params.get('unit') ?? ''
-  ensureDenOption(params.get('den') ?? '')
-  denSelect.value = params.get('den') ?? ''
-  field(filters, 'dues').checked = params.get('dues') === 'unpaid'
-  field(filters, 'health').checked = params.get('health') === 'missing'
-}
-
-/** The filters as query parameters, blank ones left out. */
-const chosen = () => formParams(filters)
-
-/** Puts the filters in the address (a new history entry, or in place while typing) and reads the roster again. */
-function apply(mode: 'push' | 'replace') {
-  const query = chosen().toString()
-  const address = `${location.pathname}${query ? `?${query}` : ''}`
-  if (address !== location.pathname + location.search) history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', address)
-  void load()
-}
-
-function ensureDenOption(den: string) {
-  if (den && ![...denSelect.options].some((o) => o.value === den)) denSelect.append(h('option', { value: den }, den))
-}
-
-/** The den choices: each den and patrol in use, by unit (only the chosen unit's when one is chosen). */
-function denChoices(body: Roster) {
-  const keep = denSelect.value
-  const unit = unitSelect.value
-  const groups = body.units
-    .filter((u) => !unit || u.slug === unit || String(u.id) === unit)
-    .map((u) => {
-      const dens = body.den_units.filter((d) => d.unit_id === u.id)
-      return (
-        dens.length > 0 &&
-        h(
-          'optgroup',
-          { label: u.slug === 'troop' ? `${u.name}: patrols` : `${u.name}: dens` },
-          ...dens.map((d) => h('option', { value: d.den }, denWords(d.den, d.unit_slug))),
-        )
-      )
-    })
-  denSelect.replaceChildren(
-    h('option', { value: '' }, unit === 'troop' ? 'Every patrol' : unit === 'pack' ? 'Every den' : 'Every den and patrol'),
-    ...groups.filter((g): g is HTMLElement => !!g),
-  )
-  ensureDenOption(keep)
-  denSelect.value = keep
-  byId('den-label').textContent = unit === 'troop' ? 'Patrol' : unit === 'pack' ? 'Den' : 'Den or patrol'
-}
-
-/** One tap to a leader's own den: the dens and patrols of the units they lead (the one their title names, if any). */
-function myDens(body: Roster) {
-  const led = me.led_units.units
-  const mine = body.den_units.filter((d) => led.some((u) => u.unit_id === d.unit_id))
-  const titles = led.map((u) => (u.title ?? '').toLowerCase()).join(' ')
-  const named = mine.filter((d) => new RegExp(`\\b${d.den.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(titles))
-  const shown = named.length ? named : mine
-  const group = byId('my-dens')
-  group.hidden = !shown.length
-  const kinds = new Set(shown.map((d) => d.unit_slug))
-  byId('my-dens-label').textContent = kinds.has('troop') ? (kinds.has('pack') ? 'Your dens and patrols:' : 'Your patrols:') : 'Your dens:'
-  group.replaceChildren(
-    byId('my-dens-label'),
-    ...shown.map((d) => {
-      const on = denSelect.value === d.den
-      return h(
-        'button',
-        {
-          type: 'button',
-          'aria-pressed': on ? 'true' : 'false',
-          onclick: () => {
-            ensureDenOption(d.den)
-            denSelect.value = on ? '' : d.den
-            if (!on && unitSelect.value && unitSelect.value !== d.unit_slug) unitSelect.value = ''
-            apply('push')
-          },
-        },
-        denWords(d.den, d.unit_slug),
-      )
-    }),
-  )
-}
-
-function countsWords(c: Roster['counts']) {
-  return [
-    plural(c.households, 'household'),
-    plural(c.scouts, 'scout'),
-    `${c.dues_unpaid} dues unpaid`,
-    `${plural(c.health_missing, 'health form')} missing or expiring`,
-  ].join(' · ')
-}
+const filtering = rosterFilters({ me, reload: () => void load() })
+const { chosen, apply } = filtering
 
 // ——— The list ———
 
@@ -160,8 +58,7 @@ async function load() {
   const body = bodyOrShowError(await api('GET', query.size ? `/api/admin/roster?${query}` : '/api/admin/roster'))
   if (!body || mine !== loads) return
   roster = body
-  denChoices(body)
-  myDens(body)
+  filtering.show(body)
   const on = [query.get('unit'), query.get('den'), query.get('dues') && 'dues', query.get('health') && 'health'].filter(Boolean).length
   byId('filters-on').textContent = on ? `(${on} on)` : ''
   if (on) moreFilters.open = true
@@ -311,7 +208,7 @@ function scoutItem(hh: Household, sc: Scout) {
       {},
       h('strong', {}, goesBy(sc)),
       ' ',
-      h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => openScout(hh, sc) }, 'Edit'),
+      h('button', { type: 'button', class: 'link', 'aria-label': `Edit ${sc.first_name}`, onclick: () => scouts.open(hh, sc) }, 'Edit'),
     ),
     h(
       'p',
@@ -445,60 +342,13 @@ householdDialog.addEventListener('close', () => {
   void load()
 })
 
-// ——— The scout dialog ———
+// ——— The scout and invite dialogs ———
 
-/** The units a caller keeps scouts in: those they lead (all for admins and owners); the server refuses others (403). */
-const keptUnits = () => (roster?.units ?? []).filter((u) => leadsUnit(me, u.id))
-
-function denLabel() {
-  const unit = roster?.units.find((u) => String(u.id) === byId<HTMLSelectElement>('scout-unit').value)
-  byId('scout-den-label').textContent = unit?.slug === 'troop' ? 'Patrol' : 'Den'
-  const dens = roster?.den_units.filter((d) => d.unit_id === unit?.id).map((d) => d.den) ?? []
-  byId('dens').replaceChildren(...dens.map((d) => h('option', { value: d })))
-}
-
-function openScout(household: Household, scout: Scout | null) {
-  scoutOf = { household, scout }
-  scoutForm.reset()
-  byId('scout-error').hidden = true
-  const unitChoice = byId<HTMLSelectElement>('scout-unit')
-  const mine = keptUnits()
-  unitChoice.replaceChildren(...mine.map((u) => h('option', { value: String(u.id) }, u.name)))
-  const preferred = scout?.unit_id ?? mine.find((u) => u.slug === unitSelect.value)?.id ?? household.scouts[0]?.unit_id
-  if (preferred) unitChoice.value = String(preferred)
-  denLabel()
-  field(scoutForm, 'first_name').value = scout?.first_name ?? ''
-  field(scoutForm, 'last_name').value = scout?.last_name ?? ''
-  field(scoutForm, 'den').value = scout?.den ?? ''
-  field(scoutForm, 'org_member_id').value = scout?.org_member_id ?? ''
-  const family = byId('scout-family')
-  family.hidden = !scout
-  if (scout)
-    family.textContent = `Set by the family: ${scout.preferred_name ? `goes by ${scout.preferred_name}` : 'no other name'}; ${scout.photo_consent ? 'photos OK' : 'no photos'}.`
-  byId('scout-title').textContent = scout ? `Edit ${scout.first_name}` : `Add a scout to ${household.parent_name}'s household`
-  scoutDialog.showModal()
-}
-
-byId('scout-unit').addEventListener('change', denLabel)
-
-onSubmit(
-  scoutForm,
-  (data) => {
-    const fields = {
-      first_name: text(data, 'first_name'),
-      last_name: orNull(data, 'last_name'),
-      unit_id: Number(data.get('unit_id')),
-      den: orNull(data, 'den'),
-      org_member_id: orNull(data, 'org_member_id'),
-    }
-    const { household, scout } = scoutOf!
-    return scout
-      ? api('PATCH', `/api/admin/roster/scouts/${scout.id}`, fields)
-      : api('POST', `/api/admin/roster/households/${household.id}/scouts`, fields)
-  },
-  async (saved) => {
-    scoutDialog.close()
-    const words = `${scoutOf?.scout ? 'Saved' : 'Added'} ${saved.first_name}.`
+const scouts = scoutDialog({
+  me,
+  roster: () => roster,
+  unitFilter: () => unitSelect.value,
+  async saved(words) {
     if (editing && householdDialog.open) {
       const fresh = bodyOrShowError(await api('GET', `/api/admin/roster/households/${editing.household.id}`))
       if (fresh) editing.household = fresh
@@ -506,39 +356,12 @@ onSubmit(
     }
     showStatus(words, statusHere())
   },
-)
+})
 
-// ——— Inviting a parent ———
-
-function openInvite() {
-  const hh = editing?.household
-  if (!hh) return
-  inviteForm.reset()
-  byId('invite-error').hidden = true
-  const linked = new Set(hh.people.map((p) => p.email))
-  if (hh.email && !linked.has(hh.email)) field(inviteForm, 'email').value = hh.email
-  byId('invite-about').textContent =
-    `They get a link to make their account, which then sees ${hh.parent_name}'s household on its family page. It works once, for 14 days.`
-  inviteDialog.showModal()
-}
-
-/** The roles a parent's invite grants: member of each unit of the household's scouts that the inviter may grant. */
-function parentUnits(hh: Household) {
-  const units = [...new Set(hh.scouts.map((sc) => sc.unit_id))]
-  return units.filter((id) => leadsUnit(me, id)).map((unit_id) => ({ unit_id, role: 'member' as const }))
-}
-
-onSubmit(
-  inviteForm,
-  (data) =>
-    api('POST', '/api/admin/people/invite', {
-      email: text(data, 'email'),
-      units: parentUnits(editing!.household),
-      household_id: editing!.household.id,
-      send_email: data.get('send_email') === 'on',
-    }),
-  async (invited) => {
-    inviteDialog.close()
+const invites = inviteDialog({
+  me,
+  household: () => editing?.household ?? null,
+  async invited(invited) {
     if (!editing) return
     editing.invites = [
       ...editing.invites.filter((i) => i.email !== invited.email),
@@ -557,30 +380,15 @@ onSubmit(
       statusHere(),
     )
   },
-)
+})
 
 // ——— Wiring ———
 
 for (const close of document.querySelectorAll<HTMLButtonElement>('dialog [data-close]'))
   close.addEventListener('click', () => close.closest('dialog')!.close())
 byId('new-household').addEventListener('click', openNewHousehold)
-byId('invite-parent').addEventListener('click', openInvite)
-byId('add-scout').addEventListener('click', () => editing && openScout(editing.household, null))
-filters.addEventListener('submit', (event) => {
-  event.preventDefault()
-  apply('push')
-})
-let typing: ReturnType<typeof setTimeout> | undefined
-search.addEventListener('input', () => {
-  clearTimeout(typing)
-  typing = setTimeout(() => apply('replace'), 250)
-})
-for (const control of [unitSelect, denSelect, field(filters, 'dues'), field(filters, 'health')])
-  control.addEventListener('change', () => apply('push'))
-addEventListener('popstate', () => {
-  fromAddress()
-  void load()
-})
-fromAddress()
+byId('invite-parent').addEventListener('click', invites.open)
+byId('add-scout').addEventListener('click', () => editing && scouts.open(editing.household, null))
+filtering.wire()
 moreFilters.open = matchMedia('(min-width: 48rem)').matches
 await load()
