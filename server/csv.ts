@@ -1,5 +1,8 @@
 // CSV downloads: a plain header, every cell quoted, and a leading = + - @ (also after blanks) or tab or
 // carriage return defused with a ', so spreadsheets never run a cell as a formula.
+import { CsvError, parse } from 'csv-parse/sync'
+import { unprocessable } from './errors.ts'
+
 type Cell = string | number | boolean | null | undefined
 
 export function csvCell(value: Cell): string {
@@ -28,3 +31,22 @@ export const csvDownload = (filename: string, body: BodyInit) =>
   new Response(body, {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
   })
+
+/** One line of an uploaded CSV file as read: its cells, trimmed, and the line it ends on. */
+export interface CsvRecord {
+  record: string[]
+  info: { lines: number }
+}
+
+/**
+ * The lines of an uploaded CSV file (a roster, a fundraiser sheet): a byte-order mark and blank lines skipped, cells
+ * trimmed, rows of any length. 422 `not_csv` naming the `csv` field when it cannot be read as CSV.
+ */
+export function readCsvRecords(text: string): CsvRecord[] {
+  try {
+    return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as CsvRecord[]
+  } catch (error) {
+    if (error instanceof CsvError) throw unprocessable(`csv: this is not a readable CSV file (${error.message})`, 'not_csv', 'csv')
+    throw error
+  }
+}

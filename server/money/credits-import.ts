@@ -3,7 +3,6 @@
 // one action-log entry. A line the ledger already holds (the same scout, amount and memo) is skipped, so a file
 // applied twice credits nobody twice.
 import { randomBytes } from 'node:crypto'
-import { CsvError, parse } from 'csv-parse/sync'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
@@ -12,6 +11,7 @@ import { conflict, gone, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { today } from '../settings/registry.ts'
 import { dollars, plural, scoutName } from '../words.ts'
+import { readCsvRecords } from '../csv.ts'
 import { insertEntry } from './commands.ts'
 import { settleDues } from './dues-checks.ts'
 import { unitsInScope } from './queries.ts'
@@ -47,19 +47,7 @@ interface CreditLine {
 
 /** The lines of a credits file; 422 when it is not CSV or names no amount column and no scout column. */
 function readCredits(text: string): CreditLine[] {
-  let records: { record: string[]; info: { lines: number } }[]
-  try {
-    records = parse(text, {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-    }) as unknown as typeof records
-  } catch (error) {
-    if (error instanceof CsvError) throw unprocessable(`csv: this is not a readable CSV file (${error.message})`, 'not_csv', 'csv')
-    throw error
-  }
+  const records = readCsvRecords(text)
   const [head, ...rows] = records
   const columns = new Map<Field, number>()
   head?.record.forEach((h, i) => {

@@ -1,7 +1,7 @@
 // Reading a roster file: columns found by header (case, spaces and punctuation ignored, the usual synonyms), the
 // BSA "Member Roster" export as it comes (a title naming the unit, ADULT MEMBERS then YOUTH MEMBERS, one line per
 // youth and parent), and only what the roster keeps: every other column is dropped and named in a warning.
-import { CsvError, parse } from 'csv-parse/sync'
+import { readCsvRecords } from '../csv.ts'
 import { unprocessable } from '../errors.ts'
 
 /** One scout's line as read, before it is checked against the roster. */
@@ -96,19 +96,7 @@ const MAX_ROWS = 5000
  */
 export function readRosterCsv(text: string): { rows: ImportRow[]; unit: string | null; warnings: ImportWarning[] } {
   if (text.includes('\0')) throw unprocessable('csv: this is not a CSV file (it holds binary data)', 'not_csv', 'csv')
-  let records: { record: string[]; info: { lines: number } }[]
-  try {
-    records = parse(text, {
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-    }) as unknown as typeof records
-  } catch (error) {
-    if (error instanceof CsvError) throw unprocessable(`csv: this is not a readable CSV file (${error.message})`, 'not_csv', 'csv')
-    throw error
-  }
+  const records = readCsvRecords(text)
   let unit: string | null = null
   let inAdults = false
   let header: ReturnType<typeof columnsOf> = null
