@@ -59,7 +59,7 @@ async function load() {
   if (!body || mine !== loads) return
   roster = body
   filtering.show(body)
-  const on = [query.get('unit'), query.get('den'), query.get('dues') && 'dues', query.get('health') && 'health'].filter(Boolean).length
+  const on = ['unit', 'den', 'dues', 'health', 'inactive_weeks'].filter((name) => query.get(name)).length
   byId('filters-on').textContent = on ? `(${on} on)` : ''
   if (on) moreFilters.open = true
   byId('counts').textContent = countsWords(body.counts)
