@@ -23,6 +23,8 @@ export interface RouteTable {
   'GET /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').GET
   'POST /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').POST
   'GET /api/admin/calendar/{uid}/attendance.csv': typeof import('#routes/api/admin/calendar/[uid]/attendance.csv.ts').GET
+  'GET /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').GET
+  'PUT /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').PUT
   'GET /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').GET
   'PUT /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').PUT
   'DELETE /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').DELETE
