@@ -63,16 +63,6 @@ export const ScoutLog = t.Object(
   { $id: 'ScoutLog', additionalProperties: false, examples: [LOG_EXAMPLE] },
 )
 
-export const OccurrenceQuery = t.Object(
-  {
-    date: t.Optional({
-      ...DateString,
-      description: 'The day of the occurrence, for a repeating event (needed then); a one-time event may send its own date or none',
-    }),
-  },
-  { additionalProperties: false },
-)
-
 export const AttendanceReportQuery = t.Object({
   unit: t.Optional(Line(50, { description: 'pack or troop (slug or id); every unit you lead without it', examples: ['troop'] })),
   from: t.Optional({ ...DateString, description: 'The first day counted; the program year’s first day without it' }),

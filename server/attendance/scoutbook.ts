@@ -7,7 +7,6 @@ import type { Executor } from '../db/database.ts'
 import { notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { type Attended, attendedEvents } from './facts.ts'
-import { attendanceKey } from './occurrence.ts'
 
 export const SCOUTBOOK_COLUMNS = [
   'BSA Member ID',
@@ -48,29 +47,23 @@ function splitName(name: string): [string, string] {
 }
 
 /**
- * The event, or occurrence of a repeating one (`date`), whose attendance is asked for: 404 when the calendar does not
- * hold it, 422 for a repeating event without the day of one of its occurrences.
+ * The event an attendance key names (`<uid>#<date>` for one occurrence of a repeating event, as taking attendance
+ * names it): 404 when the calendar does not hold it, 422 for a repeating event named without its day.
  */
-async function eventAsked(db: Executor, uid: string, date?: string) {
-  const keys = date ? [attendanceKey(uid, date), uid] : [uid]
-  const found = await attendedEvents(
-    db,
-    keys.map((event_uid) => ({ event_uid, recorded_at: nowIso() })),
-  )
-  const event = keys.map((k) => found.get(k)!).find((e) => e.in_calendar && (!date || e.date === date))
-  if (event) return event
-  const held = await db.selectFrom('calendar_objects').select('uid').where('uid', '=', uid).executeTakeFirst()
-  if (held) throw unprocessable(date ? `date: the event does not happen on ${date}` : 'date: is needed for a repeating event')
-  throw notFound('No such event (it may have been deleted)')
+async function eventAsked(db: Executor, key: string) {
+  const event = (await attendedEvents(db, [{ event_uid: key, recorded_at: nowIso() }])).get(key)!
+  if (event.in_calendar) return event
+  const held = await db.selectFrom('calendar_objects').select('uid').where('uid', '=', key).executeTakeFirst()
+  if (held) throw unprocessable('uid: this event repeats; name one occurrence as <uid>#<date>', undefined, 'uid')
+  throw notFound('No such event (it may have been deleted), or the repeating event does not happen on that day')
 }
 
 /**
  * GET /api/admin/calendar/{uid}/attendance.csv: who came (scouts, then adults), for leaders of the event's unit (403
  * otherwise). UTF-8 with a byte-order mark; text cells a spreadsheet would run start with a quote.
  */
-export async function attendanceCsv(db: Executor, caller: Caller, uid: string, date?: string) {
-  const event = await eventAsked(db, uid, date)
-  const key = event.uid
+export async function attendanceCsv(db: Executor, caller: Caller, key: string) {
+  const event = await eventAsked(db, key)
   assertLeadsSlug(caller, event.unit!, 'This event')
   const scouts = await db
     .selectFrom('attendance')
