@@ -80,7 +80,7 @@ export const AttendanceReport = t.Object(
           name: t.String(),
           unit: t.String({ description: 'The scout’s unit now' }),
           den: Nullable(t.String()),
-          meetings_held: t.Integer({ description: 'Meetings of the scout’s unit in the period whose attendance was taken' }),
+          meetings_held: t.Integer({ description: 'Meetings in the period at which attendance was taken for the scout’s unit' }),
           meetings_attended: t.Integer(),
           events_attended: t.Integer({ description: 'Other events (campouts, hikes, service…) the scout came to' }),
           share: Nullable(t.Number({ description: 'meetings_attended / meetings_held, 0 to 1; null when none was held' })),

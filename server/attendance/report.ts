@@ -14,8 +14,8 @@ import type { AttendanceReportQuery } from './log-schemas.ts'
 
 /**
  * GET /api/admin/roster/attendance: the scouts of active households in `unit` (404 unknown, 403 one the caller does
- * not lead), or in every unit the caller leads. A meeting counts as held once its attendance was taken (anyone ticked,
- * present or not): a meeting nobody took attendance at says nothing about who came.
+ * not lead), or in every unit the caller leads. A meeting counts as held for a unit once attendance was taken at it for
+ * that unit's scouts (present or not): a meeting nobody took attendance at says nothing about who came.
  */
 export async function attendanceReport(db: Executor, caller: Caller, query: typeof AttendanceReportQuery.static) {
   const led = ledUnits(caller)
@@ -34,20 +34,19 @@ export async function attendanceReport(db: Executor, caller: Caller, query: type
     .$if(!!unit, (q) => q.where('scouts.unit_id', '=', unit!.id))
     .$if(!unit && !!led, (q) => q.where('scouts.unit_id', 'in', [0, ...led!]))
     .execute()
-  const rows = await db.selectFrom('attendance').select(['event_uid', 'scout_id', 'present', 'recorded_at']).execute()
+  const rows = await db.selectFrom('attendance').select(['event_uid', 'scout_id', 'present', 'unit', 'recorded_at']).execute()
   const events = await attendedEvents(db, rows)
   const inPeriod = (key: string) => {
     const e = events.get(key)!
     return e.date >= from && e.date <= to
   }
-  const meetingsHeld = (slug: string) =>
-    new Set(
-      rows
-        .map((r) => events.get(r.event_uid)!)
-        .filter((e) => e.kind === 'meeting' && (e.unit === slug || e.unit === 'both') && inPeriod(e.uid))
-        .map((e) => e.uid),
-    )
-  const held = new Map(['pack', 'troop'].map((slug) => [slug, meetingsHeld(slug)]))
+  // Held for a unit: a meeting in the period at which any of that unit's scouts was marked (a meeting of both units
+  // where only the pack's leaders took attendance was not held for the troop, as far as anyone knows).
+  const held = new Map<string, Set<string>>([
+    ['pack', new Set()],
+    ['troop', new Set()],
+  ])
+  for (const r of rows) if (events.get(r.event_uid)!.kind === 'meeting' && inPeriod(r.event_uid)) held.get(r.unit)?.add(r.event_uid)
   const cameBy = new Map<number, string[]>()
   for (const r of rows) if (r.present === 1) cameBy.set(r.scout_id, [...(cameBy.get(r.scout_id) ?? []), r.event_uid])
   const answer = scouts.map((sc) => {

@@ -38,6 +38,9 @@ beforeAll(async () => {
   const packLeader = await s.as(ROLES.packLeader)
   const packMeeting = await pastEvent(s, packLeader.cookie, { title: 'Pack meeting', unit: 'pack', date: ago(9), kind: 'meeting' })
   await attend(s, packLeader.cookie, packMeeting, [pack])
+  // A meeting of both units at which only the pack's leader took attendance: held for the pack, not the troop.
+  const joint = await pastEvent(s, packLeader.cookie, { title: 'Joint meeting', unit: 'both', date: ago(5), kind: 'meeting' })
+  await attend(s, packLeader.cookie, joint, [pack])
   // A hike: another event, not a meeting. And an old campout, before the period asked below.
   const hike = await pastEvent(s, leader.cookie, { title: 'Hike', date: ago(19), kind: 'hike', miles: 5 })
   await attend(s, leader.cookie, hike, [troop.rare])
@@ -85,8 +88,8 @@ describe('GET /api/admin/roster/attendance', () => {
     const all = await report(`from=${ago(60)}`, admin.cookie)
     expect(all.body.scouts.find((r: any) => r.scout_id === pack)).toMatchObject({
       unit: 'pack',
-      meetings_held: 1,
-      meetings_attended: 1,
+      meetings_held: 2,
+      meetings_attended: 2,
       share: 1,
     })
   })

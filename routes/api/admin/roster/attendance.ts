@@ -6,7 +6,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 export const GET = defineRoute('roster:write', 'Attendance by scout', {
   operationId: 'getAttendanceReport',
   description:
-    'For each scout of an active household in the unit (every unit you lead without `unit`): the meetings of their unit from `from` to `to` whose attendance was taken, how many they came to and the share, the other events they came to, and the last day they came to anything. The program year so far by default.',
+    'For each scout of an active household in the unit (every unit you lead without `unit`): the meetings from `from` to `to` at which attendance was taken for their unit, how many they came to and the share, the other events they came to, and the last day they came to anything. The program year so far by default.',
   query: AttendanceReportQuery,
   responses: ok(AttendanceReport, 'The report', {
     403: { description: 'A unit you do not lead', codes: ['unit_out_of_scope'] },
