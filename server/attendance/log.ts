@@ -1,10 +1,12 @@
 // Each scout's log: the events the scout came to, newest first, with what each counted for, and the totals for this
 // program year and for all time. Attendance is kept by scout, with the unit of the day, so a scout who moved from the
 // pack to the troop keeps the pack's nights.
+import { sql } from 'kysely'
 import type { Caller } from '../auth/credential.ts'
 import { ledUnits } from '../auth/led-units.ts'
 import type { Executor } from '../db/database.ts'
 import { forbidden, notFound } from '../errors.ts'
+import { groupBy } from '../group-by.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { programYear } from '../roster/queries.ts'
 import { getSetting } from '../settings/registry.ts'
@@ -29,16 +31,17 @@ export async function scoutLogs(db: Executor, scoutIds: number[]) {
     ? await db
         .selectFrom('attendance')
         .select(['event_uid', 'scout_id', 'unit', 'recorded_at'])
-        .where('scout_id', 'in', scoutIds)
+        // One JSON parameter: a whole roster's ids (the export) would pass SQLite's limit on parameters.
+        .where('scout_id', 'in', sql<number>`(select value from json_each(${JSON.stringify(scoutIds)}))`)
         .where('present', '=', 1)
         .execute()
     : []
   const events = await attendedEvents(db, rows)
   const { from, until } = await programYearDays(db, (await programYear(db)).year)
+  const byScout = groupBy(rows, (r) => r.scout_id)
   return new Map(
     scoutIds.map((id) => {
-      const mine = rows.filter((r) => r.scout_id === id)
-      const entries = mine
+      const entries = (byScout.get(id) ?? [])
         .map((r) => ({ ...events.get(r.event_uid)!, unit: r.unit }))
         .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.title.localeCompare(b.title)))
       const thisYear = entries.filter((e) => e.date >= from && e.date < until)
