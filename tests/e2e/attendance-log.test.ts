@@ -1,6 +1,7 @@
 // Browser test of a scout's log on the family page at 375 px: the morning after a two-night campout a leader marked
 // who came, and the parent sees the nights in this program year's totals and the campout in the scout's events;
-// axe finds nothing serious and nothing is wider than the phone. The leader's roster then finds who has not come.
+// axe finds nothing serious and nothing is wider than the phone. The leader's roster then finds who has not come, and
+// the attendance page hands the leader who came as a CSV for Scoutbook.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { ROLES } from '../helpers.ts'
 import { familyAccount } from '../households.ts'
@@ -10,6 +11,7 @@ import { browserSuite, PHONE, screenshot, seriousViolations } from './browser.ts
 const suite = browserSuite()
 let parent: Awaited<ReturnType<typeof familyAccount>>
 let leader: { email: string; cookie: string }
+let campout: string
 beforeAll(async () => {
   const s = suite.s
   await yearStartsWith(s, (await s.as(ROLES.admin)).cookie, ago(4))
@@ -20,8 +22,8 @@ beforeAll(async () => {
   )
   await familyAccount(s, { unit: 'troop', email: null, parent_name: 'Abe Absent', scouts: [{ first_name: 'Ari', last_name: 'Absent' }] })
   leader = await s.as(ROLES.troopLeader)
-  const uid = await pastEvent(s, leader.cookie, { title: 'Ridge campout', date: ago(2), end: ago(1), kind: 'campout', nights: 2, miles: 4 })
-  await attend(s, leader.cookie, uid, parent.scouts)
+  campout = await pastEvent(s, leader.cookie, { title: 'Ridge campout', date: ago(2), end: ago(1), kind: 'campout', nights: 2, miles: 4 })
+  await attend(s, leader.cookie, campout, parent.scouts)
 })
 
 describe("a scout's log on the family page", () => {
@@ -53,6 +55,21 @@ describe("a scout's log on the family page", () => {
     await cards.filter({ hasText: 'Nia Nights' }).waitFor({ state: 'detached' })
     expect(await cards.allTextContents()).toEqual([expect.stringContaining('Ari Absent')])
     expect(await page.locator('#csv').getAttribute('href')).toContain('inactive_weeks=2')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.close()
+  })
+
+  it('the leader downloads who came for Scoutbook from the attendance page', async () => {
+    const page = await suite.signedIn(leader.email, `/admin/calendar/attendance/?uid=${encodeURIComponent(campout)}`, { viewport: PHONE })
+    const link = page.getByRole('link', { name: 'Download for Scoutbook (CSV)' })
+    await page.locator('#attendance:not([hidden])').waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    expect(download.suggestedFilename()).toBe(`attendance-${ago(2)}-ridge-campout.csv`)
+    const bytes = new Uint8Array(await Bun.file((await download.path())!).arrayBuffer())
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = new TextDecoder().decode(bytes).trim().split('\r\n')
+    expect(lines[0]).toStartWith('"BSA Member ID","First Name","Middle Name","Last Name","Log Type","Date","Nights"')
+    expect(lines.filter((l) => l.includes('"Noor","","Nights"')).map((l) => l.split('","')[4])).toEqual(['Camping', 'Hiking'])
     expect(await seriousViolations(page)).toEqual([])
     await page.close()
   })

@@ -158,6 +158,7 @@ byId<HTMLFormElement>('attendance-adult').addEventListener('submit', (event) => 
  */
 export async function showAttendance(key: string): Promise<{ ok: true; view: Attendance } | { ok: false; status: number; detail: string }> {
   path = `/api/admin/calendar/${encodeURIComponent(key)}/attendance`
+  byId<HTMLAnchorElement>('attendance-csv').href = `${path}.csv`
   const res = await fetch(path, { credentials: 'same-origin' }).catch(() => null)
   if (!res) return { ok: false, status: 0, detail: 'No answer came back (no signal?). Reload the page to try again.' }
   if (res.status === 401) location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`
