@@ -1,5 +1,6 @@
 // What attendance rows count for, many at once: each row's event (or occurrence of a repeating one) read from the
 // local copy of the calendar, each stored resource parsed once however many of its meetings a scout came to.
+import { sql } from 'kysely'
 import type { Executor } from '../db/database.ts'
 import { allOccurrences, type EventKind, type Occurrence } from '../calendar/event.ts'
 import { addDays } from '../calendar/zone.ts'
@@ -29,7 +30,14 @@ export const REMOVED_TITLE = 'An event no longer in the calendar'
 export async function attendedEvents(db: Executor, rows: { event_uid: string; recorded_at: string }[]): Promise<Map<string, Attended>> {
   const keys = [...new Map(rows.map((r) => [r.event_uid, r.recorded_at])).entries()]
   const uids = [...new Set(keys.flatMap(([key]) => [key, parseAttendanceKey(key).uid]))]
-  const objects = uids.length ? await db.selectFrom('calendar_objects').select(['uid', 'ics']).where('uid', 'in', uids).execute() : []
+  // The uids as one JSON parameter: years of weekly meetings would pass SQLite's limit on parameters.
+  const objects = uids.length
+    ? await db
+        .selectFrom('calendar_objects')
+        .select(['uid', 'ics'])
+        .where('uid', 'in', sql<string>`(select value from json_each(${JSON.stringify(uids)}))`)
+        .execute()
+    : []
   const timeZone = await getSetting(db, 'site.timezone')
   const parsed = new Map(objects.map((o) => [o.uid, occurrencesOf(o.ics, timeZone)]))
   const out = new Map<string, Attended>()
