@@ -1,7 +1,7 @@
 // Browser test of a scout's log on the family page at 375 px: the morning after a two-night campout a leader marked
 // who came, and the parent sees the nights in this program year's totals and the campout in the scout's events;
-// axe finds nothing serious and nothing is wider than the phone. The leader's roster then finds who has not come, and
-// the attendance page hands the leader who came as a CSV for Scoutbook.
+// axe finds nothing serious and nothing is wider than the phone. The leader's roster then finds who has not come and
+// shows the nights in the household dialog, and the attendance page hands the leader who came as a CSV for Scoutbook.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { ROLES } from '../helpers.ts'
 import { familyAccount } from '../households.ts'
@@ -55,6 +55,18 @@ describe("a scout's log on the family page", () => {
     await cards.filter({ hasText: 'Nia Nights' }).waitFor({ state: 'detached' })
     expect(await cards.allTextContents()).toEqual([expect.stringContaining('Ari Absent')])
     expect(await page.locator('#csv').getAttribute('href')).toContain('inactive_weeks=2')
+    expect(await seriousViolations(page)).toEqual([])
+    await page.close()
+  })
+
+  it("the leader's household dialog shows the scout's nights this program year", async () => {
+    const page = await suite.signedIn(leader.email, '/admin/roster/?unit=troop', { viewport: PHONE })
+    await page.locator('#households > li', { hasText: 'Nia Nights' }).click()
+    const dialog = page.getByRole('dialog', { name: "Edit Nia Nights's household" })
+    await dialog.locator(`[data-log-line="${parent.scouts[0]}"]`, { hasText: '2 nights camping' }).waitFor()
+    expect(await dialog.locator(`[data-log-line="${parent.scouts[0]}"]`).textContent()).toBe(
+      'This program year: 2 nights camping · 0 service hours · 4 miles · 0 meetings',
+    )
     expect(await seriousViolations(page)).toEqual([])
     await page.close()
   })

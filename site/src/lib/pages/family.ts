@@ -6,7 +6,7 @@ import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, denWords, goesBy } from '#server/words.ts'
 import { api, byId, detailOf, h, onSubmit, text, type Route, showStatus, showError } from '../admin.ts'
 import { replyCard } from '../reply-card.ts'
-import { type ScoutLog, scoutLogSection } from '../family-log.ts'
+import { type ScoutLog, scoutLogSection } from '../scout-log.ts'
 
 type FamilyAnswer = AnswerOf<Route<'GET /api/admin/family'>>
 type Household = FamilyAnswer['households'][number]

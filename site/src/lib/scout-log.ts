@@ -1,8 +1,8 @@
-// A scout's log on the family page: this program year's camping nights, service hours, miles and meetings, all time's,
-// and the events the scout came to (folded away, newest first).
+// A scout's log, on the family page: this program year's camping nights, service hours, miles and meetings, all time's,
+// and the events the scout came to (folded away, newest first); and the year's line of it in the roster's dialog.
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { h, type Route } from './admin.ts'
+import { api, h, type Route } from './admin.ts'
 
 export type ScoutLog = AnswerOf<Route<'GET /api/admin/family'>>['logs'][number]
 type Totals = ScoutLog['totals']['all_time']
@@ -47,4 +47,13 @@ export function scoutLogSection(log: ScoutLog | undefined, name: string) {
         )
       : h('p', { class: 'muted' }, `No events marked yet: leaders mark who came after each one.`),
   )
+}
+
+/** This program year's totals of a scout, for the roster's household dialog: a line filled once the log arrives. */
+export function logLine(scoutId: number) {
+  const line = h('p', { class: 'muted', 'data-log-line': String(scoutId) }, 'This program year: …')
+  void api('GET', `/api/admin/roster/scouts/${scoutId}/log`).then((res) => {
+    line.textContent = res.ok ? `This program year: ${totalsWords(res.body.totals.program_year)}` : ''
+  })
+  return line
 }
