@@ -1,5 +1,6 @@
 // The family view's shapes: a household as its own family sees it, what they may change of it, and the family page
 // (households from the roster, events and replies from the calendar, the leaders to ask).
+import { ScoutLog } from '../attendance/log-schemas.ts'
 import { FamilyRsvpEvent } from '../calendar/rsvp-schemas.ts'
 import { FAMILY_EXAMPLE, familyFields, householdFields, Phone, ProgramYear } from '../roster/schemas.ts'
 import { Line, Nullable, OptionalNullable, t } from '../schemas.ts'
@@ -63,6 +64,7 @@ export const Family = t.Object(
     households: t.Array(FamilyHouseholdView, { description: 'Empty when your account is not linked to a household' }),
     events: t.Array(FamilyRsvpEvent, { description: 'Upcoming events asking families to reply, with your replies' }),
     leaders: t.Array(UnitLeader, { description: "The leaders of your scouts' units, whom to ask" }),
+    logs: t.Array(ScoutLog, { description: 'Each of your scouts’ log: the events they came to and their totals' }),
   },
   {
     additionalProperties: false,
@@ -72,6 +74,7 @@ export const Family = t.Object(
         households: [FAMILY_EXAMPLE],
         events: FamilyRsvpEvent.examples,
         leaders: [{ name: 'Alex Akela', title: 'Cubmaster', email: 'akela@example.org', unit: 'Cub Scout Pack' }],
+        logs: ScoutLog.examples,
       },
     ],
   },

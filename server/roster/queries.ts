@@ -11,6 +11,7 @@ import { t } from '../schemas.ts'
 import { getSetting, today } from '../settings/registry.ts'
 import { healthFormOn } from './health-form.ts'
 import { findUnit } from '../units/units.ts'
+import { scoutsSeenSince } from '../attendance/facts.ts'
 
 /** The program year now, by the calendar year it starts in (setting roster.year_start_month, site time zone). */
 export async function programYear(db: Executor, now = new Date()): Promise<{ year: number; label: string }> {
@@ -157,6 +158,8 @@ export interface RosterFilters {
   dues?: 'unpaid'
   /** Scouts whose health form is not current, or runs out within HEALTH_FORM_WARNING_DAYS. */
   health?: 'missing'
+  /** Scouts who came to no event dated in the last this many weeks (today included). */
+  inactive_weeks?: number
 }
 
 /** A health form running out within this many days counts as missing on the roster's filter. */
@@ -216,8 +219,8 @@ function matcher(q: string) {
 }
 
 /**
- * The roster, or part of it: `unit` (404 for an unknown one), `den`, `dues` and `health` keep the households with a
- * scout that matches them all, each with only those scouts; `q` keeps the households it finds. Active households
+ * The roster, or part of it: `unit` (404 for an unknown one), `den`, `dues`, `health` and `inactive_weeks` keep the
+ * households with a scout that matches them all, each with only those scouts; `q` keeps the households it finds. Active households
  * first, then by sort name (see sortNameOf), then parent name and id; with the open invites of each, and counts of
  * all that was found. Every household without `limit` or `cursor`, one page with either. Dues and health forms count
  * only for active households: a family that left owes nothing.
@@ -266,7 +269,9 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
   const soon = addDays(day, HEALTH_FORM_WARNING_DAYS)
   const healthMissing = (form: { current: boolean; expires_on: string | null }) =>
     !form.current || (form.expires_on !== null && form.expires_on <= soon)
-  const byScout = !!unit || !!den || !!filters.dues || !!filters.health
+  const weeks = filters.inactive_weeks
+  const seen = weeks ? await scoutsSeenSince(db, addDays(day, 1 - 7 * weeks)) : null
+  const byScout = !!unit || !!den || !!filters.dues || !!filters.health || !!seen
   // The filters and counts read a few facts of every scout; the full view is built only for the households answered.
   const scoutsOf = groupBy(await scoutStanding(db, year.year, day), (sc) => sc.household_id)
   const found = rows
@@ -278,7 +283,8 @@ export async function roster(db: Executor, filters: RosterFilters & { limit?: nu
           (!unit || sc.unit_id === unit.id) &&
           (!den || sc.den === den) &&
           (!filters.dues || (h.active === 1 && !sc.dues_done)) &&
-          (!filters.health || (h.active === 1 && healthMissing(sc.health_form))),
+          (!filters.health || (h.active === 1 && healthMissing(sc.health_form))) &&
+          (!seen || (h.active === 1 && !seen.has(sc.id))),
       ),
     }))
     .filter((h) => !byScout || h.scouts.length)

@@ -250,6 +250,15 @@ const rosterFilters = {
       description: 'missing: scouts whose health form is missing or expiring (not current today, or running out within 30 days)',
     }),
   ),
+  inactive_weeks: t.Optional(
+    t.Integer({
+      minimum: 1,
+      maximum: 104,
+      description:
+        'Scouts of active households who came to no event (attendance ticked present) dated in the last this many weeks, today included',
+      examples: [6],
+    }),
+  ),
 }
 
 /** The roster's filters, as the CSV export takes them. */

@@ -190,7 +190,8 @@ describe('households and scouts', () => {
     expect(res.headers.get('content-type')).toContain('text/csv')
     const lines = res.text.trim().split('\r\n')
     expect(lines[0]).toStartWith('first_name,last_name,unit,den')
-    expect(lines.some((l) => l.includes('"Ada"') && l.endsWith('"yes","yes",""'))).toBe(true)
+    // Dues, health form, its last day; then this program year's nights, hours and miles, and the last day Ada came.
+    expect(lines.some((l) => l.includes('"Ada"') && l.endsWith('"yes","yes","","0","0","0",""'))).toBe(true)
   })
 })
 

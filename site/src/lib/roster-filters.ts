@@ -22,6 +22,7 @@ export function rosterFilters({ me, reload }: { me: Me; reload: () => void }) {
   const search = byId<HTMLInputElement>('q')
   const unitSelect = byId<HTMLSelectElement>('unit')
   const denSelect = byId<HTMLSelectElement>('den')
+  const inactiveSelect = byId<HTMLSelectElement>('inactive-weeks')
 
   function fromAddress() {
     const params = new URLSearchParams(location.search)
@@ -31,6 +32,10 @@ export function rosterFilters({ me, reload }: { me: Me; reload: () => void }) {
     denSelect.value = params.get('den') ?? ''
     field(filters, 'dues').checked = params.get('dues') === 'unpaid'
     field(filters, 'health').checked = params.get('health') === 'missing'
+    const weeks = params.get('inactive_weeks') ?? ''
+    if (weeks && ![...inactiveSelect.options].some((o) => o.value === weeks))
+      inactiveSelect.append(h('option', { value: weeks }, `${weeks} weeks`))
+    inactiveSelect.value = weeks
   }
 
   /** The filters as query parameters, blank ones left out. */
@@ -124,7 +129,7 @@ export function rosterFilters({ me, reload }: { me: Me; reload: () => void }) {
       clearTimeout(typing)
       typing = setTimeout(() => apply('replace'), 250)
     })
-    for (const control of [unitSelect, denSelect, field(filters, 'dues'), field(filters, 'health')])
+    for (const control of [unitSelect, denSelect, field(filters, 'dues'), field(filters, 'health'), inactiveSelect])
       control.addEventListener('change', () => apply('push'))
     addEventListener('popstate', () => {
       fromAddress()

@@ -22,6 +22,9 @@ export interface RouteTable {
   'DELETE /api/admin/announcements/{id}': typeof import('#routes/api/admin/announcements/[id].ts').DELETE
   'GET /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').GET
   'POST /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').POST
+  'GET /api/admin/calendar/{uid}/attendance.csv': typeof import('#routes/api/admin/calendar/[uid]/attendance.csv.ts').GET
+  'GET /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').GET
+  'PUT /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').PUT
   'GET /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').GET
   'PUT /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').PUT
   'DELETE /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').DELETE
@@ -92,6 +95,7 @@ export interface RouteTable {
   'GET /api/admin/people': typeof import('#routes/api/admin/people/index.ts').GET
   'DELETE /api/admin/people/invite/{id}': typeof import('#routes/api/admin/people/invite/[id].ts').DELETE
   'POST /api/admin/people/invite': typeof import('#routes/api/admin/people/invite/index.ts').POST
+  'GET /api/admin/roster/attendance': typeof import('#routes/api/admin/roster/attendance.ts').GET
   'GET /api/admin/roster/export': typeof import('#routes/api/admin/roster/export.ts').GET
   'GET /api/admin/roster/households/{id}': typeof import('#routes/api/admin/roster/households/[id]/index.ts').GET
   'PATCH /api/admin/roster/households/{id}': typeof import('#routes/api/admin/roster/households/[id]/index.ts').PATCH
@@ -104,6 +108,7 @@ export interface RouteTable {
   'PUT /api/admin/roster/scouts/{id}/checks/{item}': typeof import('#routes/api/admin/roster/scouts/[id]/checks/[item].ts').PUT
   'GET /api/admin/roster/scouts/{id}': typeof import('#routes/api/admin/roster/scouts/[id]/index.ts').GET
   'PATCH /api/admin/roster/scouts/{id}': typeof import('#routes/api/admin/roster/scouts/[id]/index.ts').PATCH
+  'GET /api/admin/roster/scouts/{id}/log': typeof import('#routes/api/admin/roster/scouts/[id]/log.ts').GET
   'POST /api/admin/roster/welcome': typeof import('#routes/api/admin/roster/welcome.ts').POST
   'GET /api/admin/settings/{key}': typeof import('#routes/api/admin/settings/[key].ts').GET
   'PUT /api/admin/settings/{key}': typeof import('#routes/api/admin/settings/[key].ts').PUT

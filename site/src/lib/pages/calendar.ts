@@ -4,7 +4,7 @@
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { clockWords, dayWords, plural, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
+import { clockWords, dayWords, KIND_WORDS, plural, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
 import {
   api,
   ownUnit,
@@ -30,7 +30,9 @@ type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<Route<'POST /api/admin/calendar'>>
 type Signup = NonNullable<EventFields['signup']>
 
-const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
+const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'kind', 'description', 'repeat'] as const
+/** What an event counts for, sent as numbers. */
+const COUNTS = ['nights', 'service_hours', 'miles'] as const
 const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
@@ -143,6 +145,7 @@ function edit(e: CalendarEvent | null) {
   field('uid').value = e?.uid ?? ''
   const preset = { unit: ownUnit(me), visibility: 'public' } as Record<string, string>
   for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? preset[name] ?? ''
+  for (const name of COUNTS) field(name).value = e?.[name]?.toString() ?? ''
   // A repeating event is edited as its series: from its first day, with its rule.
   if (e?.first_date) field('date').value = e.first_date
   field('repeat_until').value = e?.repeat_until ?? ''
@@ -162,6 +165,45 @@ const whenOf = (e: CalendarEvent) =>
   `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
   `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}` +
   (e.visibility === 'members' ? ' · Members only' : '')
+
+/** What the event counts for: "Campout · 2 nights · 3 miles each"; empty when nothing is said. */
+const countsLine = (e: CalendarEvent) =>
+  [
+    e.kind && KIND_WORDS[e.kind],
+    e.nights && plural(e.nights, 'night'),
+    e.service_hours && `${plural(e.service_hours, 'service hour')} each`,
+    e.miles && `${plural(e.miles, 'mile')} each`,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+
+/** How many days back the calendar lists events that are over, to mark who came after the fact. */
+const RECENT_DAYS = 14
+
+/** The link to who came to an event (one occurrence of a repeating one: `<uid>#<date>`). */
+const whoCame = (e: CalendarEvent) =>
+  h(
+    'p',
+    {},
+    h('a', { href: `/admin/calendar/attendance/?uid=${encodeURIComponent(e.recurring ? `${e.uid}#${e.date}` : e.uid)}` }, 'Who came'),
+  )
+
+/** The events of the last two weeks, latest first, each with its attendance link. */
+function showRecent(events: CalendarEvent[]) {
+  byId('recent-part').hidden = !events.length
+  byId('recent').replaceChildren(
+    ...events.map((e) =>
+      h(
+        'li',
+        { class: 'card', 'data-recent': e.uid },
+        h('h3', {}, e.title),
+        h('p', {}, whenOf(e)),
+        countsLine(e) && h('p', { class: 'muted' }, countsLine(e)),
+        whoCame(e),
+      ),
+    ),
+  )
+}
 
 /** The headcount in a line; with places or scouts named, "coming" counts scouts, as the places and the trip roster do. */
 const headcount = (t: NonNullable<CalendarEvent['replies']>, signup?: CalendarEvent['signup']) =>
@@ -218,8 +260,12 @@ async function skipDay(e: CalendarEvent) {
 }
 
 async function load() {
-  const body = bodyOrShowError(await api('GET', '/api/admin/calendar'))
-  if (!body) return
+  const all = bodyOrShowError(await api('GET', `/api/admin/calendar?past_days=${RECENT_DAYS}`))
+  if (!all) return
+  // Events over before today are listed apart, each with its attendance; the rest as before.
+  const today = utcToZoned(Date.now(), SITE_ZONE).date
+  const body = { ...all, events: all.events.filter((e) => (e.end ?? e.date) >= today) }
+  showRecent(all.events.filter((e) => (e.end ?? e.date) < today).reverse())
   const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
   byId('deleted').replaceChildren(
@@ -246,10 +292,12 @@ async function load() {
         h('h3', {}, e.title),
         h('p', {}, whenOf(e)),
         e.location && h('p', {}, e.location),
+        countsLine(e) && h('p', { class: 'muted' }, countsLine(e)),
         e.repeat &&
           e.repeat_until &&
           h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat].every} until ${dayWords(e.repeat_until, { year: true })}`),
         e.replies && repliesPart(e, e.replies),
+        e.date <= today && whoCame(e),
         e.mine
           ? writable &&
               h(
@@ -302,6 +350,7 @@ function fields(): EventFields {
     const value = field(name).value.trim()
     if (value) body[name] = value
   }
+  for (const name of COUNTS) if (field(name).value !== '') body[name] = Number(field(name).value)
   if (body.repeat) {
     if (field('repeat_until').value) body.repeat_until = field('repeat_until').value
     const skip = field('skip_dates')

@@ -1,10 +1,12 @@
-// The family page: events asking for your reply, then your own household, scouts, dens and this year's checklist,
-// with a form to change your contacts, emergency contact, scouts' preferred names and photo consent; the leaders of
-// your scouts' units; below, whether each of your addresses gets the leaders' messages and the weekly digest.
+// The family page: events asking for your reply, then your own household, scouts, dens, this year's checklist and
+// each scout's log (nights, hours, miles), with a form to change your contacts, emergency contact, scouts' preferred
+// names and photo consent; the leaders of your scouts' units; below, whether each of your addresses gets the leaders'
+// messages and the weekly digest.
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, denWords, goesBy } from '#server/words.ts'
 import { api, byId, detailOf, h, onSubmit, text, type Route, showStatus, showError } from '../admin.ts'
 import { replyCard } from '../reply-card.ts'
+import { type ScoutLog, scoutLogSection } from '../scout-log.ts'
 
 type FamilyAnswer = AnswerOf<Route<'GET /api/admin/family'>>
 type Household = FamilyAnswer['households'][number]
@@ -12,6 +14,7 @@ type Scout = Household['scouts'][number]
 
 const res = await api('GET', '/api/admin/family')
 const box = byId('family')
+const logs = new Map<number, ScoutLog>(res.ok ? res.body.logs.map((l) => [l.scout_id, l]) : [])
 const mailed = box.dataset.mail === 'on' // the site sends mail: a waitlisted family hears by email when it moves up
 if (!res.ok) box.replaceChildren(h('p', { class: 'error' }, detailOf(res)))
 else {
@@ -46,7 +49,7 @@ else {
     )
 }
 
-/** What the household's card shows of it: contacts and each scout with their den, checklist and photo consent. */
+/** What the household's card shows of it: contacts and each scout with their den, checklist, photo consent and log. */
 function householdDetails(hh: Household) {
   const fact = (term: string, value: string | null) => [h('dt', {}, term), h('dd', {}, value ?? '—')]
   const emergency = hh.emergency_phone ? [hh.emergency_name, hh.emergency_phone].filter(Boolean).join(', ') : null
@@ -75,6 +78,7 @@ function householdDetails(hh: Household) {
           h('li', { 'data-check': 'health_form' }, `Health form: ${healthFormWords(s.checks.health_form)}`),
           h('li', { 'data-photos': '' }, s.photo_consent ? 'Photos: OK' : 'Photos: please leave them out'),
         ),
+        scoutLogSection(logs.get(s.id), goesBy(s)),
       ),
     ),
   )

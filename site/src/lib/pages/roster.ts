@@ -24,6 +24,7 @@ import { badges, duesBox, healthFormDate, statusHere } from '../roster-checks.ts
 import { countsWords, rosterFilters } from '../roster-filters.ts'
 import { inviteDialog } from '../roster-invite.ts'
 import { scoutDialog } from '../roster-scout.ts'
+import { logLine } from '../scout-log.ts'
 
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
 type Listed = Roster['households'][number]
@@ -59,7 +60,7 @@ async function load() {
   if (!body || mine !== loads) return
   roster = body
   filtering.show(body)
-  const on = [query.get('unit'), query.get('den'), query.get('dues') && 'dues', query.get('health') && 'health'].filter(Boolean).length
+  const on = ['unit', 'den', 'dues', 'health', 'inactive_weeks'].filter((name) => query.get(name)).length
   byId('filters-on').textContent = on ? `(${on} on)` : ''
   if (on) moreFilters.open = true
   byId('counts').textContent = countsWords(body.counts)
@@ -198,7 +199,7 @@ function renderScouts() {
   byId('scout-list').replaceChildren(...(hh.scouts.length ? hh.scouts.map((sc) => scoutItem(hh, sc)) : [h('li', {}, 'No scouts yet.')]))
 }
 
-/** A scout in the household dialog: who, where, photo consent, and this year's dues box and health-form date. */
+/** A scout in the household dialog: who, where, photo consent, this year's dues box, health-form date and log totals. */
 function scoutItem(hh: Household, sc: Scout) {
   return h(
     'li',
@@ -217,6 +218,7 @@ function scoutItem(hh: Household, sc: Scout) {
       h('span', { class: 'badges' }, h('span', { class: 'badge' }, sc.photo_consent ? 'photos OK' : 'no photos')),
     ),
     h('div', { class: 'row' }, duesBox(sc), ...healthFormDate(sc)),
+    logLine(sc.id),
   )
 }
 
