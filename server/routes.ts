@@ -94,6 +94,8 @@ interface RouteOptions<P, Q, B, R> {
   maxBody?: number
   /** How the API docs and generated clients name the operation: a verb and what it acts on (`claimLead`). */
   operationId: string
+  /** A PUT that honours `Idempotency-Key` as every POST does: a phone's retry over a patchy signal is done once. */
+  retried?: boolean
   /** The route needs a person behind the credential: the break-glass token is refused. */
   person?: boolean
   /** The route needs a signed-in person (a session): keys and the break-glass token are refused. */
@@ -159,6 +161,9 @@ export function defineRoute(
 }
 
 /** The success status a route answers with (the first 2xx it declares). */
+/** Whether a route takes `Idempotency-Key`: every POST, and a write marked `retried`. */
+export const takesIdempotencyKey = (method: string, def: { retried?: boolean }) => method.toUpperCase() === 'POST' || !!def.retried
+
 export const successStatus = (def: RouteDef): number => Number(Object.keys(def.responses).find((s) => s.startsWith('2')) ?? 200)
 
 /**

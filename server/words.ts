@@ -43,6 +43,15 @@ export const replyWords = (r: { answer: RsvpAnswer; adults: number; scouts: numb
 /** Whose something is: pack, troop or both. */
 export const UNIT_WORDS: Record<string, string> = { pack: 'Pack', troop: 'Troop', both: 'Pack and troop' }
 
+/** An event's kind in words (its X-SITE-KIND). */
+export const KIND_WORDS: Record<string, string> = {
+  meeting: 'Meeting',
+  campout: 'Campout',
+  hike: 'Hike',
+  service: 'Service',
+  other: 'Other',
+}
+
 /** The kinds of unit a nearby-units entry may be, as people say them; also their order in the directory. */
 export const UNIT_TYPE_WORDS: Record<string, string> = {
   pack: 'Cub Scout pack',

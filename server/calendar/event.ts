@@ -1,5 +1,6 @@
 // A calendar event as the API and the pages see it, and its iCalendar form (one VEVENT per resource).
-// Standard properties carry what they can; `X-SITE-UNIT` (pack, troop, both) and `X-SITE-BADGE` carry the rest.
+// Standard properties carry what they can; `X-SITE-UNIT` (pack, troop, both), `X-SITE-BADGE` and what the event counts
+// for (`X-SITE-KIND`, `X-SITE-NIGHTS`, `X-SITE-SERVICE-HOURS`, `X-SITE-MILES`) carry the rest.
 // A repeating event is one VEVENT with an RRULE and EXDATEs; its times are wall-clock times in the site's
 // time zone (TZID with its VTIMEZONE), so a 7 PM meeting stays at 7 PM across daylight-saving changes.
 import { tzlib_get_ical_block } from 'timezones-ical-library'
@@ -8,6 +9,12 @@ import { addDays, utcToZoned, zonedToUtc } from './zone.ts'
 
 export const REPEATS = ['weekly', 'monthly_date', 'monthly_weekday'] as const
 export type Repeat = (typeof REPEATS)[number]
+
+export const EVENT_KINDS = ['meeting', 'campout', 'hike', 'service', 'other'] as const
+export type EventKind = (typeof EVENT_KINDS)[number]
+
+/** What attending counts for, per attendee; the numbers stay off the public site and its feeds (only the kind shows). */
+export const COUNT_PROPERTIES = { nights: 'x-site-nights', service_hours: 'x-site-service-hours', miles: 'x-site-miles' } as const
 
 export interface CalendarEvent {
   title: string
@@ -26,6 +33,13 @@ export interface CalendarEvent {
   repeat_until?: string
   /** Days a repeat does not happen. */
   skip_dates?: string[]
+  kind?: EventKind
+  /** Camping nights an attendee earns. */
+  nights?: number
+  /** Service hours an attendee earns. */
+  service_hours?: number
+  /** Miles an attendee hikes (or paddles, or rides). */
+  miles?: number
 }
 
 /** A repeating event the site can describe: its rule in the API's words and the day the series starts. */
@@ -127,6 +141,11 @@ export function toICalendar(uid: string, e: CalendarEvent, timeZone: string): st
   if (e.description) ev.addPropertyWithValue('description', e.description)
   ev.addPropertyWithValue('x-site-unit', e.unit)
   if (e.badge) ev.addPropertyWithValue('x-site-badge', e.badge)
+  if (e.kind) ev.addPropertyWithValue('x-site-kind', e.kind)
+  for (const [name, property] of Object.entries(COUNT_PROPERTIES)) {
+    const value = e[name as keyof typeof COUNT_PROPERTIES]
+    if (value !== undefined) ev.addPropertyWithValue(property, String(value))
+  }
   if (e.visibility === 'members') ev.addPropertyWithValue('class', 'PRIVATE')
   cal.addSubcomponent(ev)
   return cal.toString() + '\r\n'
@@ -150,6 +169,7 @@ function fields(ev: ICAL.Event, start: ICAL.Time, end: ICAL.Time, timeZone: stri
     ...(comp.getFirstPropertyValue('x-site-badge') ? { badge: String(comp.getFirstPropertyValue('x-site-badge')) } : {}),
     ...(ev.description ? { description: ev.description } : {}),
     ...(MEMBERS_CLASSES.has(String(comp.getFirstPropertyValue('class') ?? '').toUpperCase()) ? { visibility: 'members' as const } : {}),
+    ...countsOf(comp),
   }
   if (start.isDate) {
     const date = start.toString().slice(0, 10)
@@ -159,6 +179,20 @@ function fields(ev: ICAL.Event, start: ICAL.Time, end: ICAL.Time, timeZone: stri
   const s = utcToZoned(start.toJSDate().getTime(), timeZone)
   const f = utcToZoned(end.toJSDate().getTime(), timeZone)
   return { ...base, date: s.date, time: s.time, end_time: f.time, ...(f.date !== s.date ? { end: f.date } : {}) }
+}
+
+/** The kind and numbers an event counts for, as far as another client left them readable (a bad value is absent). */
+export function countsOf(comp: ICAL.Component): Pick<CalendarEvent, 'kind' | 'nights' | 'service_hours' | 'miles'> {
+  const kind = String(comp.getFirstPropertyValue('x-site-kind') ?? '')
+  const out: Pick<CalendarEvent, 'kind' | 'nights' | 'service_hours' | 'miles'> = {}
+  if ((EVENT_KINDS as readonly string[]).includes(kind)) out.kind = kind as EventKind
+  for (const [name, property] of Object.entries(COUNT_PROPERTIES)) {
+    const raw = comp.getFirstPropertyValue(property)
+    const value = raw === null || raw === '' ? NaN : Number(raw)
+    if (Number.isFinite(value) && value >= 0 && (name !== 'nights' || Number.isInteger(value)))
+      out[name as keyof typeof COUNT_PROPERTIES] = value
+  }
+  return out
 }
 
 /** The rule of a repeating event in the API's words, when it is one the site's form can describe. */

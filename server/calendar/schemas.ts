@@ -1,6 +1,6 @@
 // The calendar's API shapes: the event a leader writes, the event and the list the calendar answers, the uid in a path.
 import { DateString, Instant, Line, Lines, Nullable, OneOf, t, Time24 } from '../schemas.ts'
-import { REPEATS } from './event.ts'
+import { EVENT_KINDS, REPEATS } from './event.ts'
 import { DeletedWithReplies, RsvpTotals } from './rsvp-schemas.ts'
 import { Signup } from './signup.ts'
 
@@ -37,6 +37,14 @@ const eventFields = {
     t.Boolean({ description: 'Ask families to reply (one-time events only); false stops asking and keeps the replies given' }),
   ),
   signup: t.Optional(Signup),
+  kind: t.Optional(
+    OneOf(EVENT_KINDS, {
+      description: 'What sort of event it is; meetings count toward active status. The only one of these four the public pages show',
+    }),
+  ),
+  nights: t.Optional(t.Integer({ minimum: 0, maximum: 366, description: 'Camping nights each attendee earns' })),
+  service_hours: t.Optional(t.Number({ minimum: 0, maximum: 1000, description: 'Service hours each attendee earns' })),
+  miles: t.Optional(t.Number({ minimum: 0, maximum: 1000, description: 'Miles each attendee hikes, paddles or rides' })),
 }
 
 export const EventBody = t.Object(eventFields, {

@@ -2,6 +2,7 @@
 // Kysely's own example does, and the Executor type queries take (the database or a transaction).
 import type { Kysely, Transaction } from 'kysely'
 import type { AnnouncementTable } from '../announcements/tables.ts'
+import type { AttendanceAdultTable, AttendanceTable } from '../attendance/tables.ts'
 import type { ServerSecretTable, SessionTable } from '../auth/tables.ts'
 import type { BackupTable } from '../backups/tables.ts'
 import type {
@@ -77,6 +78,8 @@ export interface Database {
   rsvp_slots: RsvpSlotTable
   rsvp_payments: RsvpPaymentTable
   rsvp_reminders: RsvpReminderTable
+  attendance: AttendanceTable
+  attendance_adults: AttendanceAdultTable
   money_entries: MoneyEntryTable
   online_payments: OnlinePaymentTable
   money_imports: MoneyImportTable

@@ -27,6 +27,7 @@ export const HISTORY_KINDS = {
   'calendar.payment': 'Payment recorded',
   'calendar.reminder': 'Event reminder sent',
   'calendar.household_feed': 'Private calendar link made',
+  'calendar.attendance': 'Attendance taken',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
   'keys.mint': 'API key made',

@@ -10,7 +10,7 @@ import { sessionCookies } from '../auth/session-cookies.ts'
 import type { Caller } from '../auth/credential.ts'
 import { forbidden, HttpError, notFound, unauthorized, unprocessable } from '../errors.ts'
 import { takesOnlyKnownParameters } from './edge.ts'
-import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, successStatus } from '../routes.ts'
+import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, successStatus, takesIdempotencyKey } from '../routes.ts'
 import type { Services } from '../services.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
 import { notServed } from './error-response.ts'
@@ -251,6 +251,26 @@ function runner(
     const tag = await versioning.current(arrival, { [versioning.param]: String(made[versioning.param] ?? made.id) })
     return responseOf(value, status, tag ? { ...headers, etag: tag } : headers)
   }
+  /** A write to a versioned resource: one at a time per resource, and with If-Match only while it still matches. */
+  const guarded = (
+    versioning: Extract<Versioning, { kind: 'write' }>,
+    arrival: Arrival,
+    params: Record<string, string>,
+    inputs: Inputs,
+    db?: Services['db'],
+  ) =>
+    versioning.locks.run(requestPath(arrival.request) ?? '', async () => {
+      const wanted = arrival.request.headers.get('if-match')
+      if (wanted !== null) {
+        const tag = await versioning.current(arrival, params)
+        // What this caller's GET does not show is no such thing (404): a 412 would tell them it exists.
+        if (tag === null) throw notFound()
+        if (!ifMatches(wanted, tag)) throw preconditionFailed()
+      }
+      const { value, headers } = await handle(arrival, inputs, db)
+      const after = await versioning.current(arrival, params)
+      return responseOf(value, status, after ? { ...headers, etag: after } : headers)
+    })
   const run = async (arrival: Arrival, params: Record<string, string>): Promise<Response> => {
     const { request, caller } = arrival
     authorize(def, caller)
@@ -263,25 +283,14 @@ function runner(
         key,
         sent.body,
         async (db) => {
+          if (versioning?.kind === 'write') return guarded(versioning, arrival, params, check(sent), db)
           const { value, headers } = await handle(arrival, check(sent), db)
           return answerOf(arrival, value, headers)
         },
         secrets,
       )
     const inputs = check(sent)
-    if (versioning?.kind === 'write')
-      return versioning.locks.run(requestPath(request) ?? '', async () => {
-        const wanted = request.headers.get('if-match')
-        if (wanted !== null) {
-          const tag = await versioning.current(arrival, params)
-          // What this caller's GET does not show is no such thing (404): a 412 would tell them it exists.
-          if (tag === null) throw notFound()
-          if (!ifMatches(wanted, tag)) throw preconditionFailed()
-        }
-        const { value, headers } = await handle(arrival, inputs)
-        const after = await versioning.current(arrival, params)
-        return responseOf(value, status, after ? { ...headers, etag: after } : headers)
-      })
+    if (versioning?.kind === 'write') return guarded(versioning, arrival, params, inputs)
     const { value, headers } = await handle(arrival, inputs)
     if (versioning?.kind === 'create') return answerOf(arrival, value, headers)
     if (versioning?.kind !== 'read' || value instanceof Response || typeof value !== 'object' || value === null)
@@ -312,7 +321,7 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
   const app = new Elysia({ name: 'file-routes' }).decorate({ caller: null as Caller | null })
   const allowed = methodsAt(registry)
   const idempotency = new Idempotency(services.db)
-  const retried = (method: string) => (method === 'POST' ? idempotency : null)
+  const retried = (method: string, def: RouteDef) => (takesIdempotencyKey(method, def) ? idempotency : null)
   const versioned = versionedPaths(registry)
   const locks = new PathLocks()
   const reads = new Map<string, ReturnType<typeof runner>>()
@@ -331,12 +340,12 @@ export function fileRoutes(registry: LoadedRoute[], services: Services, addressO
     const { method, path, tail } = routes[0]
     if (!tail) {
       const read = method === 'GET' ? reads.get(path) : undefined
-      const run = read ?? runner(path, routes[0].def, services, addressOf, retried(method), versioningOf(method, path))
+      const run = read ?? runner(path, routes[0].def, services, addressOf, retried(method, routes[0].def), versioningOf(method, path))
       app.route(method, path, ({ request, params, caller }) => run({ request, params, caller }, params), { parse: 'none' })
       continue
     }
     // One Elysia route serves every action under a tail path, since the id before the action may hold a slash.
-    const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.path, r.def, services, addressOf, retried(method))]))
+    const actions = new Map(routes.map((r) => [r.tail!.action, runner(r.path, r.def, services, addressOf, retried(method, r.def))]))
     app.route(
       method,
       path,

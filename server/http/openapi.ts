@@ -3,7 +3,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { BREAK_GLASS_CAPABILITIES, type Capability, UNSCOPABLE } from '../auth/capabilities.ts'
 import { ErrorBody, STATUS_CODES, WWW_AUTHENTICATE } from '../errors.ts'
-import type { Answer, LoadedRoute, RouteDef } from '../routes.ts'
+import { type Answer, type LoadedRoute, type RouteDef, takesIdempotencyKey } from '../routes.ts'
 import { DEFAULT_BODY_LIMIT, MAX_DEPTH } from './body.ts'
 import { createdParam, versionedPaths } from './versions.ts'
 import { isCatalogPath, takesOnlyKnownParameters } from './edge.ts'
@@ -44,7 +44,7 @@ function standardAnswers(def: RouteDef, method: string, path: string): Record<nu
   if (def.body || def.query || def.params) answers[422] = 'A field does not fit: the detail names it'
   if (takesOnlyKnownParameters(path))
     answers[422] ??= 'A query parameter this operation does not take (`unknown_parameter`), or one sent twice (`repeated_parameter`)'
-  if (method === 'post')
+  if (takesIdempotencyKey(method, def))
     answers[422] = `${answers[422] ? `${answers[422]}; or the` : 'The'} Idempotency-Key is malformed or was used for another request`
   // A write, or a credential's use (a session is kept alive by writing), needs room on the database's disk.
   if (method !== 'get' || def.auth !== 'public')
@@ -62,7 +62,7 @@ function refusalCodes(def: RouteDef, method: string, path: string, status: numbe
   if (status === 403 && def.auth !== 'public')
     codes.push('capability_missing', 'person_required', 'session_required', 'second_factor_required', 'network_not_allowed')
   if (status === 422 && def.query?.properties?.cursor) codes.push('cursor_invalid', 'cursor_mismatch')
-  if (status === 422 && method === 'post') codes.push('idempotency_key_reused')
+  if (status === 422 && takesIdempotencyKey(method, def)) codes.push('idempotency_key_reused')
   if (status === 422 && takesOnlyKnownParameters(path)) codes.push('unknown_parameter', 'repeated_parameter')
   return [...new Set(codes)]
 }
@@ -195,12 +195,12 @@ class Writer {
     if (versioned === 'write') answers[412] = 'The resource changed since the ETag sent as If-Match: read it again'
     // With If-Match, what the caller's GET does not show is 404 (file-routes.ts), whatever the write itself says.
     if (versioned === 'write' && route.docPath.includes('{')) answers[404] ??= 'No such resource, or not one you can see'
-    const headers = ['X-Request-Id', ...(method === 'post' ? ['IdempotencyKey'] : [])]
+    const headers = ['X-Request-Id', ...(takesIdempotencyKey(method, def) ? ['IdempotencyKey'] : [])]
     if (versioned === 'read' || versioned === 'write') headers.push(versioned === 'read' ? 'IfNoneMatch' : 'IfMatch')
     const params = [...this.parameters(def), ...headers.map((name) => parameterRef(name === 'X-Request-Id' ? 'XRequestId' : name))]
     const successHeaders = [
       ...(versioned ? ['ETag'] : []),
-      ...(method === 'post' ? ['Idempotent-Replayed'] : []),
+      ...(takesIdempotencyKey(method, def) ? ['Idempotent-Replayed'] : []),
       ...(def.query?.properties?.cursor ? ['Link'] : []),
     ]
     return {

@@ -4,7 +4,7 @@ import { readEnv } from '#server/env.ts'
 import ICAL from '#server/calendar/ical.ts'
 import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf, shownWindow } from '#server/calendar/service.ts'
-import { titleAndUnitOf } from '#server/calendar/event.ts'
+import { COUNT_PROPERTIES, titleAndUnitOf } from '#server/calendar/event.ts'
 import { addDays, utcToZoned } from '#server/calendar/zone.ts'
 import { getSetting } from '#server/settings/registry.ts'
 import { clockWords, UNIT_WORDS } from '#server/words.ts'
@@ -69,7 +69,9 @@ const shownFor = (unit: CalendarUnit, eventUnit: string) => !unit || eventUnit =
 export async function upcomingEvents(unit: CalendarUnit = null) {
   const objects = await db.selectFrom('calendar_objects').select('ics').execute()
   // Members-only events never reach the public site: families see them on the family page and their private feed.
-  return (await eventsOf(db, objects)).filter((e) => e.visibility !== 'members' && shownFor(unit, e.unit))
+  return (await eventsOf(db, objects))
+    .filter((e) => e.visibility !== 'members' && shownFor(unit, e.unit))
+    .map(({ nights, service_hours, miles, ...e }) => e)
 }
 
 /** The id of an occurrence's card in the list view, which the month view links to (as the family page: the uid encoded). */
@@ -118,7 +120,11 @@ export async function calendarFeed(unit: CalendarUnit = null): Promise<string> {
       const id = String(tz.getFirstPropertyValue('tzid'))
       if (!zones.has(id)) cal.addSubcomponent(tz) && zones.add(id)
     }
-    for (const ev of source.getAllSubcomponents('vevent')) cal.addSubcomponent(ev)
+    for (const ev of source.getAllSubcomponents('vevent')) {
+      // What an event counts for is the units' record keeping, not the public's: only the kind goes out.
+      for (const property of Object.values(COUNT_PROPERTIES)) ev.removeAllProperties(property)
+      cal.addSubcomponent(ev)
+    }
   }
   return cal.toString() + '\r\n'
 }

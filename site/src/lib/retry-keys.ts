@@ -5,7 +5,7 @@
 const pending = new Map<string, string>()
 
 /** A new random key; crypto.randomUUID exists only in a secure context, and an admin on the LAN may use plain http. */
-function newKey(): string {
+export function newKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -22,6 +22,8 @@ export interface RouteTable {
   'DELETE /api/admin/announcements/{id}': typeof import('#routes/api/admin/announcements/[id].ts').DELETE
   'GET /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').GET
   'POST /api/admin/announcements': typeof import('#routes/api/admin/announcements/index.ts').POST
+  'GET /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').GET
+  'PUT /api/admin/calendar/{uid}/attendance': typeof import('#routes/api/admin/calendar/[uid]/attendance/index.ts').PUT
   'GET /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').GET
   'PUT /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').PUT
   'DELETE /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').DELETE

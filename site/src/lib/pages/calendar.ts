@@ -4,7 +4,7 @@
 // a banner and the last copy, read-only; while the site keeps the events, a note on CalDAV.
 import { utcToZoned, zonedToUtc } from '#server/calendar/zone.ts'
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
-import { clockWords, dayWords, plural, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
+import { clockWords, dayWords, KIND_WORDS, plural, REPEAT_WORDS, UNIT_WORDS } from '#server/words.ts'
 import {
   api,
   ownUnit,
@@ -30,7 +30,9 @@ type CalendarEvent = EventList['events'][number]
 type EventFields = BodyOf<Route<'POST /api/admin/calendar'>>
 type Signup = NonNullable<EventFields['signup']>
 
-const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'description', 'repeat'] as const
+const FIELDS = ['title', 'unit', 'visibility', 'date', 'end', 'location', 'badge', 'kind', 'description', 'repeat'] as const
+/** What an event counts for, sent as numbers. */
+const COUNTS = ['nights', 'service_hours', 'miles'] as const
 const TIMES = ['time', 'end_time'] as const
 
 const form = byId<HTMLFormElement>('event')
@@ -143,6 +145,7 @@ function edit(e: CalendarEvent | null) {
   field('uid').value = e?.uid ?? ''
   const preset = { unit: ownUnit(me), visibility: 'public' } as Record<string, string>
   for (const name of [...FIELDS, ...TIMES]) field(name).value = e?.[name] ?? preset[name] ?? ''
+  for (const name of COUNTS) field(name).value = e?.[name]?.toString() ?? ''
   // A repeating event is edited as its series: from its first day, with its rule.
   if (e?.first_date) field('date').value = e.first_date
   field('repeat_until').value = e?.repeat_until ?? ''
@@ -162,6 +165,17 @@ const whenOf = (e: CalendarEvent) =>
   `${dayWords(e.date, { year: true })}${e.end ? ` to ${dayWords(e.end, { year: true })}` : ''}` +
   `${e.time ? `, ${clockWords(e.time)}${e.end_time ? `–${clockWords(e.end_time)}` : ''}` : ', all day'} · ${UNIT_WORDS[e.unit]}` +
   (e.visibility === 'members' ? ' · Members only' : '')
+
+/** What the event counts for: "Campout · 2 nights · 3 miles each"; empty when nothing is said. */
+const countsLine = (e: CalendarEvent) =>
+  [
+    e.kind && KIND_WORDS[e.kind],
+    e.nights && plural(e.nights, 'night'),
+    e.service_hours && `${plural(e.service_hours, 'service hour')} each`,
+    e.miles && `${plural(e.miles, 'mile')} each`,
+  ]
+    .filter(Boolean)
+    .join(' · ')
 
 /** The headcount in a line; with places or scouts named, "coming" counts scouts, as the places and the trip roster do. */
 const headcount = (t: NonNullable<CalendarEvent['replies']>, signup?: CalendarEvent['signup']) =>
@@ -246,10 +260,21 @@ async function load() {
         h('h3', {}, e.title),
         h('p', {}, whenOf(e)),
         e.location && h('p', {}, e.location),
+        countsLine(e) && h('p', { class: 'muted' }, countsLine(e)),
         e.repeat &&
           e.repeat_until &&
           h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat].every} until ${dayWords(e.repeat_until, { year: true })}`),
         e.replies && repliesPart(e, e.replies),
+        e.date <= utcToZoned(Date.now(), SITE_ZONE).date &&
+          h(
+            'p',
+            {},
+            h(
+              'a',
+              { href: `/admin/calendar/attendance/?uid=${encodeURIComponent(e.recurring ? `${e.uid}#${e.date}` : e.uid)}` },
+              'Who came',
+            ),
+          ),
         e.mine
           ? writable &&
               h(
@@ -302,6 +327,7 @@ function fields(): EventFields {
     const value = field(name).value.trim()
     if (value) body[name] = value
   }
+  for (const name of COUNTS) if (field(name).value !== '') body[name] = Number(field(name).value)
   if (body.repeat) {
     if (field('repeat_until').value) body.repeat_until = field('repeat_until').value
     const skip = field('skip_dates')
