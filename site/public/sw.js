@@ -130,6 +130,8 @@ async function keptAnswer(request, path) {
   try {
     const res = await fetch(request)
     if (res.ok && events[uid] && within(events[uid])) await cache.put(path, await stamped(res.clone()))
+    // The event is gone, or this account may no longer see it: its copy goes too.
+    if (res.status === 403 || res.status === 404) await cache.delete(path)
     return res
   } catch (offline) {
     const copy = events[uid] && within(events[uid]) ? await cache.match(path) : undefined
