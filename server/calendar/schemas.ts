@@ -91,6 +91,15 @@ export const EventView = t.Object(
   { $id: 'Event', additionalProperties: false, examples: [EVENT_EXAMPLE] },
 )
 
+export const EventListQuery = t.Object(
+  {
+    past_days: t.Optional(
+      t.Integer({ minimum: 0, maximum: 62, description: 'Also list the events of this many days before today; 0 by default' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
 export const EventList = t.Object(
   {
     configured: t.Boolean({ description: 'Whether writes are possible at all: always true (the site keeps events itself without CalDAV)' }),
@@ -110,7 +119,9 @@ export const EventList = t.Object(
         },
       ),
     ),
-    events: t.Array(EventView, { description: 'From the start of today to a year ahead, earliest first, repeats expanded' }),
+    events: t.Array(EventView, {
+      description: 'From the start of today (or past_days before it) to a year ahead, earliest first, repeats expanded',
+    }),
     deleted_with_replies: t.Array(DeletedWithReplies, {
       description: 'Events that asked for replies and were deleted from the store: their replies stay readable for 30 days',
     }),

@@ -88,10 +88,11 @@ export async function shownWindow(db: Executor, now = Date.now()) {
   return { timeZone, from, to: from + WINDOW_DAYS * 86_400_000 }
 }
 
-/** Every occurrence in the window, ordered by start then title, each with `mine`. */
-export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[], now = Date.now()) {
+/** Every occurrence in the window (from `pastDays` days before today), ordered by start then title, each with `mine`. */
+export async function eventsOf(db: Executor, objects: Pick<StoredObject, 'ics'>[], now = Date.now(), pastDays = 0) {
   const { timeZone, from, to } = await shownWindow(db, now)
-  return shown(db, occurrencesIn(objects, from, to, timeZone))
+  const start = pastDays ? zonedToUtc(addDays(utcToZoned(now, timeZone).date, -pastDays), '00:00', timeZone) : from
+  return shown(db, occurrencesIn(objects, start, to, timeZone))
 }
 
 /** Occurrences as the API shows events: with `mine`, whether replies are asked, their totals and the sign-up. */
@@ -137,10 +138,10 @@ export async function refreshCopy(db: Db, calendar: CalendarStore) {
  * What the admin calendar shows: the store read now; when a CalDAV store does not answer (502), the last good copy
  * with a plain sentence instead of its error, so leaders still see the plans.
  */
-export async function listEvents(db: Db, calendar: CalendarStore) {
+export async function listEvents(db: Db, calendar: CalendarStore, pastDays = 0) {
   const deleted_with_replies = await deletedWithReplies(db)
   const { objects, unreachable } = await readStore(db, calendar)
-  const events = await eventsOf(db, objects)
+  const events = await eventsOf(db, objects, Date.now(), pastDays)
   return { configured: true, store: calendar.kind, ...(unreachable ? { unreachable } : {}), events, deleted_with_replies }
 }
 

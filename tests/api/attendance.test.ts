@@ -336,6 +336,14 @@ describe('GET/PUT /api/admin/calendar/{uid}/attendance', () => {
     expect(next.body.scouts.find((x: any) => x.scout_id === f.scouts[0]).present).toBe(false)
     expect((await take(uid, body, leader.cookie, {}, soon(7))).body.code).toBe('event_not_started')
     expect(await eventCounts(s.db, `${uid}#${soon(-14)}`)).toEqual({ kind: 'meeting', nights: 0, service_hours: 0, miles: 0 })
+    // The calendar lists past occurrences only when asked, to take attendance after the fact.
+    const listed = async (query: string) =>
+      (await s.req('GET', `/api/admin/calendar${query}`, { cookie: leader.cookie })).body.events
+        .filter((e: any) => e.uid === uid)
+        .map((e: any) => e.date)
+    expect(await listed('')).not.toContain(soon(-7))
+    expect(await listed('?past_days=14')).toEqual(expect.arrayContaining([soon(-14), soon(-7), soon(0), soon(7), soon(14)]))
+    expect((await s.req('GET', '/api/admin/calendar?past_days=63', { cookie: leader.cookie })).status).toBe(422)
     const rows = await s.db.selectFrom('attendance').select('event_uid').where('scout_id', '=', f.scouts[0]).execute()
     expect(rows).toEqual([{ event_uid: `${uid}#${soon(-14)}` }])
   })

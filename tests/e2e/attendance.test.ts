@@ -154,4 +154,38 @@ describe('taking attendance on a phone', () => {
     expect(feed).not.toContain('X-SITE-MILES')
     await visitor.close()
   }, 120_000)
+
+  it('a leader marks who came to last week’s meeting from the calendar’s last two weeks', async () => {
+    const made = await suite.s.req('POST', '/api/admin/calendar', {
+      cookie: leader.cookie,
+      json: {
+        title: 'Troop meeting',
+        unit: 'troop',
+        date: soon(-14),
+        time: '19:00',
+        repeat: 'weekly',
+        repeat_until: soon(14),
+        kind: 'meeting',
+      },
+    })
+    expect(made.status).toBe(201)
+    const uid = made.body.uid as string
+    const page = await suite.signedIn(leader.email, '/admin/calendar/')
+    const recent = page.getByRole('region', { name: 'The last two weeks' })
+    const lastWeek = recent.locator('li.card', { hasText: 'Troop meeting' }).first()
+    await lastWeek.getByText('Meeting', { exact: true }).waitFor()
+    await lastWeek.getByRole('link', { name: 'Who came' }).click()
+    await page.getByRole('heading', { name: 'Who came: Troop meeting' }).waitFor()
+    // No sign-up: every active scout of the troop is listed, none marked yet.
+    const part = page.getByRole('region', { name: 'Who came' })
+    const bo = part.getByRole('button', { name: /^✓?\s*Bo Brook/ })
+    expect(await bo.getAttribute('aria-pressed')).toBe('false')
+    await bo.click()
+    await bo.filter({ hasText: 'Here · saved' }).waitFor()
+    expect(await widerThanScreen(page)).toBe(false)
+    expect(await seriousViolations(page)).toEqual([])
+    const rows = await suite.s.db.selectFrom('attendance').select(['event_uid', 'present']).where('event_uid', 'like', `${uid}#%`).execute()
+    expect(rows).toEqual([{ event_uid: `${uid}#${soon(-7)}`, present: 1 }])
+    await page.close()
+  }, 60_000)
 })

@@ -1,5 +1,5 @@
 // GET/POST /api/admin/calendar: every event the public calendar shows (with `mine`); create an event in the store.
-import { EventBody, EventList, EventView } from '#server/calendar/schemas.ts'
+import { EventBody, EventList, EventListQuery, EventView } from '#server/calendar/schemas.ts'
 import { createEvent, listEvents } from '#server/calendar/service.ts'
 import { signupMail } from '#server/calendar/signup-mail.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
@@ -10,9 +10,11 @@ export const GET = defineRoute('calendar:write', 'List events', {
   operationId: 'listEvents',
   description:
     'Every event the public calendar shows, read from the store now, earliest first, repeats expanded, each with `mine`. ' +
-    'When the CalDAV store does not answer, the last good copy with `unreachable`.',
+    'When the CalDAV store does not answer, the last good copy with `unreachable`. With `past_days`, also the events of ' +
+    'that many days before today (to take attendance after the fact).',
+  query: EventListQuery,
   responses: ok(EventList, 'The events, and where they are kept'),
-  handler: ({ db, calendar }) => listEvents(db, calendar),
+  handler: ({ db, calendar, query }) => listEvents(db, calendar, query.past_days),
 })
 
 export const POST = defineRoute('calendar:write', 'Create an event', {

@@ -177,6 +177,34 @@ const countsLine = (e: CalendarEvent) =>
     .filter(Boolean)
     .join(' · ')
 
+/** How many days back the calendar lists events that are over, to mark who came after the fact. */
+const RECENT_DAYS = 14
+
+/** The link to who came to an event (one occurrence of a repeating one: `<uid>#<date>`). */
+const whoCame = (e: CalendarEvent) =>
+  h(
+    'p',
+    {},
+    h('a', { href: `/admin/calendar/attendance/?uid=${encodeURIComponent(e.recurring ? `${e.uid}#${e.date}` : e.uid)}` }, 'Who came'),
+  )
+
+/** The events of the last two weeks, latest first, each with its attendance link. */
+function showRecent(events: CalendarEvent[]) {
+  byId('recent-part').hidden = !events.length
+  byId('recent').replaceChildren(
+    ...events.map((e) =>
+      h(
+        'li',
+        { class: 'card', 'data-recent': e.uid },
+        h('h3', {}, e.title),
+        h('p', {}, whenOf(e)),
+        countsLine(e) && h('p', { class: 'muted' }, countsLine(e)),
+        whoCame(e),
+      ),
+    ),
+  )
+}
+
 /** The headcount in a line; with places or scouts named, "coming" counts scouts, as the places and the trip roster do. */
 const headcount = (t: NonNullable<CalendarEvent['replies']>, signup?: CalendarEvent['signup']) =>
   (signup?.per_scout || signup?.capacity !== undefined
@@ -232,8 +260,12 @@ async function skipDay(e: CalendarEvent) {
 }
 
 async function load() {
-  const body = bodyOrShowError(await api('GET', '/api/admin/calendar'))
-  if (!body) return
+  const all = bodyOrShowError(await api('GET', `/api/admin/calendar?past_days=${RECENT_DAYS}`))
+  if (!all) return
+  // Events over before today are listed apart, each with its attendance; the rest as before.
+  const today = utcToZoned(Date.now(), SITE_ZONE).date
+  const body = { ...all, events: all.events.filter((e) => (e.end ?? e.date) >= today) }
+  showRecent(all.events.filter((e) => (e.end ?? e.date) < today).reverse())
   const writable = showStore(body)
   byId('deleted-title').hidden = !body.deleted_with_replies.length
   byId('deleted').replaceChildren(
@@ -265,16 +297,7 @@ async function load() {
           e.repeat_until &&
           h('p', { class: 'muted' }, `Repeats ${REPEAT_WORDS[e.repeat].every} until ${dayWords(e.repeat_until, { year: true })}`),
         e.replies && repliesPart(e, e.replies),
-        e.date <= utcToZoned(Date.now(), SITE_ZONE).date &&
-          h(
-            'p',
-            {},
-            h(
-              'a',
-              { href: `/admin/calendar/attendance/?uid=${encodeURIComponent(e.recurring ? `${e.uid}#${e.date}` : e.uid)}` },
-              'Who came',
-            ),
-          ),
+        e.date <= today && whoCame(e),
         e.mine
           ? writable &&
               h(
