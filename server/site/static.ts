@@ -32,6 +32,8 @@ const BUILDING_PAGE = `<!doctype html>
 function cacheControl(file: string): string {
   if (file.includes(`${path.sep}_astro${path.sep}`)) return 'public, max-age=31536000, immutable'
   if (file.endsWith('.html')) return 'no-cache'
+  // A service worker and what it imports are checked at each visit, so a new build's worker is picked up at once.
+  if (/[/\\]sw(-[a-z]+)?\.js$/.test(file)) return 'no-cache'
   if (file.endsWith('.ics')) return 'public, max-age=300' // calendar apps poll; five minutes keeps them close
   return 'public, max-age=3600'
 }

@@ -1,58 +1,58 @@
 // Taking attendance on a phone (components/AttendancePart.astro): one tap a scout or adult marks them here, another
-// not here. Each tap is saved at once as its own PUT with its own Idempotency-Key; when no answer comes (no signal, a
-// 5xx) the same request is sent again with the same key until one does, so a retry is never done twice, and a newer
-// tap on the same person replaces the older one. The button says whether its mark is saved.
+// not here. Each tap is kept on the phone (lib/offline-queue.ts) and sent at once as its own PUT with its own
+// Idempotency-Key; when no answer comes (no signal, a 5xx) the same request is sent again with the same key until one
+// does, after a reload or offline too, so a retry is never done twice, and a newer tap on the same person replaces the
+// older one. The button says whether its mark is saved; a refused tap is listed until dismissed.
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { byId, h, type Refusal, type Route } from './admin.ts'
+import { byId, h, type Route } from './admin.ts'
+import { changes, enqueue, flush, flushWhenOnline, forget, onQueueChange, type Change } from './offline-queue.ts'
 import { newKey } from './retry-keys.ts'
 
 type Attendance = AnswerOf<Route<'GET /api/admin/calendar/{uid}/attendance'>>
 type Mark = { scouts: { scout_id: number; present: boolean }[]; adults?: { name: string; present: boolean }[] }
 
-/** How long to wait before sending an unanswered mark again: soon at first, then every half minute. */
-const RETRY_MS = [1000, 2000, 4000, 8000, 15_000, 30_000]
-
 let path = ''
 let started = false
-/** The newest tap per person ("scout:31", "adult:dana rivera"): an older tap's retries stop when a newer one comes. */
-const newest = new Map<string, string>()
-const waiting = new Set<() => void>()
-addEventListener('online', () => [...waiting].forEach((send) => send()))
+/** Whose taps these are (lib/offline-roster.ts); null when no account is known on this phone. */
+let account: string | null = null
+/** Each button's way to show its slot's state, by slot ("scout:31", "adult:dana rivera"). */
+const buttons = new Map<string, (change: Change | undefined) => void>()
 
 const status = () => byId('attendance-status')
 
-/** Sends one tap's mark until an answer comes; the answer (or the refusal) goes to `done`. */
-async function send(slot: string, body: Mark, done: (ok: boolean, refusal?: string) => void, tries = 0): Promise<void> {
-  const key = newest.get(slot)!
-  const res = await fetch(path, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(body),
-    credentials: 'same-origin',
-  }).catch(() => null)
-  if (newest.get(slot) !== key) return // a newer tap on the same person took over
-  if (res?.status === 401) {
-    location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`
+/** Shows each button's saved state and the refused taps, from the changes this phone keeps for this event. */
+async function showQueue() {
+  const mine = (await changes()).filter((c) => c.path === path)
+  for (const [slot, show] of buttons) show(mine.findLast((c) => c.slot === slot))
+  byId('attendance-conflicts').replaceChildren(
+    ...mine
+      .filter((c) => c.refusal)
+      .map((c) =>
+        h(
+          'p',
+          { class: 'error' },
+          `Not saved: ${c.label}. ${c.refusal!.detail} `,
+          h('button', { type: 'button', class: 'secondary', onclick: () => void forget(c.key) }, 'Dismiss'),
+        ),
+      ),
+  )
+}
+onQueueChange(() => void showQueue())
+
+/** One tap kept on the phone and sent now, or when the signal is back (lib/offline-queue.ts). */
+async function send(slot: string, label: string, body: Mark) {
+  if (!account) {
+    status().textContent = 'Not saved: sign in again first.'
     return
   }
-  if (res && res.status < 500) {
-    newest.delete(slot)
-    if (res.ok) return done(true)
-    const refusal = (await res.json().catch(() => ({}))) as Refusal
-    return done(false, typeof refusal.detail === 'string' ? refusal.detail : `Not saved (${res.status})`)
-  }
-  done(false)
-  const again = () => {
-    waiting.delete(again)
-    clearTimeout(timer)
-    void send(slot, body, done, tries + 1)
-  }
-  const timer = setTimeout(again, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)])
-  waiting.add(again)
+  await enqueue({ key: newKey(), account, method: 'PUT', path, body, slot, label })
+  await showQueue()
+  const outcome = await flush(account)
+  if (outcome === 'signed-out') status().textContent = 'Your sign-in has ended: sign in again to send the taps kept on this phone.'
 }
 
-/** One person's button: pressed when here; its last line says whether the mark is saved. */
+/** One person's button: pressed when here; its last line says whether the mark is saved or waits for a signal. */
 function tapButton(name: string, about: string, present: boolean, mark: (present: boolean) => Mark, slot: string) {
   const state = h('span', { class: 'state' })
   const button = h(
@@ -62,29 +62,31 @@ function tapButton(name: string, about: string, present: boolean, mark: (present
     h('span', { class: 'who' }, h('span', { class: 'name' }, name), about ? h('span', { class: 'about' }, about) : null),
     state,
   ) as HTMLButtonElement
-  const show = (words: string, unsaved = false) => {
-    state.textContent = words
-    button.classList.toggle('unsaved', unsaved)
-  }
-  show(present ? 'Here' : 'Not here')
-  button.addEventListener('click', () => {
-    const now = button.getAttribute('aria-pressed') !== 'true'
-    button.setAttribute('aria-pressed', String(now))
-    show('Saving…')
+  const here = () => button.getAttribute('aria-pressed') === 'true'
+  let waited = false
+  buttons.set(slot, (change) => {
+    const marked = change && Boolean((change.body as Mark).scouts[0]?.present ?? (change.body as Mark).adults?.[0]?.present)
+    if (change?.refusal) {
+      // Refused: the mark goes back to what the server holds, and the conflict is listed above.
+      button.setAttribute('aria-pressed', String(!marked))
+      state.textContent = 'Not saved'
+    } else if (change) {
+      button.setAttribute('aria-pressed', String(marked))
+      state.textContent = 'Not saved yet · trying again'
+    } else if (waited) state.textContent = `${here() ? 'Here' : 'Not here'} · saved`
+    button.classList.toggle('unsaved', Boolean(change))
+    waited = Boolean(change && !change.refusal)
     counts()
-    newest.set(slot, newKey())
-    void send(slot, mark(now), (ok, refusal) => {
-      if (ok) {
-        show(now ? 'Here · saved' : 'Not here · saved')
-        status().textContent = `${name}: ${now ? 'here' : 'not here'}, saved.`
-      } else if (refusal) {
-        button.setAttribute('aria-pressed', String(!now))
-        show('Not saved', true)
-        status().textContent = `${name}: not saved. ${refusal}`
-        counts()
-      } else show('Not saved yet · trying again', true)
-    })
   })
+  button.addEventListener('click', () => {
+    const now = !here()
+    button.setAttribute('aria-pressed', String(now))
+    state.textContent = 'Saving…'
+    counts()
+    status().textContent = ''
+    void send(slot, `${name}: ${now ? 'here' : 'not here'}`, mark(now))
+  })
+  state.textContent = present ? 'Here' : 'Not here'
   return h('li', {}, button)
 }
 
@@ -109,6 +111,7 @@ function addAdult(name: string, present: boolean, signedUp: boolean) {
 
 function draw(view: Attendance) {
   started = view.started
+  buttons.clear()
   byId('attendance-about').textContent = view.started
     ? 'Tap each one who came; tap again to take it back. Each tap is saved at once.'
     : `Attendance can be taken once the event starts (${dayWords(view.date)}). Until then this is who signed up.`
@@ -136,6 +139,8 @@ function draw(view: Attendance) {
   byId('attendance-adult').hidden = !view.started
   counts()
   byId('attendance').hidden = false
+  // Taps this phone still keeps for this event show as they were made, over what the server last said.
+  void showQueue()
 }
 
 byId<HTMLFormElement>('attendance-adult').addEventListener('submit', (event) => {
@@ -156,9 +161,17 @@ byId<HTMLFormElement>('attendance-adult').addEventListener('submit', (event) => 
  * Shows who came to the event an attendance key names (a uid, or `<uid>#<date>` for an occurrence of a repeating
  * event). Answers the attendance, or the refusal when there is none to show.
  */
-export async function showAttendance(key: string): Promise<{ ok: true; view: Attendance } | { ok: false; status: number; detail: string }> {
+export async function showAttendance(
+  key: string,
+  signedIn: string | null,
+): Promise<{ ok: true; view: Attendance } | { ok: false; status: number; detail: string }> {
   path = `/api/admin/calendar/${encodeURIComponent(key)}/attendance`
   byId<HTMLAnchorElement>('attendance-csv').href = `${path}.csv`
+  account = signedIn
+  if (account) {
+    flushWhenOnline(account)
+    if (navigator.onLine) void flush(account)
+  }
   const res = await fetch(path, { credentials: 'same-origin' }).catch(() => null)
   if (!res) return { ok: false, status: 0, detail: 'No answer came back (no signal?). Reload the page to try again.' }
   if (res.status === 401) location.href = `/login/?next=${encodeURIComponent(location.pathname + location.search)}`

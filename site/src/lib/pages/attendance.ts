@@ -1,13 +1,14 @@
 // Who came to one event (?uid=…): the attendance part alone, for any event, meetings included.
 import { KIND_WORDS, dayWords, plural } from '#server/words.ts'
-import { byId, signedInFor } from '../admin.ts'
+import { byId } from '../admin.ts'
 import { showAttendance } from '../attendance-taking.ts'
+import { signedInOrOffline } from '../offline-roster.ts'
 
-await signedInFor('/admin/calendar/')
+const { account } = await signedInOrOffline('/admin/calendar/')
 
 const key = new URLSearchParams(location.search).get('uid')
 const shown = key
-  ? await showAttendance(key)
+  ? await showAttendance(key, account)
   : { ok: false as const, status: 404, detail: 'No event was chosen: open it from the calendar.' }
 byId('attendance-loading').hidden = true
 if (!shown.ok) {

@@ -10,10 +10,11 @@ wide.addEventListener('change', () => (menu.open = wide.matches))
 for (const link of menu.querySelectorAll<HTMLAnchorElement>('a'))
   if (link.pathname === location.pathname) link.setAttribute('aria-current', 'page')
 
-const me = await whoami()
-for (const link of menu.querySelectorAll<HTMLElement>('[data-needs]')) link.hidden = !holds(me, link.dataset.needs)
+// With no signal the links stay hidden: a trip roster kept on the phone still opens (lib/offline-roster.ts).
+const me = await whoami().catch(() => null)
+if (me) for (const link of menu.querySelectorAll<HTMLElement>('[data-needs]')) link.hidden = !holds(me, link.dataset.needs)
 
-const asked = me.second_factor
+const asked = me?.second_factor
 if (asked?.required && !asked.enrolled) {
   const by = new Date(asked.due_at!).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: SITE_ZONE })
   const onAccount = location.pathname === '/admin/account/'

@@ -3,9 +3,11 @@
 // volunteers, the maybes and the waitlist. Print and CSV buttons; the print layout lives in the page.
 import type { AnswerOf } from '#server/routes.ts'
 import { clockWords, dayWords, dollars, plural, scoutName } from '#server/words.ts'
-import { api, byId, detailOf, h, signedInFor, type Route } from '../admin.ts'
+import { api, byId, detailOf, h, type Route } from '../admin.ts'
+import { keepForOffline, savedAt, signedInOrOffline } from '../offline-roster.ts'
 
-await signedInFor('/admin/calendar/')
+// Without a signal, the copy kept on this phone shows (lib/offline-roster.ts).
+const { me, account } = await signedInOrOffline('/admin/calendar/')
 
 type TripRoster = AnswerOf<Route<'GET /api/admin/calendar/{uid}/roster'>>
 type Household = TripRoster['households'][number]
@@ -163,8 +165,18 @@ if (!uid) noRoster('No event was chosen. Open the trip roster from an event on t
 else {
   const path = `/api/admin/calendar/${encodeURIComponent(uid)}` as const
   const res = await api('GET', `${path}/roster`)
+  const note = byId('offline-note')
   if (res.status === 404)
     noRoster('There is no trip roster for this event: it is not in the calendar, or it does not ask families to reply.')
+  else if (res.status === 0 && !me)
+    noRoster('No signal, and this trip roster was not saved on this phone: open it once with a signal, in the week before the event.')
   else if (!res.ok) noRoster(detailOf(res))
-  else show(res.body)
+  else if (!me) {
+    show(res.body)
+    note.textContent = `No signal: this is the copy saved on this phone${await savedAt(uid)}. Attendance taken now is sent when the signal is back.`
+  } else {
+    show(res.body)
+    note.textContent = await keepForOffline(uid, account!)
+  }
+  note.hidden = !note.textContent
 }
