@@ -11,6 +11,7 @@ import { notFound, unprocessable } from '../errors.ts'
 import { closeResetLinks } from '../people/guards.ts'
 import { PersonSummary, SessionView } from '../people/schemas.ts'
 import { Instant, nowIso, Nullable, OneOf, Password, t } from '../schemas.ts'
+import { hashPassword } from '../auth/passwords.ts'
 
 export const Whoami = t.Object(
   {
@@ -103,7 +104,7 @@ export async function changePassword(
   const from = { address, personId: me.id, email: me.email, what: 'Wrong current password when changing it' }
   if (!(await passwordAttempt(db, throttle, from, input.current_password)))
     throw unprocessable('current_password: is not your current password')
-  const hash = await Bun.password.hash(input.new_password)
+  const hash = await hashPassword(input.new_password)
   return write(db, async (trx) => {
     await trx.updateTable('people').set({ password_hash: hash }).where('id', '=', me.id).execute()
     // A reset link issued before would undo the change: it closes with it.

@@ -6,6 +6,7 @@ import { recordSlowedDown, type Slowed, type Throttle } from '../auth/login-thro
 import type { Executor } from '../db/database.ts'
 import { record } from '../db/write.ts'
 import { tooMany } from '../errors.ts'
+import { verifyPassword } from '../auth/passwords.ts'
 
 /** 429 for an attempt the slow-down holds back, logged once a minute per slowed-down key with the count. */
 export async function refuseSlowedDown(db: Executor, slowed: Slowed, email: string | null, address: string | null): Promise<never> {
@@ -66,7 +67,7 @@ export async function passwordAttempt(
   let right = false
   try {
     const row = await db.selectFrom('people').select('password_hash').where('id', '=', from.personId).executeTakeFirstOrThrow()
-    right = await Bun.password.verify(password, row.password_hash)
+    right = await verifyPassword(password, row.password_hash)
   } finally {
     throttle.finish(from.address, from.email, right ? 'passed' : 'failed')
   }

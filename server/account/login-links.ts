@@ -19,6 +19,7 @@ import { getSetting } from '../settings/registry.ts'
 import { instantWords } from '../instant-words.ts'
 import { type From, openSession } from './sign-in.ts'
 import type { LoginLink } from './tables.ts'
+import { hashPassword } from '../auth/passwords.ts'
 
 export const ASKED_VALID_MINUTES = 20
 export const WELCOME_VALID_DAYS = 7
@@ -162,7 +163,7 @@ async function familyAccountFor(trx: Trx, email: string, householdId: number) {
       email,
       name: null,
       // Nobody knows this password: the family signs in with links, or sets one with "Forgot your password?".
-      password_hash: await Bun.password.hash(randomToken()),
+      password_hash: await hashPassword(randomToken()),
       global_role: null,
       created_at: nowIso(),
     })

@@ -17,9 +17,10 @@ import { useCode } from '../second-factor/codes.ts'
 import { AuthenticationResponse, authenticationOptions, usePasskey } from '../second-factor/passkeys.ts'
 import { failTicket, newTicket, openTicket, useTicket } from '../second-factor/tickets.ts'
 import { codeAttempt, refuseSlowedDown, type Throttles } from './attempts.ts'
+import { hashPassword, verifyPassword } from '../auth/passwords.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
-const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
+const DUMMY_HASH = await hashPassword('not-a-real-password')
 
 export const Credentials = t.Object(
   {
@@ -98,7 +99,7 @@ export async function signIn(db: Db, env: Readonly<Env>, throttle: Throttle, inp
       .select(['id', 'email', 'password_hash', 'disabled_at'])
       .where('email', '=', email)
       .executeTakeFirst()
-    rightPassword = (await Bun.password.verify(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person
+    rightPassword = (await verifyPassword(input.password, person?.password_hash ?? DUMMY_HASH)) && !!person
     if (rightPassword && !person!.disabled_at) factors = await confirmedFactorKinds(db, person!.id)
   } finally {
     // A right password still waiting for its second factor is no success yet: the slow-down keeps counting.

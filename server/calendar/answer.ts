@@ -13,6 +13,7 @@ import type { RsvpBody } from './rsvp-schemas.ts'
 import { moveUp, needsSignature, placeReply, replyParts, signupClosed, signupOf, takeSlots } from './signup.ts'
 import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 import type { RsvpEventTable } from './tables.ts'
+import { confirmedPlaces, settleTripFees, type TripEvent } from '../money/trip-fees.ts'
 
 /** Refuses (409) a reply once the event has started or its sign-up closed, saying which. */
 export async function assertOpen(db: Executor, facts: { open: boolean; signup: ReturnType<typeof signupOf> }, refuse = conflict) {
@@ -49,7 +50,7 @@ export async function saveAnswer(
   await write(db, async (trx) => {
     const previous = await trx
       .selectFrom('rsvps')
-      .select(['answer', 'status', 'queued_at', 'scouts', 'waiting'])
+      .select(['answer', 'status', 'queued_at', 'scouts', 'waiting', 'scout_ids'])
       .where('uid', '=', uid)
       .where('household_id', '=', household)
       .executeTakeFirst()
@@ -77,7 +78,8 @@ export async function saveAnswer(
     if (parts.slots) await takeSlots(trx, uid, household, signup, parts.slots)
     const name = (await trx.selectFrom('households').select('parent_name').where('id', '=', household).executeTakeFirstOrThrow())
       .parent_name
-    const movedSelf = await moveWaitlistUp(trx, actor, event, signup?.capacity, context.mail, household)
+    const trip = { ...event, signup }
+    const movedSelf = await moveWaitlistUp(trx, actor, trip, context.mail, household)
     const status = movedSelf || place.status === 'confirmed' ? 'confirmed' : 'waitlisted'
     const waits =
       body.answer !== 'yes' ? '' : status === 'waitlisted' ? ' (waitlisted)' : place.waiting ? ` (${place.waiting} waitlisted)` : ''
@@ -88,30 +90,43 @@ export async function saveAnswer(
       `${name}: ${replyWords(reply)}${waits} for ${eventWords(event)}` +
         (body.permission ? `, permission signed as “${body.permission.signed_name.trim()}”` : ''),
     )
+    // Trip fees follow the scouts confirmed; a reply to a free event that held no place has none to settle.
+    const before = confirmedPlaces(previous)
+    if (signup?.cost_cents || before.length) {
+      const now = await trx
+        .selectFrom('rsvps')
+        .select(['answer', 'status', 'scouts', 'waiting', 'scout_ids'])
+        .where('uid', '=', uid)
+        .where('household_id', '=', household)
+        .executeTakeFirst()
+      await settleTripFees(trx, actor, trip, household, before, confirmedPlaces(now))
+    }
   })
 }
 
 /**
- * Confirms whoever the free places now fit from the waitlist, each in the history and mailed, except `replier`: the
- * household whose own answer confirmed it. Answers whether the replier moved up.
+ * Confirms whoever the free places now fit from the waitlist, each in the history, charged its trip fees and mailed,
+ * except `replier`: the household whose own answer confirmed it. Answers whether the replier moved up.
  */
 export async function moveWaitlistUp(
   trx: Executor,
   actor: string,
-  event: { uid: string; title: string; date: string; time: string | null },
-  capacity: number | undefined,
+  event: TripEvent & { time: string | null },
   mail: SignupMail,
   replier?: number,
 ): Promise<boolean> {
-  const moved = await moveUp(trx, event.uid, capacity)
+  const moved = await moveUp(trx, event.uid, event.signup?.capacity)
   const others = moved.filter((m) => m.household_id !== replier)
-  for (const m of others)
+  for (const m of others) {
     await record(
       trx,
       actor,
       'calendar.rsvp_moved_up',
       `${m.parent_name}${m.rest ? `: ${plural(m.scouts, 'scout')} (${m.rest} still waiting)` : ''} moved up from the waitlist for ${eventWords(event)}`,
     )
+    const after = { ...m.before, answer: 'yes', status: 'confirmed', waiting: m.rest }
+    await settleTripFees(trx, actor, event, m.household_id, confirmedPlaces({ ...m.before, answer: 'yes' }), confirmedPlaces(after))
+  }
   for (const [kind, some] of [
     ['moved_up', false],
     ['moved_up_some', true],

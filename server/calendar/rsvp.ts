@@ -23,6 +23,7 @@ import { queueSignupMail, type SignupMail } from './signup-mail.ts'
 import { assertOpen, moveWaitlistUp, saveAnswer } from './answer.ts'
 import { cardDetails } from './reply-card.ts'
 import { waitingOf } from './split.ts'
+import { settleEventPayment } from '../money/event-payment.ts'
 
 /** Days the replies of an event deleted from the store stay readable. */
 export const RSVP_KEEP_DAYS = 30
@@ -134,7 +135,7 @@ export async function setAsking(
       .values({ uid, ...facts, asking: 1, asked_by: actor, asked_at: nowIso(), signup })
       .execute()
   if (!known) return
-  await moveWaitlistUp(trx, actor, { uid, ...facts }, asking.signup?.capacity, asking.mail)
+  await moveWaitlistUp(trx, actor, { uid, ...facts, signup: asking.signup }, asking.mail)
   const text = asking.signup?.permission_text
   const before = known.signup ? signupOf(known)?.permission_text : undefined
   if (text && before && text !== before) {
@@ -286,7 +287,10 @@ export async function answerFor(
   return (await replies(db, event, [household]))[0]
 }
 
-/** PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here. */
+/**
+ * PUT …/payment: a leader records what a household has paid in all (cash, check, online elsewhere); no card data here.
+ * The ledger follows the total with a payment entry for the household.
+ */
 export async function recordPayment(db: Db, caller: Caller, uid: string, householdId: number, body: typeof Payment.static) {
   const event = await rsvpEvent(db, uid, true)
   assertLeadsSlug(caller, event.unit, `"${event.title}"`)
@@ -307,11 +311,12 @@ export async function recordPayment(db: Db, caller: Caller, uid: string, househo
       .values({ uid, household_id: householdId, ...payment })
       .onConflict((oc) => oc.columns(['uid', 'household_id']).doUpdateSet(payment))
       .execute()
+    const ledger = await settleEventPayment(trx, caller.actor, event, householdId, payment)
     await record(
       trx,
       caller.actor,
       'calendar.payment',
-      `${reply.household}: paid ${dollars(payment.paid_cents)} in all (${payment.method}) for ${eventWords(event)}`,
+      `${reply.household}: paid ${dollars(payment.paid_cents)} in all (${payment.method}) for ${eventWords(event)}${ledger}`,
     )
   })
   return { household_id: householdId, household: reply.household, ...money(reply.owed_cents ?? 0, payment.paid_cents), ...payment }

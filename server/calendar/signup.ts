@@ -241,7 +241,7 @@ export async function moveUp(trx: Executor, uid: string, capacity: number | unde
   const waiting = await trx
     .selectFrom('rsvps')
     .innerJoin('households', 'households.id', 'rsvps.household_id')
-    .select(['rsvps.household_id', 'rsvps.scouts', 'rsvps.status', 'rsvps.waiting', 'households.parent_name'])
+    .select(['rsvps.household_id', 'rsvps.scouts', 'rsvps.status', 'rsvps.waiting', 'rsvps.scout_ids', 'households.parent_name'])
     .where('rsvps.uid', '=', uid)
     .where('rsvps.answer', '=', 'yes')
     .where((eb) => eb.or([eb('rsvps.status', '=', 'waitlisted'), eb('rsvps.waiting', '>', 0)]))
@@ -250,7 +250,8 @@ export async function moveUp(trx: Executor, uid: string, capacity: number | unde
     .execute()
   if (!waiting.length) return []
   let taken = await placesTaken(trx, uid)
-  const moved: { household_id: number; parent_name: string; scouts: number; rest: number }[] = []
+  // `before`: the reply as it stood, for charging the trip fees of the scouts it now has confirmed.
+  const moved: { household_id: number; parent_name: string; scouts: number; rest: number; before: (typeof waiting)[number] }[] = []
   for (const w of waiting) {
     if (w.status === 'confirmed') {
       const k = Math.min(w.waiting, capacity === undefined ? w.waiting : Math.max(capacity - taken, 0))
@@ -262,7 +263,7 @@ export async function moveUp(trx: Executor, uid: string, capacity: number | unde
           .where('uid', '=', uid)
           .where('household_id', '=', w.household_id)
           .execute()
-        moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: k, rest: w.waiting - k })
+        moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: k, rest: w.waiting - k, before: w })
       }
       if (k < w.waiting) break
       continue
@@ -270,7 +271,7 @@ export async function moveUp(trx: Executor, uid: string, capacity: number | unde
     if (capacity !== undefined && taken + w.scouts > capacity) break
     taken += w.scouts
     await trx.updateTable('rsvps').set({ status: 'confirmed' }).where('uid', '=', uid).where('household_id', '=', w.household_id).execute()
-    moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: w.scouts, rest: 0 })
+    moved.push({ household_id: w.household_id, parent_name: w.parent_name, scouts: w.scouts, rest: 0, before: w })
   }
   return moved
 }

@@ -45,6 +45,7 @@ export const HISTORY_KINDS = {
   'money.entry': 'Money entry written',
   'money.reverse': 'Money entry reversed',
   'money.dues': 'Dues charged',
+  'money.trip_fee': 'Trip fee charged or reversed',
   'money.credits_import': 'Fundraiser credits imported from a file',
   'money.online': 'Online payment received',
   'money.statements': 'Statements mailed to families who owe',

@@ -12,7 +12,7 @@ import { today } from '../settings/registry.ts'
 import { dollars, plural, scoutName } from '../words.ts'
 import { assertKeepsMoneyOf, entryById } from './queries.ts'
 import type { DuesBody, NewEntry } from './schemas.ts'
-import type { MoneyEntryTable } from './tables.ts'
+import type { MoneyEntry, MoneyEntryTable } from './tables.ts'
 import { settleDues } from './dues-checks.ts'
 
 type EntryFields = Omit<Insertable<MoneyEntryTable>, 'id' | 'created_by' | 'created_at'>
@@ -74,6 +74,26 @@ export async function addEntry(db: Db, caller: Caller, input: typeof NewEntry.st
   return { entry: await entryById(db, id) }
 }
 
+/**
+ * Writes the entry undoing `entry` inside the caller's transaction: the same kind, amount, owner and event, dated today,
+ * counting the other way. The caller has checked it may be undone (not a reversal, not reversed yet).
+ */
+export async function insertReversal(trx: Executor, actor: string, entry: MoneyEntry, memo?: string): Promise<number> {
+  return insertEntry(trx, actor, {
+    household_id: entry.household_id,
+    scout_id: entry.scout_id,
+    kind: entry.kind,
+    amount_cents: entry.amount_cents,
+    date: await today(trx),
+    memo: memo?.trim() || `Reverses: ${entry.memo}`,
+    event_uid: entry.event_uid,
+    method: entry.method,
+    reference: entry.reference,
+    reverses_id: entry.id,
+    origin: entry.origin,
+  })
+}
+
 /** A new entry undoing `id`: the same kind, amount and owner, counting the other way. An entry is undone once. */
 export async function reverseEntry(db: Db, caller: Caller, id: number, memo?: string) {
   const newId = await write(db, async (trx) => {
@@ -82,18 +102,8 @@ export async function reverseEntry(db: Db, caller: Caller, id: number, memo?: st
     if (entry.reverses_id !== null) throw conflict(`Entry ${id} is itself a reversal; enter the amount again instead`, 'is_reversal')
     if (entry.reversed_by_id !== null)
       throw conflict(`Entry ${id} was reversed already (entry ${entry.reversed_by_id})`, 'already_reversed')
-    const reversalId = await insertEntry(trx, caller.actor, {
-      household_id: entry.household_id,
-      scout_id: entry.scout_id,
-      kind: entry.kind,
-      amount_cents: entry.amount_cents,
-      date: await today(trx),
-      memo: memo?.trim() || `Reverses: ${entry.memo}`,
-      event_uid: entry.event_uid,
-      method: entry.method,
-      reference: entry.reference,
-      reverses_id: entry.id,
-    })
+    const row = await trx.selectFrom('money_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    const reversalId = await insertReversal(trx, caller.actor, row, memo)
     const settled = await settleDues(trx, caller.actor, entry.household_id)
     await record(
       trx,

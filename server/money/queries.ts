@@ -37,7 +37,7 @@ export async function assertKeepsMoneyOf(db: Executor, caller: Caller, household
 }
 
 export const entryView = (row: MoneyEntry, reversedById: number | null) => {
-  const { dues_year: _, ...entry } = row
+  const { dues_year: _, origin: __, ...entry } = row
   return { ...entry, reversed_by_id: reversedById }
 }
 

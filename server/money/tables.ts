@@ -6,6 +6,8 @@ export type EntryKind = (typeof ENTRY_KINDS)[number]
 export const PAY_METHODS = ['cash', 'check', 'online', 'other'] as const
 export type PayMethod = (typeof PAY_METHODS)[number]
 
+export type EntryOrigin = 'trip_fee' | 'event_payment'
+
 /** What an entry of each kind does to a balance, where a positive balance is owed to the unit. */
 export const KIND_SIGN: Record<EntryKind, 1 | -1> = { charge: 1, refund: 1, payment: -1, credit: -1 }
 
@@ -27,6 +29,8 @@ export interface MoneyEntryTable {
   reverses_id: number | null
   /** The program year of a dues charge. */
   dues_year: number | null
+  /** The rule that wrote it, when no person entered it: a trip fee, or an event's payment route (trip-fees.ts). */
+  origin: EntryOrigin | null
   created_by: string
   created_at: string
 }

@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.ts'
 import { nowIso } from '../schemas.ts'
 import type { UnitGrant } from './grants.ts'
 import { syncAsked } from '../auth/second-factor-policy.ts'
+import { hashPassword } from '../auth/passwords.ts'
 
 interface NewAccount {
   email: string
@@ -23,7 +24,7 @@ export async function createAccount(trx: Executor, account: NewAccount): Promise
     .values({
       email: account.email,
       name: account.name,
-      password_hash: await Bun.password.hash(account.password),
+      password_hash: await hashPassword(account.password),
       global_role: account.global_role,
       created_at: nowIso(),
     })

@@ -16,6 +16,7 @@ import { openLink, useLink } from './one-time-links.ts'
 import { loadPerson } from '../auth/person.ts'
 import { normaliseEmail } from './queries.ts'
 import { revokeKeysOf } from '../keys/keys.ts'
+import { hashPassword } from '../auth/passwords.ts'
 
 const VALID_HOURS = 24
 
@@ -189,7 +190,7 @@ export async function resetLinkFor(db: Db, token: string) {
 /** Sets the new password with a link, once; every session of that person ends and every key of theirs is revoked. */
 export async function useResetLink(db: Db, token: string, input: typeof NewPassword.static) {
   const link = await openResetLink(db, token)
-  const hash = await Bun.password.hash(input.password)
+  const hash = await hashPassword(input.password)
   return write(db, async (trx) => {
     await useLink(trx, 'reset_links', link.id, 'reset link')
     const person = await trx

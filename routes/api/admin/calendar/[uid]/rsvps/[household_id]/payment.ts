@@ -14,7 +14,8 @@ export const PUT = defineRoute('calendar:write', 'Record a payment', {
   operationId: 'recordPayment',
   description:
     'What the household has paid in all for the event (not an addition), how, and a note; logged. The answer shows what it owes ' +
-    '(cost × scouts confirmed), has paid and the balance.',
+    '(cost × scouts confirmed), has paid and the balance. The money ledger follows the total with one payment entry for the ' +
+    'household (a new total reverses the earlier entry; 0 only reverses it).',
   params: Params,
   body: Payment,
   responses: ok(PaymentView, 'The household’s money for the event', {
