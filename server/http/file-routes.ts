@@ -1,8 +1,8 @@
 // Mounts the route files on Elysia. Each is an Elysia route that leaves the request alone (`parse: 'none'`); its
 // handler runs these plain steps in order: the capability check (403); the path, query and body read here and
 // validated against the route's schemas (422 in plain words); then the route's handler, given one typed context;
-// and its answer made into a Response with the declared success status. A POST with an Idempotency-Key runs once
-// (idempotency.ts); a single admin resource carries an ETag, and a write with If-Match goes ahead only when the
+// and its answer made into a Response with the declared success status. A POST (or a PUT marked `retried`) with an
+// Idempotency-Key runs once (idempotency.ts); a single admin resource carries an ETag, and a write with If-Match goes ahead only when the
 // resource is as the client read it (versions.ts). A write that changes public pages asks for a rebuild.
 import type { TSchema } from '@sinclair/typebox'
 import { Elysia } from 'elysia'

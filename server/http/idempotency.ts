@@ -1,6 +1,6 @@
-// Safe retries: a POST sent with an `Idempotency-Key` keeps its first answer for a day, per credential, and the same
-// key with the same request gets that answer again (marked `Idempotent-Replayed: true`) instead of doing the work
-// twice; the same key with another request is refused. A retry that arrives while the first is still running waits
+// Safe retries: a POST (or a PUT marked `retried`) sent with an `Idempotency-Key` keeps its first answer for a day, per
+// credential, and the same key with the same request gets that answer again (marked `Idempotent-Replayed: true`)
+// instead of doing the work twice; the same key with another request is refused. A retry that arrives while the first is still running waits
 // for it. Answers of 500 and up are not kept (a retry may succeed), nor answers that set a cookie (a session is
 // never handed out twice); the kept copy leaves out the fields the route's answer marks as one-time secrets
 // (`OneTime` in schemas.ts), so a replay answers the resource without its secret. The nightly upkeep deletes keys older than a day (server/ops/tidy.ts).

@@ -271,6 +271,22 @@ describe('GET/PUT /api/admin/calendar/{uid}/attendance', () => {
     expect(reused.body.code).toBe('idempotency_key_reused')
   })
 
+  it('a keyed PUT still honours If-Match: a stale ETag is 412 and writes nothing', async () => {
+    const { uid, blake } = await campout()
+    await started(uid)
+    const etag = (await read(uid)).headers.get('etag')!
+    expect(etag).toBeTruthy()
+    const body = { scouts: [{ scout_id: blake.scouts[0], present: true }] }
+    expect((await take(uid, body, leader.cookie, { 'if-match': etag, 'idempotency-key': 'fresh-1' })).status).toBe(200)
+    const logs = await logCount()
+    const stale = await take(uid, { scouts: [{ scout_id: blake.scouts[0], present: false }] }, leader.cookie, {
+      'if-match': etag,
+      'idempotency-key': 'stale-1',
+    })
+    expect(stale.status).toBe(412)
+    expect(await logCount()).toBe(logs)
+  })
+
   it('an event for both units with no sign-up lists every active scout; each unit’s leader sees and marks their own', async () => {
     const res = await create({ title: 'Joint service day', unit: 'both', date: soon(-1), kind: 'service', service_hours: 3 })
     const uid = res.body.uid

@@ -87,6 +87,7 @@ describe('taking attendance on a phone', () => {
     }
     // Cy came without signing up: chosen from the other scouts, he joins the list, marked here.
     await part.getByText('Add a scout who came without signing up').click()
+    await screenshot(page, 'attendance-others-phone', { fullPage: false })
     await part.getByRole('list', { name: 'Other scouts' }).getByRole('button', { name: 'Cy Cole' }).click()
     await tap('Cy Cole').filter({ hasText: 'Here · saved' }).waitFor()
     await tap('Ash Avery').click()

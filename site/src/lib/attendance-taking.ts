@@ -122,7 +122,13 @@ function draw(view: Attendance) {
   byId('attendance-others').replaceChildren(
     ...view.others.map((s) => {
       // Chosen here, the scout joins the list above, marked as here.
-      const pick = h('button', { type: 'button', class: 'tap', 'aria-pressed': 'false', disabled: !started }, s.name) as HTMLButtonElement
+      const pick = h(
+        'button',
+        { type: 'button', class: 'tap', disabled: !started },
+        h('span', { class: 'mark', 'aria-hidden': 'true' }, '+'),
+        h('span', { class: 'who' }, h('span', { class: 'name' }, s.name), h('span', { class: 'about' }, aboutScout(s))),
+        h('span', { class: 'state' }, 'Came'),
+      ) as HTMLButtonElement
       pick.addEventListener('click', () => {
         pick.closest('li')!.remove()
         const item = tapButton(s.name, aboutScout(s, false), false, scoutMark(s.scout_id), `scout:${s.scout_id}`)
