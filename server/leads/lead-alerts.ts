@@ -46,7 +46,17 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
   })
   await queueMail(
     trx,
-    due.map((l) => ({ kind: 'lead_alert' as const, to: l.email, ...letter })),
+    due.map((l) => ({
+      kind: 'lead_alert' as const,
+      to: l.email,
+      ...letter,
+      push: {
+        kind: 'lead_alert' as const,
+        title: 'A new family sent the join form',
+        body: `A family ${about}.`,
+        url: `${publicBaseUrl}/admin/leads/`,
+      },
+    })),
   )
   return due.length
 }
