@@ -75,7 +75,7 @@ export async function setUpPushButton(): Promise<void> {
         await sub.unsubscribe()
         return showError(res, status)
       }
-      showStatus('Notifications are on for this device.', status)
+      showStatus('', status)
     } catch (error) {
       showError(`The browser could not turn notifications on: ${(error as Error).message}`, status)
     } finally {
@@ -90,7 +90,7 @@ export async function setUpPushButton(): Promise<void> {
     // 404: the server had already dropped it (its push service said it was gone): this device stops too.
     if (res.ok || res.status === 404) {
       await current.unsubscribe()
-      showStatus('Notifications are off for this device.', status)
+      showStatus('', status)
     } else showError(res, status)
     await render()
   })
