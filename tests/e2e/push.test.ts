@@ -110,4 +110,26 @@ describe('notifications on a phone', () => {
     await section.getByText('Notifications are off for this device.').waitFor()
     expect((await s.req('GET', '/api/admin/account/push', { cookie: await s.signIn(parent.email) })).body.devices).toEqual([])
   })
+
+  it('the account page keeps each choice of mail, notification or both; the lead alert only for a leader', async () => {
+    const s = suite.s
+    const parent = await familyAccount(s, { unit: 'pack', email: null })
+    const page = await suite.signedIn(parent.email, '/admin/account/')
+    const kinds = page.locator('#push-kinds')
+    const reminders = kinds.getByLabel('Reminders before events and before sign-ups close')
+    await reminders.waitFor()
+    expect(await kinds.locator('select').count()).toBe(3)
+    expect(await reminders.inputValue()).toBe('both')
+    await reminders.selectOption({ label: 'Notification only' })
+    await page.getByText('Reminders before events and before sign-ups close: notification only.').waitFor()
+    const cookie = await s.signIn(parent.email)
+    expect((await s.req('GET', '/api/admin/account/push', { cookie })).body.preferences).toMatchObject({ reminder: 'push', urgent: 'both' })
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, 'push/account-choices')
+
+    const leader = await s.as(ROLES.packLeader)
+    const leaderPage = await suite.signedIn(leader.email, '/admin/account/')
+    await leaderPage.locator('#push-kinds').getByLabel('A new family sent the join form').waitFor()
+    expect(await leaderPage.locator('#push-kinds select').count()).toBe(4)
+  })
 })

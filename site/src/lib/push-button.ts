@@ -32,15 +32,13 @@ const subscription = async () => (await (await navigator.serviceWorker.getRegist
 /** Fills the #push section: its state on this device and the buttons that turn notifications on and off. */
 export async function setUpPushButton(): Promise<void> {
   // Pushes go with the mail: a site without mail shows no section.
-  const section = document.getElementById('push')
-  if (!section) return
+  if (!document.getElementById('push')) return
   const [on, off, state, status] = [
     byId<HTMLButtonElement>('push-on'),
     byId<HTMLButtonElement>('push-off'),
     byId('push-state'),
     byId('push-status'),
   ]
-  section.hidden = false
   if (!supported()) {
     on.hidden = true
     state.textContent =
