@@ -419,7 +419,13 @@ describe('unsubscribe and urgent mail', () => {
 
     const second = await send({ subject: 'Second', audience })
     expect(second.body.recipients).toBe(1)
-    expect(second.body.deliveries).toContainEqual({ email: parent.email, who: parent.email, state: 'skipped', channel: 'mail', reason: 'unsubscribed' })
+    expect(second.body.deliveries).toContainEqual({
+      email: parent.email,
+      who: parent.email,
+      state: 'skipped',
+      channel: 'mail',
+      reason: 'unsubscribed',
+    })
     expect(second.body.deliveries_by_state.skipped).toBe(1)
 
     const urgent = await send({ subject: 'Campout cancelled', urgent: true, audience })
