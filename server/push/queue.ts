@@ -98,3 +98,18 @@ export async function queuePushesOf<M extends { to: string; push?: PushNote; mes
   if (rows.length) await trx.insertInto('push_outbox').values(rows).execute()
   return mails.filter((m) => !skip.has(m))
 }
+
+/** Which of these addresses' accounts were pushed a notification of `kind` since `since` (a leader who chose push alone). */
+export async function pushedSince(db: Executor, emails: string[], kind: PushKind, since: string): Promise<Set<string>> {
+  if (!emails.length) return new Set()
+  const rows = await db
+    .selectFrom('push_outbox')
+    .innerJoin('people', 'people.id', 'push_outbox.person_id')
+    .select('people.email')
+    .distinct()
+    .where('people.email', 'in', emails)
+    .where('push_outbox.kind', '=', kind)
+    .where('push_outbox.created_at', '>', since)
+    .execute()
+  return new Set(rows.map((r) => r.email))
+}

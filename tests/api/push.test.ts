@@ -210,6 +210,26 @@ describe('what buzzes', () => {
     await eventually(async () => pushesTo(phone).length > 0)
     expect(pushesTo(phone)[0].payload).toMatchObject({ title: 'A new family sent the join form', url: 'http://127.0.0.1:1/admin/leads/' })
   })
+
+  it('a leader who chose notifications alone gets one lead alert in ten minutes, as mail would be', async () => {
+    const alerted = await s.as(ROLES.troopLeader)
+    const phone = await device(alerted.cookie)
+    expect(
+      (await s.req('PUT', '/api/admin/account/push/preferences', { cookie: alerted.cookie, json: { lead_alert: 'push' } })).status,
+    ).toBe(200)
+    for (const n of [1, 2]) {
+      const res = await s.req('POST', '/api/join', {
+        json: { parent_name: `Troop Push ${n}`, email: `troop.push.${n}@example.org`, unit: 'troop' },
+      })
+      expect(res.status).toBe(201)
+    }
+    await eventually(async () => pushesTo(phone).length > 0)
+    const person = alerted.id
+    await eventually(async () => (await pushRows({ person })).every((r) => r.state === 'sent'))
+    expect(await pushRows({ person })).toHaveLength(1)
+    expect(pushesTo(phone)).toHaveLength(1)
+    expect(await s.db.selectFrom('mail_outbox').select('id').where('to_address', '=', alerted.email).execute()).toEqual([])
+  })
 })
 
 describe('when the push service says no', () => {
