@@ -17,6 +17,7 @@ import { useCode } from '../second-factor/codes.ts'
 import { AuthenticationResponse, authenticationOptions, usePasskey } from '../second-factor/passkeys.ts'
 import { failTicket, newTicket, openTicket, useTicket } from '../second-factor/tickets.ts'
 import { codeAttempt, refuseSlowedDown, type Throttles } from './attempts.ts'
+import { endPushOfSessions } from '../push/subscriptions.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
 const DUMMY_HASH = await Bun.password.hash('not-a-real-password')
@@ -139,6 +140,7 @@ export async function signOut(db: Db, token: string | null): Promise<void> {
   if (!session) return
   await write(db, async (trx) => {
     await trx.deleteFrom('sessions').where('id', '=', session.id).execute()
+    await endPushOfSessions(trx, [session.id])
     await record(trx, session.email, 'logout', 'Signed out')
   })
 }

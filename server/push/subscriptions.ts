@@ -150,6 +150,7 @@ export async function subscribe(
         auth: input.keys.auth,
         user_agent: userAgent?.slice(0, 300) ?? null,
         created_at: nowIso(),
+        session_id: caller.sessionId,
       })
       .onConflict((c) =>
         c.column('endpoint').doUpdateSet({
@@ -157,6 +158,7 @@ export async function subscribe(
           p256dh: input.keys.p256dh,
           auth: input.keys.auth,
           user_agent: userAgent?.slice(0, 300) ?? null,
+          session_id: caller.sessionId,
         }),
       )
       .execute()
@@ -179,6 +181,16 @@ export async function unsubscribe(db: Db, caller: Caller, endpoint: string) {
     await record(trx, caller.actor, 'account.push_unsubscribe', `Notifications off on a device (${hostOf(endpoint)})`)
   })
   return pushView(db, caller)
+}
+
+/**
+ * Ends the subscriptions these sessions made, in the transaction that ends the sessions (signing out, "sign out
+ * there", a password change): a phone signed out of the site no longer shows the account's news.
+ */
+export async function endPushOfSessions(trx: Executor, sessionIds: number[]) {
+  if (!sessionIds.length) return
+  const gone = await trx.deleteFrom('push_subscriptions').where('session_id', 'in', sessionIds).returning('id').execute()
+  for (const { id } of gone) await dropWaiting(trx, id, 'The device signed out')
 }
 
 /** Pushes still waiting for a device that is gone fail with `why` (they have nowhere to go). */

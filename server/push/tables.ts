@@ -19,6 +19,8 @@ export interface PushSubscriptionTable {
   auth: string
   user_agent: string | null
   created_at: string
+  /** The session that subscribed it: signing that session out ends it (null when a key did). */
+  session_id: number | null
 }
 
 export interface PushPreferenceTable {

@@ -1,5 +1,5 @@
 // Web Push: the VAPID key pair made once here (kept with the server's other secrets, so a restored backup keeps every
-// phone's subscription working), each account's subscribed devices, what each person wants by push per kind, and the
+// phone's subscription working), each account's subscribed devices (and the session that subscribed each), what each person wants by push per kind, and the
 // push outbox: one row per device and notification, recorded in the write that causes it, like the mail outbox.
 import { type Kysely, sql } from 'kysely'
 import { createECDH } from 'node:crypto'
@@ -16,7 +16,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       "id" integer primary key autoincrement,
       "person_id" integer not null references "people" ("id") on delete cascade,
       "endpoint" text not null unique, "p256dh" text not null, "auth" text not null,
-      "user_agent" text, "created_at" text not null
+      "user_agent" text, "created_at" text not null,
+      "session_id" integer
     )`.execute(db)
   await sql`create index "push_subscriptions_person" on "push_subscriptions" ("person_id")`.execute(db)
   await sql`
