@@ -22,6 +22,7 @@ import { damagedDatabase, isDamaged } from './backups/damaged.ts'
 import { unsubscribeWarning } from './mail/config.ts'
 import { MailSender } from './mail/sender.ts'
 import { smtpRelay } from './mail/relay.ts'
+import { startPush } from './push/sender.ts'
 import { DigestSchedule } from './messages/digest-schedule.ts'
 import { ReminderSchedule } from './calendar/reminders.ts'
 
@@ -107,6 +108,8 @@ catalog.watch()
 // Mail waiting in the outbox (from before a stop, or a crash) goes out as soon as the service runs.
 const mail = env.mail && new MailSender(db, smtpRelay(env.mail))
 await mail?.start()
+// Pushes go with the mail: queued in the same writes, woken with it.
+const push = mail && (await startPush(db, env, mail))
 const digest = mail && new DigestSchedule(db, mail, env.publicBaseUrl)
 digest?.start()
 const reminders = mail && new ReminderSchedule(db, mail, env.publicBaseUrl)
@@ -136,7 +139,14 @@ if (setup) logEvent('setup.link', { message: `No owner yet. Create the first own
 stopOnSignals({
   server: app.server!,
   timers: [() => catalog.stop(), () => watch.stop()],
-  work: [() => site.stop(), () => backups.stop(), async () => digest?.stop(), async () => reminders?.stop(), async () => mail?.stop()],
+  work: [
+    () => site.stop(),
+    () => backups.stop(),
+    async () => digest?.stop(),
+    async () => reminders?.stop(),
+    async () => mail?.stop(),
+    async () => push?.stop(),
+  ],
   close: async () => (await catalog.close(), await db.destroy()),
   flushLog: () => {
     log.drain()

@@ -19,6 +19,7 @@ import { MailSender } from '../server/mail/sender.ts'
 import { DigestSchedule } from '../server/messages/digest-schedule.ts'
 import { ReminderSchedule } from '../server/calendar/reminders.ts'
 import { smtpRelay } from '../server/mail/relay.ts'
+import { startPush } from '../server/push/sender.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 import { copyTemplate } from './template-db.ts'
 import { CACHED_BUILD, FIRST_BUILD_MARKER } from './site-build-cache.ts'
@@ -136,6 +137,7 @@ export async function startServer(
   // With SMTP_URL (a loopback relay from tests/mail.ts), the real sender delivers the outbox.
   const mail = env.mail && new MailSender(db, smtpRelay(env.mail), { firstRetryMs: options.mailRetryMs })
   await mail?.start()
+  const push = mail && (await startPush(db, env, mail, { firstRetryMs: options.mailRetryMs }))
   // The weekly digest only when a test starts it (after its fixtures): at its default hour it would mail into every
   // other mail test.
   const digest = mail ? new DigestSchedule(db, mail, env.publicBaseUrl) : null
@@ -239,6 +241,7 @@ export async function startServer(
       await digest?.stop()
       await reminders?.stop()
       await mail?.stop()
+      await push?.stop()
       await app.stop(true)
       await db.destroy()
       rmSync(dir, { recursive: true, force: true })

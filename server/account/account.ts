@@ -12,6 +12,7 @@ import { closeResetLinks } from '../people/guards.ts'
 import { PersonSummary, SessionView } from '../people/schemas.ts'
 import { Instant, nowIso, Nullable, OneOf, Password, t } from '../schemas.ts'
 import { hashPassword } from '../auth/passwords.ts'
+import { endPushOfSessions } from '../push/subscriptions.ts'
 
 export const Whoami = t.Object(
   {
@@ -111,7 +112,9 @@ export async function changePassword(
     await closeResetLinks(trx, me.id, nowIso())
     let others = trx.deleteFrom('sessions').where('person_id', '=', me.id)
     if (caller.sessionId) others = others.where('id', '!=', caller.sessionId)
-    const ended = Number((await others.executeTakeFirst()).numDeletedRows)
+    const endedIds = (await others.returning('id').execute()).map((r) => r.id)
+    await endPushOfSessions(trx, endedIds)
+    const ended = endedIds.length
     await record(trx, caller.actor, 'account.password', 'Changed their password; other sessions ended')
     const live = await trx
       .selectFrom('api_keys')
@@ -172,6 +175,7 @@ export function endSession(db: Db, caller: Caller, id: number) {
       .returning('address')
       .executeTakeFirst()
     if (!gone) throw notFound('No such session of yours')
+    await endPushOfSessions(trx, [id])
     await record(trx, caller.actor, 'account.session_end', `Signed out the session from ${gone.address ?? 'an unknown address'}`)
     return { id, ended: true as const }
   })

@@ -18,6 +18,7 @@ import { AuthenticationResponse, authenticationOptions, usePasskey } from '../se
 import { failTicket, newTicket, openTicket, useTicket } from '../second-factor/tickets.ts'
 import { codeAttempt, refuseSlowedDown, type Throttles } from './attempts.ts'
 import { hashPassword, verifyPassword } from '../auth/passwords.ts'
+import { endPushOfSessions } from '../push/subscriptions.ts'
 
 // Verified against when the email is unknown, so both answers take as long.
 const DUMMY_HASH = await hashPassword('not-a-real-password')
@@ -140,6 +141,7 @@ export async function signOut(db: Db, token: string | null): Promise<void> {
   if (!session) return
   await write(db, async (trx) => {
     await trx.deleteFrom('sessions').where('id', '=', session.id).execute()
+    await endPushOfSessions(trx, [session.id])
     await record(trx, session.email, 'logout', 'Signed out')
   })
 }

@@ -152,14 +152,21 @@ export async function sendReminders(db: Db, now: number, baseUrl: string): Promi
           trx,
           households.map((h) => h.id),
         )) {
+          const words = letterOf(kind, e, closes, answers.get(family.id) ?? null)
+          const url = await replyUrl(trx, baseUrl, family.id, e.uid)
           const letter = await compose(trx, {
-            ...letterOf(kind, e, closes, answers.get(family.id) ?? null),
-            link: { label: kind === 'before_start' ? 'See your reply' : 'Reply', url: await replyUrl(trx, baseUrl, family.id, e.uid) },
+            ...words,
+            link: { label: kind === 'before_start' ? 'See your reply' : 'Reply', url },
             why: `You get this mail because your household is part of ${site} and this event asks for replies.`,
           })
           await queueMail(
             trx,
-            family.emails.map((to) => ({ kind: 'signup' as const, to, ...letter })),
+            family.emails.map((to) => ({
+              kind: 'signup' as const,
+              to,
+              ...letter,
+              push: { kind: 'reminder' as const, title: words.subject, body: words.paragraphs.join(' '), url },
+            })),
           )
           mails += family.emails.length
         }

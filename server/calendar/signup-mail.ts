@@ -42,14 +42,16 @@ export async function queueSignupMail(
   const news = NEWS[kind](event.title, dayWords(event.date, { year: true }))
   const mails = []
   for (const f of await familyAddresses(trx, households)) {
+    // The household's own reply link: a family without an account sees and changes its sign-up there too.
+    const url = await replyUrl(trx, mail.publicBaseUrl, f.id, event.uid)
     const letter = await compose(trx, {
       subject: news.subject,
       paragraphs: [news.paragraph],
-      // The household's own reply link: a family without an account sees and changes its sign-up there too.
-      link: { label: 'See your sign-up', url: await replyUrl(trx, mail.publicBaseUrl, f.id, event.uid) },
+      link: { label: 'See your sign-up', url },
       why: `You get this mail because your household signed up for an event on ${site}.`,
     })
-    mails.push(...f.emails.map((to) => ({ kind: 'signup' as const, to, ...letter })))
+    const push = { kind: 'signup' as const, title: news.subject, body: news.paragraph, url }
+    mails.push(...f.emails.map((to) => ({ kind: 'signup' as const, to, ...letter, push })))
   }
   await queueMail(trx, mails)
   return mails.length

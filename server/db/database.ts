@@ -31,6 +31,7 @@ import type { InviteTable, MembershipTable, PersonTable, ResetLinkTable, SetupTo
 import type { LoginLinkTable, RosterWelcomeTable } from '../account/tables.ts'
 import type { CheckTable, HouseholdPersonTable, HouseholdTable, RosterImportTable, ScoutTable } from '../roster/tables.ts'
 import type { LoginTicketTable, PasskeyChallengeTable, RecoveryCodeTable, SecondFactorTable } from '../second-factor/tables.ts'
+import type { PushOutboxTable, PushPreferenceTable, PushSubscriptionTable } from '../push/tables.ts'
 import type { SettingTable } from '../settings/tables.ts'
 import type { SetupStepTable } from '../setup/tables.ts'
 import type { SiteBuildTable } from '../site/tables.ts'
@@ -98,4 +99,7 @@ export interface Database {
   content_pages: ContentPageTable
   setup_steps: SetupStepTable
   server_secrets: ServerSecretTable
+  push_subscriptions: PushSubscriptionTable
+  push_preferences: PushPreferenceTable
+  push_outbox: PushOutboxTable
 }

@@ -10,7 +10,7 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
     description: 'Browser sessions: sign in and out, a sign-in link by email, and a reset link by email for a forgotten password.',
     prefixes: ['/login', '/logout', '/api/forgot', '/api/login-link'],
   },
-  { name: 'Account', description: 'Your own password and sessions.', prefixes: ['/api/admin/account'] },
+  { name: 'Account', description: 'Your own password, sessions and notifications.', prefixes: ['/api/admin/account', '/api/push'] },
   { name: 'Keys', description: 'Bearer API keys for scripts, shown once.', prefixes: ['/api/admin/keys'] },
   { name: 'Join form', description: 'The public join form families send.', prefixes: ['/api/join'] },
   {

@@ -43,11 +43,18 @@ export class Outbound {
     this.#resolve = resolve
   }
 
+  /** Whether OUTBOUND_ALLOW names this address (where plain http may go, for a push service on the LAN). */
+  allowListed(address: string): boolean {
+    if (!ipaddr.isValid(address)) return false
+    const ip = ipaddr.process(address) // ::ffff:127.0.0.1 is 127.0.0.1
+    return this.#allow.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits))
+  }
+
   /** Whether the service may connect to this address: a public one, or one inside OUTBOUND_ALLOW. */
   mayReach(address: string): boolean {
     if (!ipaddr.isValid(address)) return false
     const ip = ipaddr.process(address) // ::ffff:127.0.0.1 is 127.0.0.1
-    if (this.#allow.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits))) return true
+    if (this.allowListed(address)) return true
     // ::/96 holds the deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js counts as unicast.
     return ip.range() === 'unicast' && !(ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE, 96))
   }
@@ -74,8 +81,9 @@ export class Outbound {
   /**
    * `fetch` to `url` under the rules above, with a deadline that covers the name lookup too; a 3xx is answered as
    * it is, never followed. Throws OutboundRefused for an address it may not reach, and what fetch throws otherwise.
+   * With `httpsOutsideAllow` (push endpoints, which a browser chose) plain http goes only inside OUTBOUND_ALLOW.
    */
-  async fetch(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  async fetch(url: string, init: RequestInit, timeoutMs: number, rules: { httpsOutsideAllow?: boolean } = {}): Promise<Response> {
     const problem = this.problemWith(url)
     if (problem) throw new OutboundRefused(`${url}: ${problem}`)
     const target = new URL(url)
@@ -85,6 +93,8 @@ export class Outbound {
     const refused = addresses.filter((a) => !this.mayReach(a))
     if (!addresses.length || refused.length)
       throw new OutboundRefused(`${host} resolves to ${refused.join(', ') || 'nothing'}, which is not allowed`)
+    if (rules.httpsOutsideAllow && target.protocol === 'http:' && !addresses.every((a) => this.allowListed(a)))
+      throw new OutboundRefused(`${url}: plain http goes only to an address inside OUTBOUND_ALLOW`)
     const address = addresses[0]
     const pinned = new URL(target)
     pinned.hostname = isIP(address) === 6 ? `[${address}]` : address

@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.ts'
 import type { Lead } from './tables.ts'
 import { compose } from '../mail/compose.ts'
 import { mailedSince, queueMail } from '../mail/outbox.ts'
+import { pushedSince } from '../push/queue.ts'
 import { getSetting } from '../settings/registry.ts'
 
 const ALERT_GAP_MS = 10 * 60_000
@@ -31,7 +32,14 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
     ['lead_alert'],
     since,
   )
-  const due = leaders.filter((l) => !alerted.has(l.email))
+  // A leader who chose notifications alone has no mail to count: their pushes count instead.
+  const pushed = await pushedSince(
+    trx,
+    leaders.map((l) => l.email),
+    'lead_alert',
+    since,
+  )
+  const due = leaders.filter((l) => !alerted.has(l.email) && !pushed.has(l.email))
   if (!due.length) return 0
   const site = await getSetting(trx, 'site.name')
   const about = lead.unit === 'unsure' ? 'is not sure which unit suits them' : `asked about the ${lead.unit}`
@@ -46,7 +54,17 @@ export async function queueLeadAlerts(trx: Executor, lead: Pick<Lead, 'unit'>, p
   })
   await queueMail(
     trx,
-    due.map((l) => ({ kind: 'lead_alert' as const, to: l.email, ...letter })),
+    due.map((l) => ({
+      kind: 'lead_alert' as const,
+      to: l.email,
+      ...letter,
+      push: {
+        kind: 'lead_alert' as const,
+        title: 'A new family sent the join form',
+        body: `A family ${about}.`,
+        url: `${publicBaseUrl}/admin/leads/`,
+      },
+    })),
   )
   return due.length
 }

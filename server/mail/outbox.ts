@@ -1,6 +1,7 @@
 // The outbox: mail is queued as rows in the same transaction as the change that sends it (one row per address, so
 // nobody sees another's address), and what the health check reports about the queue.
 import type { Executor } from '../db/database.ts'
+import { type PushNote, queuePushesOf } from '../push/queue.ts'
 import { nowIso } from '../schemas.ts'
 import type { MailKind } from './tables.ts'
 
@@ -19,6 +20,8 @@ export interface NewMail {
   giveUpAt?: string
   /** The leader's message this mail delivers. */
   messageId?: number
+  /** Also a notification to each device of the account with this address, as its owner chose for the kind. */
+  push?: PushNote
 }
 
 const GIVE_UP_MS = 24 * 3_600_000
@@ -26,7 +29,8 @@ const GIVE_UP_MS = 24 * 3_600_000
 export const REPEATS_DAYS = 30
 
 /** Queues mails for the sender; call it inside the write that causes them, then wake the sender after the commit. */
-export async function queueMail(trx: Executor, mails: NewMail[]): Promise<void> {
+export async function queueMail(trx: Executor, all: NewMail[]): Promise<void> {
+  const mails = await queuePushesOf(trx, all)
   if (!mails.length) return
   const now = nowIso()
   await trx

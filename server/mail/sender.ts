@@ -27,6 +27,8 @@ export class MailSender {
   /** When recent attempts were made, for mail.per_minute (seeded from the database at start). */
   private attempts: number[] = []
   private readonly firstRetryMs: number
+  /** Woken with the mail: the push sender, whose rows are queued in the same writes. */
+  alsoWake: (() => void) | null = null
 
   constructor(
     private db: Db,
@@ -66,6 +68,7 @@ export class MailSender {
   /** Looks at the queue now (after a commit that queued mail). */
   wake(): void {
     if (this.stopped) return
+    this.alsoWake?.()
     if (this.running) {
       this.again = true
       return

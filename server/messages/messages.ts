@@ -16,6 +16,7 @@ import { Id, Line, Lines, nowIso, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
 import { Audience, type AudienceInput, type Recipient, resolveAudience } from './audience.ts'
 import { unsubscribeTokens } from './subscriptions.ts'
+import { pushDeliveriesOf, pushStatesOf, urgentPush } from '../push/deliveries.ts'
 import { replyUrl } from '../calendar/reply-token.ts'
 import { type MessageTable, SKIP_REASONS } from './tables.ts'
 
@@ -117,6 +118,9 @@ export const MessageDetail = t.Object(
           email: t.Union([t.String(), t.Null()], { description: 'Null for a household with no address' }),
           who: t.String({ description: 'The address, or the household it stands for' }),
           state: OneOf(['queued', 'sent', 'failed', 'skipped'] as const),
+          channel: OneOf(['mail', 'push'] as const, {
+            description: 'A mail to the address, or a notification to a device of that account',
+          }),
           reason: t.Optional(t.String({ description: "Why it failed (the relay's answer) or was skipped" })),
           at: t.Optional(t.String({ format: 'date-time', description: 'When it was sent' })),
         },
@@ -130,8 +134,8 @@ export const MessageDetail = t.Object(
       {
         ...EXAMPLE,
         deliveries: [
-          { email: 'parent@example.org', who: 'parent@example.org', state: 'sent', at: '2026-11-24T18:04:09.000Z' },
-          { email: null, who: "Jordan Lee's household", state: 'skipped', reason: 'no address' },
+          { email: 'parent@example.org', who: 'parent@example.org', state: 'sent', channel: 'mail', at: '2026-11-24T18:04:09.000Z' },
+          { email: null, who: "Jordan Lee's household", state: 'skipped', channel: 'mail', reason: 'no address' },
         ],
       },
     ],
@@ -281,6 +285,7 @@ async function queueMessageMails(trx: Executor, messageId: number, recipients: R
       to: r.email,
       ...letter,
       messageId,
+      push: m.urgent ? urgentPush(m, `${m.baseUrl}${r.because === 'leader' ? '/admin/' : '/family/'}`) : undefined,
       headers: {
         replyTo: m.sender.email,
         ...(m.urgent
@@ -326,7 +331,7 @@ export async function messageById(db: Executor, caller: Caller, id: number) {
   const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where(visibleTo(caller)).executeTakeFirst()
   if (!row) throw notFound('No such message (or it went to units you do not lead)')
   const [view] = await views(db, [row])
-  const [mails, skips] = await Promise.all([
+  const [mails, skips, pushes] = await Promise.all([
     db
       .selectFrom('mail_outbox')
       .select(['to_address', 'state', 'error', 'sent_at'])
@@ -334,6 +339,7 @@ export async function messageById(db: Executor, caller: Caller, id: number) {
       .orderBy('to_address')
       .execute(),
     db.selectFrom('message_skips').selectAll().where('message_id', '=', id).execute(),
+    pushDeliveriesOf(db, id),
   ])
   return {
     ...view,
@@ -342,10 +348,12 @@ export async function messageById(db: Executor, caller: Caller, id: number) {
         email: m.to_address,
         who: m.to_address,
         state: m.state === 'sending' ? ('queued' as const) : m.state,
+        channel: 'mail' as const,
         ...(m.state === 'failed' || (m.state === 'queued' && m.error) ? { reason: m.error ?? 'not delivered' } : {}),
         ...(m.sent_at ? { at: m.sent_at } : {}),
       })),
-      ...skips.map((s) => ({ email: s.email, who: s.who, state: 'skipped' as const, reason: s.reason })),
+      ...pushes,
+      ...skips.map((s) => ({ email: s.email, who: s.who, state: 'skipped' as const, channel: 'mail' as const, reason: s.reason })),
     ],
   }
 }
@@ -353,13 +361,14 @@ export async function messageById(db: Executor, caller: Caller, id: number) {
 async function views(db: Executor, rows: Selectable<MessageTable>[]) {
   if (!rows.length) return []
   const ids = rows.map((r) => r.id)
-  const [states, skips, units] = await Promise.all([
+  const [mailStates, pushStates, skips, units] = await Promise.all([
     db
       .selectFrom('mail_outbox')
       .select(['message_id', 'state', (eb) => eb.fn.countAll<number>().as('n')])
       .where('message_id', 'in', ids)
       .groupBy(['message_id', 'state'])
       .execute(),
+    pushStatesOf(db, ids),
     db
       .selectFrom('message_skips')
       .select(['message_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -368,6 +377,7 @@ async function views(db: Executor, rows: Selectable<MessageTable>[]) {
       .execute(),
     db.selectFrom('units').select(['id', 'slug']).execute(),
   ])
+  const states = [...mailStates, ...pushStates]
   return rows.map((row) => {
     const count = (...wanted: string[]) =>
       states.filter((s) => s.message_id === row.id && wanted.includes(s.state)).reduce((sum, s) => sum + Number(s.n), 0)

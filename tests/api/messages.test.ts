@@ -78,7 +78,7 @@ describe('audiences', () => {
     expect((await s.req('POST', new URL(url).pathname, { form: { 'List-Unsubscribe': 'One-Click' } })).body.email).toBe(second)
     const again = await send({ subject: 'Only the first', audience })
     expect(again.body.recipients).toBe(1)
-    expect(again.body.deliveries).toContainEqual({ email: second, who: second, state: 'skipped', reason: 'unsubscribed' })
+    expect(again.body.deliveries).toContainEqual({ email: second, who: second, state: 'skipped', channel: 'mail', reason: 'unsubscribed' })
   })
 
   it('units, households and leaders each add their own, and nothing else', async () => {
@@ -419,7 +419,13 @@ describe('unsubscribe and urgent mail', () => {
 
     const second = await send({ subject: 'Second', audience })
     expect(second.body.recipients).toBe(1)
-    expect(second.body.deliveries).toContainEqual({ email: parent.email, who: parent.email, state: 'skipped', reason: 'unsubscribed' })
+    expect(second.body.deliveries).toContainEqual({
+      email: parent.email,
+      who: parent.email,
+      state: 'skipped',
+      channel: 'mail',
+      reason: 'unsubscribed',
+    })
     expect(second.body.deliveries_by_state.skipped).toBe(1)
 
     const urgent = await send({ subject: 'Campout cancelled', urgent: true, audience })

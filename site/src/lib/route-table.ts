@@ -11,6 +11,10 @@ export interface RouteTable {
   'POST /api/admin/account/passkeys': typeof import('#routes/api/admin/account/passkeys/index.ts').POST
   'POST /api/admin/account/passkeys/options': typeof import('#routes/api/admin/account/passkeys/options.ts').POST
   'POST /api/admin/account/password': typeof import('#routes/api/admin/account/password.ts').POST
+  'GET /api/admin/account/push': typeof import('#routes/api/admin/account/push/index.ts').GET
+  'POST /api/admin/account/push': typeof import('#routes/api/admin/account/push/index.ts').POST
+  'DELETE /api/admin/account/push': typeof import('#routes/api/admin/account/push/index.ts').DELETE
+  'PUT /api/admin/account/push/preferences': typeof import('#routes/api/admin/account/push/preferences.ts').PUT
   'POST /api/admin/account/recovery-codes': typeof import('#routes/api/admin/account/recovery-codes.ts').POST
   'GET /api/admin/account/second-factor': typeof import('#routes/api/admin/account/second-factor.ts').GET
   'DELETE /api/admin/account/sessions/{id}': typeof import('#routes/api/admin/account/sessions/[id].ts').DELETE
@@ -143,6 +147,7 @@ export interface RouteTable {
   'POST /api/login-link/{token}': typeof import('#routes/api/login-link/[token].ts').POST
   'POST /api/login-link': typeof import('#routes/api/login-link/index.ts').POST
   'POST /api/payments/stripe': typeof import('#routes/api/payments/stripe.ts').POST
+  'GET /api/push/key': typeof import('#routes/api/push/key.ts').GET
   'GET /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').GET
   'PUT /api/reply/{token}': typeof import('#routes/api/reply/[token].ts').PUT
   'GET /api/reset/{token}': typeof import('#routes/api/reset/[token].ts').GET

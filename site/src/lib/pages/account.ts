@@ -2,6 +2,7 @@
 // and where you are signed in (sign out there).
 import { api, byId, h, onSubmit, signedInFor, when, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
 import { loadFactors } from './account-factors.ts'
+import { setUpPushButton, setUpPushChoices } from '../push-button.ts'
 
 await signedInFor('/admin/account/')
 
@@ -51,6 +52,7 @@ byId('keys-revoke-all').addEventListener('click', async () => {
 /** A leader's alerts about new leads: shown only to someone who leads a unit. */
 async function loadMail() {
   const prefs = bodyOrShowError(await api('GET', '/api/admin/account/mail'))
+  await setUpPushChoices(!!prefs?.leads_a_unit)
   if (!prefs?.leads_a_unit) return
   const box = byId<HTMLInputElement>('lead-alerts')
   box.checked = prefs.lead_alerts
@@ -78,4 +80,4 @@ byId<HTMLInputElement>('show-email').addEventListener('change', async (event) =>
   if (!showOutcome(res, done)) box.checked = !box.checked
 })
 
-await Promise.all([loadFactors(), load(), loadMail(), loadPublic()])
+await Promise.all([loadFactors(), load(), loadMail(), loadPublic(), setUpPushButton()])

@@ -254,7 +254,7 @@ const list = new (class SentList {
       ...res.body.deliveries.map((d) =>
         h(
           'li',
-          { 'data-delivery': d.email ?? d.who, 'data-state': d.state },
+          { 'data-delivery': d.email ?? d.who, 'data-state': d.state, 'data-channel': d.channel },
           h('span', { class: DELIVERY_BADGE[d.state] }, d.state),
           ` ${d.who}`,
           d.reason ? `: ${d.reason}` : '',
