@@ -17,6 +17,7 @@ import type {
   RsvpTable,
 } from '../calendar/tables.ts'
 import type { CatalogFileTable, CatalogRemovedTable, CatalogSequenceTable, CatalogVariantTable } from '../catalog/tables.ts'
+import type { FileTable } from '../files/tables.ts'
 import type { ActionLogTable } from '../history/tables.ts'
 import type { IdempotencyKeyTable } from '../http/tables.ts'
 import type { ApiKeyTable } from '../keys/tables.ts'
@@ -95,4 +96,5 @@ export interface Database {
   content_pages: ContentPageTable
   setup_steps: SetupStepTable
   server_secrets: ServerSecretTable
+  files: FileTable
 }
