@@ -249,6 +249,12 @@ export async function listFiles(db: Executor, query: typeof FileListQuery.static
 
 export const findFile = (db: Executor, id: string) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst()
 
+export async function getFile(db: Executor, id: string) {
+  const row = await findFile(db, id)
+  if (!row) throw notFound('No such file')
+  return fileView(row)
+}
+
 /** DELETE /api/admin/files/:id: the row and its log entry, then its blobs; a leader deletes only their units' files. */
 export async function deleteFile(db: Db, store: FileStore, caller: Caller, id: string) {
   const row = await findFile(db, id)

@@ -42,6 +42,7 @@ export interface RouteTable {
   'GET /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').GET
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
   'GET /api/admin/family/money': typeof import('#routes/api/admin/family/money.ts').GET
+  'GET /api/admin/files/{id}': typeof import('#routes/api/admin/files/[id].ts').GET
   'DELETE /api/admin/files/{id}': typeof import('#routes/api/admin/files/[id].ts').DELETE
   'GET /api/admin/files': typeof import('#routes/api/admin/files/index.ts').GET
   'POST /api/admin/files': typeof import('#routes/api/admin/files/index.ts').POST

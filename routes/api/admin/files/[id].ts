@@ -1,7 +1,14 @@
-// DELETE /api/admin/files/:id: delete an uploaded file and its image sizes; its address answers 404 from then on.
-import { deleteFile, FileIdParams, FileView } from '#server/files/files.ts'
+// GET/DELETE /api/admin/files/:id: one uploaded file as the list shows it; delete it and its image sizes.
+import { deleteFile, FileIdParams, FileView, getFile } from '#server/files/files.ts'
 import { FileStore } from '#server/files/store.ts'
 import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('pages:write', 'An uploaded file', {
+  operationId: 'getFileInfo',
+  params: FileIdParams,
+  responses: ok(FileView, 'The file as the list shows it', { 404: 'No such file' }),
+  handler: ({ db, params }) => getFile(db, params.id),
+})
 
 export const DELETE = defineRoute('pages:write', 'Delete a file', {
   operationId: 'deleteFile',
