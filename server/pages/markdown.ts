@@ -85,6 +85,29 @@ const ALLOWED: sanitizeHtml.IOptions = {
 export const renderPage = (source: string, images: PageImages = new Map()): string =>
   sanitizeHtml(markdown.render(source, { images }), ALLOWED)
 
+/** A line of its own that is a Markdown image: the one Markdown an event description understands. */
+const IMAGE_LINE = /^[ \t]*!\[[^\]\n]*\]\([^)\n]+\)[ \t]*$/gm
+
+/**
+ * An event description as parts to show: its text as written (plain text, as other calendar apps write it), except
+ * that a line holding only `![alt](/files/…)` of an uploaded public image shows that image, as a content page would.
+ */
+export function descriptionParts(text: string, images: PageImages): ({ text: string } | { html: string })[] {
+  if (!text.match(IMAGE_LINE)) return [{ text }]
+  const parts: ({ text: string } | { html: string })[] = []
+  let from = 0
+  for (const m of text.matchAll(IMAGE_LINE)) {
+    const before = text.slice(from, m.index).trim()
+    if (before) parts.push({ text: before })
+    const html = renderPage(m[0].trim(), images)
+    if (html.includes('<img')) parts.push({ html })
+    from = m.index + m[0].length
+  }
+  const after = text.slice(from).trim()
+  if (after) parts.push({ text: after })
+  return parts
+}
+
 /**
  * The page's text without its Markdown or its headings, each block ended as a sentence, cut at a word to about `max`
  * characters: its meta description.

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import sharp from 'sharp'
 import { expectDetail, PUBLIC_PAGES, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
+import { toICalendar } from '../../server/calendar/event.ts'
+import { addDays, today } from '../dates.ts'
 import { phonePhoto } from '../images.ts'
 
 let s: TestServer
@@ -84,6 +86,17 @@ describe('Markdown images in content pages', () => {
       `![Outside](//evil.example${photo.url})`,
       `[Permission slip](${slip.url})`,
     ].join('\n\n')
+    // An event whose description (plain text, as calendar apps write it) has an image line.
+    const description = `Bring a flashlight.\n![The campsite by the lake](${photo.url})\n![Tracker](https://evil.example/e.png)\nSee you there.`
+    const ics = toICalendar(
+      'campout-photo',
+      { title: 'Lake campout', unit: 'pack', date: addDays(today(), 5), description },
+      'America/Chicago',
+    )
+    await s.db
+      .insertInto('calendar_objects')
+      .values({ uid: 'campout-photo', url: '/site/units/campout-photo.ics', etag: null, ics, synced_at: new Date().toISOString() })
+      .execute()
     const res = await s.req('POST', '/api/admin/pages', {
       cookie: leader.cookie,
       json: { slug: 'campout', title: 'Campout', body, unit: 'pack', published: true },
@@ -105,5 +118,12 @@ describe('Markdown images in content pages', () => {
       expect(html).not.toContain(hidden.id)
       expect(html).toContain(`<a href="${slip.url}">Permission slip</a>`)
     }
+    const calendar = (await s.req('GET', '/calendar/pack/')).text
+    const card = calendar.slice(calendar.indexOf('data-event="campout-photo"'))
+    expect(card).toMatch(/<p>Bring a flashlight\.<\/p>\s*<p><picture><source type="image\/webp"/)
+    expect(card).toContain(`alt="The campsite by the lake"`)
+    expect(card).toContain('width="1200" height="2000"')
+    expect(card).toMatch(/<\/picture><\/p>\s*<p>See you there\.<\/p>/)
+    expect(calendar).not.toContain('evil.example')
   })
 })
