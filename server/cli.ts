@@ -17,6 +17,7 @@ import { checkMailRelay } from './mail/check.ts'
 import { schemaFileText } from './catalog/schema.ts'
 import { copyDatabase } from './backups/copy.ts'
 import { restoreDatabase } from './backups/restore.ts'
+import { backupWithFiles, filesBackupOf } from './backups/files-copy.ts'
 import path from 'node:path'
 import { createPrivately } from './ops/private-files.ts'
 import { rosterImportCommand } from './roster/import-cli.ts'
@@ -24,7 +25,7 @@ import { rosterImportCommand } from './roster/import-cli.ts'
 const USAGE = `Usage: bun server/cli.ts <command>
   create-owner --email E [--password P]   create an owner (password read from stdin when not given)
   seed-demo                                demo people (passwords printed), for trying the site
-  backup PATH                              consistent online copy of the database to PATH
+  backup PATH                              consistent online copy of the database to PATH, the files beside it
   restore PATH                             put a backup in place of the database (the service must be stopped)
   migrate                                  run pending database migrations
   catalog-check [DIR]                      validate every season file (exit 1 on any error)
@@ -89,11 +90,11 @@ switch (command) {
     const db = openDatabase(env.databasePath)
     try {
       mkdirSync(path.dirname(path.resolve(target)), { recursive: true }) // owner-only, as every folder this makes
-      await copyDatabase(db, target)
+      await backupWithFiles(env.filesDir, target, () => copyDatabase(db, target))
     } catch (error) {
       fail(`Backup failed: ${error instanceof Error ? error.message : error}`)
     }
-    console.log(`Backed up ${env.databasePath} to ${target}`)
+    console.log(`Backed up ${env.databasePath} to ${target}, and the files to ${filesBackupOf(target)}`)
     await db.destroy()
     break
   }
@@ -101,7 +102,7 @@ switch (command) {
     // Exit 1 for every refusal, as the decision fixes: one plain line saying why.
     try {
       if (!rest[0]) throw new Error('restore needs the path of a backup file')
-      console.log(await restoreDatabase(env.databasePath, rest[0]))
+      console.log(await restoreDatabase(env.databasePath, rest[0], Date.now(), env.filesDir))
     } catch (error) {
       console.error(error instanceof Error ? error.message.split('\n')[0] : String(error))
       process.exit(1)

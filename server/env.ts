@@ -26,6 +26,8 @@ export interface Env {
   logFormat: LogFormat
   /** Where the daily and before-migration backups go (BACKUP_DIR; `backups/` beside the database by default). */
   backupDir: string
+  /** Uploaded files, their web sizes and event photos (FILES_DIR; `files/<database file name>/` beside the database by default). */
+  filesDir: string
   /** The SMTP relay and sender address (SMTP_URL, MAIL_FROM); null when mail is not set up. */
   mail: MailConfig | null
   /** The signing secret of the Stripe webhook (STRIPE_WEBHOOK_SECRET, `whsec_…`); null when online payments are not set up. */
@@ -112,6 +114,7 @@ export function readEnv(vars: Record<string, string | undefined> = process.env):
     // One folder per database file (two services in one folder never prune each other's site);
     // absolute, because the site build runs in another working directory.
     siteBuildsDir: path.resolve(vars.SITE_BUILDS_DIR ?? path.join(path.dirname(databasePath), 'site-builds', path.basename(databasePath))),
+    filesDir: path.resolve(vars.FILES_DIR || path.join(path.dirname(databasePath), 'files', path.basename(databasePath))),
     backupDir: path.resolve(vars.BACKUP_DIR || path.join(path.dirname(databasePath), 'backups')),
     siteBuildNiceness,
   })

@@ -121,9 +121,14 @@ if (!site.currentDir()) await site.build('first start')
 else void site.build('start')
 site.startPeriodic(await getSetting(db, 'site.rebuild_minutes'))
 if (calendar.kind === 'caldav') watch.start(env.caldavPollSeconds)
-const backups = new BackupSchedule(db, { databasePath: env.databasePath, dir: env.backupDir }, Date.now, async (error) => {
-  if (mail) await alertOwnersOfFailedBackup(db, mail, error, env.publicBaseUrl)
-})
+const backups = new BackupSchedule(
+  db,
+  { databasePath: env.databasePath, dir: env.backupDir, filesDir: env.filesDir },
+  Date.now,
+  async (error) => {
+    if (mail) await alertOwnersOfFailedBackup(db, mail, error, env.publicBaseUrl)
+  },
+)
 await backups.start()
 app.listen({ ...SERVE_OPTIONS, port: env.port })
 logEvent('service.start', {

@@ -64,8 +64,12 @@ export function prune(dir: string, stem: string, keep: number, now = Date.now())
     ...files.filter((f) => !f.beforeMigration).slice(keep),
     ...files.filter((f) => f.beforeMigration).slice(BEFORE_MIGRATION_KEPT),
   ].map((f) => f.name)
-  const partial = new RegExp(`^\\.${escape(stem)}-.*\\.db\\.partial$`)
+  const partial = new RegExp(`^\\.${escape(stem)}-.*\\.(db|files)\\.partial$`)
   for (const name of readdirSync(dir)) if (partial.test(name) && now - statSync(path.join(dir, name)).mtimeMs > 3_600_000) old.push(name)
-  for (const name of old) rmSync(path.join(dir, name), { force: true })
+  for (const name of old) {
+    rmSync(path.join(dir, name), { force: true, recursive: true })
+    // A backup's files folder (backups/files-copy.ts) goes with its database copy.
+    if (name.endsWith('.db')) rmSync(path.join(dir, `${name.slice(0, -3)}.files`), { force: true, recursive: true })
+  }
   return old
 }

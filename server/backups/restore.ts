@@ -8,6 +8,7 @@ import { RENAMED_MIGRATIONS } from '../db/renamed-migrations.ts'
 import { record } from '../db/write.ts'
 import { checkDatabaseFile, fsyncFile, fsyncFolder, readAll } from './copy.ts'
 import { stamp } from './files.ts'
+import { checkFilesBackup, filesBackupOf, restoreFiles } from './files-copy.ts'
 import { claimDatabase } from './service-lock.ts'
 
 const MIGRATIONS = path.join(import.meta.dir, '..', 'db', 'migrations')
@@ -57,12 +58,18 @@ function keepReplaced(databasePath: string, now: number): string {
   return kept
 }
 
-/** Restores `backup` over the database; returns the line to print, throws an Error whose message is that line. */
-export async function restoreDatabase(databasePath: string, backup: string, now = Date.now()): Promise<string> {
+/**
+ * Restores `backup` over the database, and its files folder (when it has one) over `filesDir`; returns the line to
+ * print, throws an Error whose message is that line.
+ */
+export async function restoreDatabase(databasePath: string, backup: string, now = Date.now(), filesDir?: string): Promise<string> {
   const release = claimDatabase(databasePath)
   try {
     const problem = refusal(backup, databasePath)
     if (problem) throw new Error(problem)
+    const files = filesDir && existsSync(filesBackupOf(backup)) ? filesBackupOf(backup) : null
+    const filesProblem = files && (await checkFilesBackup(backup, files))
+    if (filesProblem) throw new Error(`${backup} cannot be restored: its files folder is damaged: ${filesProblem}`)
     const existing = existsSync(databasePath)
     if (existing && !writeWalBack(databasePath))
       throw new Error(`${databasePath} is open in another process (a service, a backup or a database shell); stop it first`)
@@ -78,6 +85,7 @@ export async function restoreDatabase(databasePath: string, backup: string, now 
     const kept = existing ? keepReplaced(databasePath, now) : null
     renameSync(incoming, databasePath)
     fsyncFolder(path.dirname(path.resolve(databasePath)))
+    const restoredFiles = files && filesDir ? restoreFiles(backup, filesDir, stamp(now)) : null
     // Not write(): the restore itself is the change (a file swap no transaction holds); this entry goes into the restored file.
     const db = openDatabase(databasePath)
     const keptWords = kept ? `; the replaced database is kept as ${kept}` : ''
@@ -88,7 +96,14 @@ export async function restoreDatabase(databasePath: string, backup: string, now 
       `Restored from ${path.basename(backup)}${kept ? ` (the replaced database is kept as ${path.basename(kept)})` : ''}`,
     )
     await db.destroy()
-    return `Restored ${databasePath} from ${backup}${keptWords}`
+    // The replaced database's name stays last: scripts read it from the end of the line.
+    const what = restoredFiles ? `${databasePath} and its files` : databasePath
+    const filesWords = restoredFiles?.kept
+      ? `; the replaced files are kept as ${restoredFiles.kept}`
+      : filesDir && !restoredFiles
+        ? ' (a backup without files: the files were left as they are)'
+        : ''
+    return `Restored ${what} from ${backup}${filesWords}${keptWords}`
   } finally {
     release()
   }

@@ -8,6 +8,7 @@ import { pruneExpired } from '../ops/retention.ts'
 import { getSetting } from '../settings/registry.ts'
 import { copyDatabase } from './copy.ts'
 import { type BackupReason, backupName, prune, stemOf } from './files.ts'
+import { backupWithFiles } from './files-copy.ts'
 import { type BackupOutcome, recordBackup } from './status.ts'
 
 export interface BackupPlace {
@@ -15,6 +16,8 @@ export interface BackupPlace {
   databasePath: string
   /** The backup folder (BACKUP_DIR). */
   dir: string
+  /** The uploaded files (FILES_DIR): each backup carries them in a folder beside its database copy. */
+  filesDir?: string
 }
 
 /** Prunes what is past keeping, tidies the database, takes one backup, keeps the newest `backups.keep`, and records the attempt; never throws. */
@@ -30,7 +33,10 @@ export async function runBackup(db: Db, place: BackupPlace, reason: BackupReason
   try {
     mkdirSync(place.dir, { recursive: true })
     const name = backupName(stem, now, reason)
-    const bytes = await copyDatabase(db, path.join(place.dir, name))
+    const target = path.join(place.dir, name)
+    const bytes = place.filesDir
+      ? (await backupWithFiles(place.filesDir, target, () => copyDatabase(db, target))).bytes
+      : await copyDatabase(db, target)
     prune(place.dir, stem, await getSetting(db, 'backups.keep'))
     outcome = { ok: true, name, bytes }
   } catch (error) {

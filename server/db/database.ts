@@ -18,6 +18,7 @@ import type {
   RsvpTable,
 } from '../calendar/tables.ts'
 import type { CatalogFileTable, CatalogRemovedTable, CatalogSequenceTable, CatalogVariantTable } from '../catalog/tables.ts'
+import type { FileTable } from '../files/tables.ts'
 import type { ActionLogTable } from '../history/tables.ts'
 import type { IdempotencyKeyTable } from '../http/tables.ts'
 import type { ApiKeyTable } from '../keys/tables.ts'
@@ -102,4 +103,5 @@ export interface Database {
   push_subscriptions: PushSubscriptionTable
   push_preferences: PushPreferenceTable
   push_outbox: PushOutboxTable
+  files: FileTable
 }

@@ -34,6 +34,8 @@ export const HISTORY_KINDS = {
   'calendar.attendance': 'Attendance taken',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
+  'files.upload': 'File uploaded',
+  'files.delete': 'File deleted',
   'keys.mint': 'API key made',
   'keys.revoke': 'API key revoked',
   'leads.create': 'New lead',

@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Services } from '../services.ts'
 import { t } from '../schemas.ts'
 import { lastBackup } from '../backups/status.ts'
+import { filesCheck } from '../files/health.ts'
 import { unsubscribeWarning } from '../mail/config.ts'
 import { outboxStatus } from '../mail/outbox.ts'
 import { diskFullAt, FREE_FLOOR_BYTES, freeBytes } from '../ops/disk.ts'
@@ -231,7 +232,7 @@ const mail: HealthCheck = {
   },
 }
 
-export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup, proxy, mail }
+export const CHECKS: Record<string, HealthCheck> = { database, site, catalog, calendar, backup, proxy, mail, files: filesCheck }
 
 const common = {
   ok: t.Boolean({ description: 'The check passed' }),

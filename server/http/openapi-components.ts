@@ -27,6 +27,11 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
   { name: 'Units', description: "Meeting details of the site's own units.", prefixes: ['/api/admin/units'] },
   { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
   {
+    name: 'Files',
+    description: 'Forms, lists and images leaders upload, served at /files/ (images without their metadata, in web sizes).',
+    prefixes: ['/api/admin/files', '/files'],
+  },
+  {
     name: 'Calendar',
     description:
       "Events in the CalDAV store the calendar lives in, replies to them (also by a reply link from a mail), and households' private feeds.",

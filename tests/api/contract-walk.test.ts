@@ -92,6 +92,7 @@ describe('the contract, route by route', () => {
     const paged = routes.filter((r) => r.method === 'GET' && r.def.query?.properties?.cursor)
     expect(paged.map((r) => r.docPath).sort()).toEqual([
       '/api/admin/announcements',
+      '/api/admin/files',
       '/api/admin/history',
       '/api/admin/leads',
       '/api/admin/messages',

@@ -1,6 +1,6 @@
 // A content page's Markdown: what it renders to, that hostile bodies come out inert, and its meta description.
 import { describe, expect, it } from 'bun:test'
-import { pageDescription, renderPage } from '../../server/pages/markdown.ts'
+import { descriptionParts, pageDescription, renderPage } from '../../server/pages/markdown.ts'
 
 describe('renderPage', () => {
   it('renders headings (under the page title), lists, links and tables', () => {
@@ -55,5 +55,33 @@ describe('pageDescription', () => {
     const d = pageDescription('word '.repeat(100))
     expect(d.length).toBeLessThanOrEqual(155)
     expect(d).toEndWith('word…')
+  })
+})
+
+describe('descriptionParts', () => {
+  const image = {
+    url: '/files/AAAAAAAAAAAAAAAAAAAAAA/map.jpg',
+    width: 960,
+    height: 640,
+    webpSrcset: '/files/AAAAAAAAAAAAAAAAAAAAAA/sizes/w480.webp 480w, /files/AAAAAAAAAAAAAAAAAAAAAA/sizes/w960.webp 960w',
+    fallbackSrcset: '/files/AAAAAAAAAAAAAAAAAAAAAA/sizes/w480.jpg 480w, /files/AAAAAAAAAAAAAAAAAAAAAA/sizes/w960.jpg 960w',
+  }
+  const images = new Map([['AAAAAAAAAAAAAAAAAAAAAA', image]])
+
+  it('keeps a description without an image line exactly as written, Markdown-looking text included', () => {
+    const text = 'Meet at 6.\n- bring $5\n**not bold**'
+    expect(descriptionParts(text, images)).toEqual([{ text }])
+  })
+
+  it('shows a line of an uploaded public image as a picture with its size, and drops other images', () => {
+    const parts = descriptionParts(
+      `Meet here:\n![Map to the camp](${image.url})\n![x](https://evil.example/x.png)\n![](${image.url})\nBring water.`,
+      images,
+    )
+    expect(parts.map((p) => ('text' in p ? p.text : 'picture'))).toEqual(['Meet here:', 'picture', 'Bring water.'])
+    const html = (parts[1] as { html: string }).html
+    expect(html).toContain('alt="Map to the camp"')
+    expect(html).toContain('width="960" height="640"')
+    expect(html).toContain(`srcset="${image.fallbackSrcset}"`)
   })
 })

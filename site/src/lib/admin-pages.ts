@@ -22,6 +22,12 @@ export const ADMIN_PAGES = [
     about: 'About us, costs, what to bring, FAQ: pages you write for the public site.',
   },
   {
+    href: '/admin/files/',
+    label: 'Files',
+    needs: 'pages:write',
+    about: 'Forms, packing lists and pictures to link from pages; the logo and link-preview image.',
+  },
+  {
     href: '/admin/announcements/',
     label: 'Announcements',
     needs: 'announcements:write',
