@@ -1,5 +1,6 @@
 // GET /api/admin/messages/:id: one message with each delivery (queued, sent, failed with the reason, skipped with why).
-import { MessageDetail, messageById } from '#server/messages/messages.ts'
+import { messageById } from '#server/messages/messages.ts'
+import { MessageDetail } from '#server/messages/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 

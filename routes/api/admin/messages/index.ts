@@ -1,5 +1,6 @@
 // GET/POST /api/admin/messages: the messages the caller may read (their units' and their own), and sending one.
-import { listMessages, MessageDetail, MessageList, MessageListQuery, NewMessage, sendMessage } from '#server/messages/messages.ts'
+import { listMessages, sendMessage } from '#server/messages/messages.ts'
+import { MessageDetail, MessageList, MessageListQuery, NewMessage } from '#server/messages/schemas.ts'
 import { nextLink } from '#server/http/paging.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 

@@ -1,5 +1,6 @@
 // POST /api/admin/messages/preview: who a message would reach, without sending (the compose form's live count).
-import { Preview, previewMessage, PreviewRequest } from '#server/messages/messages.ts'
+import { previewMessage } from '#server/messages/messages.ts'
+import { Preview, PreviewRequest } from '#server/messages/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 
 export const POST = defineRoute('messages:send', 'Preview who a message reaches', {
