@@ -12,13 +12,13 @@ export const SCREENSHOTS = path.join(import.meta.dir, '..', '..', 'test-results'
 /**
  * Debian's Chromium headless shell: the same Blink as the browser without the browser's own interface, which is what
  * Playwright itself runs headless; on the test line a page, its axe scan and a screenshot take about a fifth less CPU.
- * Lighthouse and the installable-app test need the whole browser (CHROMIUM_PATH).
+ * Lighthouse, the installable app and notifications (the shell has no Push API) need the whole browser (CHROMIUM_PATH).
  */
 export const HEADLESS_SHELL = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell'
 
-export function launch(): Promise<Browser> {
+export function launch({ wholeBrowser = false } = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: HEADLESS_SHELL,
+    executablePath: wholeBrowser ? (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') : HEADLESS_SHELL,
     args: [
       '--headless',
       '--no-sandbox',
@@ -75,7 +75,7 @@ export interface BrowserSuite {
  */
 export function browserSuite(
   vars: () => Record<string, string> = () => ({}),
-  options: { catalogDir?: string; localhost?: boolean } = {},
+  options: { catalogDir?: string; localhost?: boolean; wholeBrowser?: boolean } = {},
 ): BrowserSuite {
   const suite = {
     async signedIn(email, path, { password = PASSWORD, viewport = PHONE } = {}) {
@@ -97,7 +97,7 @@ export function browserSuite(
     const port = options.localhost ? await freePort() : 0
     const address: Record<string, string> = options.localhost ? { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` } : {}
     suite.s = await startServerWithSite({ ...vars(), ...address }, options)
-    suite.browser = await launch()
+    suite.browser = await launch({ wholeBrowser: options.wholeBrowser })
   }, 60_000)
   afterAll(async () => {
     await suite.browser?.close()

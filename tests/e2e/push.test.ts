@@ -21,11 +21,14 @@ afterAll(async () => {
   await relay?.close()
   await push?.close()
 })
-const suite = browserSuite(() => ({
-  SMTP_URL: relay.url,
-  MAIL_FROM: 'Pack 123 <pack123@example.org>',
-  OUTBOUND_ALLOW: '127.0.0.1/32',
-}))
+const suite = browserSuite(
+  () => ({
+    SMTP_URL: relay.url,
+    MAIL_FROM: 'Pack 123 <pack123@example.org>',
+    OUTBOUND_ALLOW: '127.0.0.1/32',
+  }),
+  { wholeBrowser: true },
+)
 
 /** What the page is given in place of Chromium's own subscribe: the test device, and a count of permission asks. */
 function standInPushManager(sub: { endpoint: string; keys: { p256dh: string; auth: string } }) {
