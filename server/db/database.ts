@@ -26,6 +26,7 @@ import type { MoneyEntryTable, MoneyImportTable, OnlinePaymentTable } from '../m
 import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTable } from '../messages/tables.ts'
 import type { NearbyUnitTable } from '../nearby/tables.ts'
 import type { ContentPageTable } from '../pages/tables.ts'
+import type { PhotoScoutTable, PhotoTable } from '../photos/tables.ts'
 import type { InviteTable, MembershipTable, PersonTable, ResetLinkTable, SetupTokenTable } from '../people/tables.ts'
 import type { LoginLinkTable, RosterWelcomeTable } from '../account/tables.ts'
 import type { CheckTable, HouseholdPersonTable, HouseholdTable, RosterImportTable, ScoutTable } from '../roster/tables.ts'
@@ -95,4 +96,6 @@ export interface Database {
   content_pages: ContentPageTable
   setup_steps: SetupStepTable
   server_secrets: ServerSecretTable
+  photos: PhotoTable
+  photo_scouts: PhotoScoutTable
 }

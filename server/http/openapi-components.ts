@@ -27,6 +27,12 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
   { name: 'Units', description: "Meeting details of the site's own units.", prefixes: ['/api/admin/units'] },
   { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
   {
+    name: 'Photos',
+    description:
+      'Event albums with consent: tagging, review, public marks and takedowns, the family page’s albums and the photo URLs (an event’s album itself is under Calendar).',
+    prefixes: ['/api/admin/photos', '/api/admin/family/photos', '/photos'],
+  },
+  {
     name: 'Calendar',
     description:
       "Events in the CalDAV store the calendar lives in, replies to them (also by a reply link from a mail), and households' private feeds.",
