@@ -46,6 +46,13 @@ const viewOf = async (db: Executor, caller: Caller, id: number) => {
   return photoView(photo, tags, viewer)
 }
 
+/** GET /api/admin/photos/{id}: the photo as its album shows it to the caller; 404 when it does not show it. */
+export async function photoById(db: Executor, caller: Caller, id: number) {
+  const { photo, viewer, tags } = await photoFor(db, caller, id)
+  if (!maySee(viewer, shownTo(photo, tags))) throw notFound('No such photo')
+  return photoView(photo, tags, viewer)
+}
+
 const eventWords = (e: Pick<AlbumEvent, 'title' | 'date'>) => `"${e.title}"${e.date ? ` (${e.date})` : ''}`
 
 /**

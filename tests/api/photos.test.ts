@@ -124,6 +124,23 @@ describe('GET /api/admin/calendar/{uid}/photos', () => {
   })
 })
 
+describe('GET /api/admin/photos/{id}', () => {
+  it('answers the photo as the album shows it to the caller, 404 to one it does not show it to', async () => {
+    const fam = await photoFamily(s, 'pack', true, uid)
+    const photo = await readyPhoto(s, leader, uid, [fam.scout])
+    const get = (cookie?: string) => s.req('GET', `/api/admin/photos/${photo.id}`, { cookie })
+    expect((await get(leader.cookie)).body).toMatchObject({ id: photo.id, shown_to: 'leaders', scouts: [{ id: fam.scout }] })
+    expect((await get(fam.cookie)).status).toBe(404)
+    await review(photo.id, { reviewed: true })
+    const seen = await get(fam.cookie)
+    expect(seen.body).toMatchObject({ id: photo.id, shown_to: 'families', yours: true })
+    expect(seen.body.scouts).toBeUndefined()
+    expect((await get(troopLeader.cookie)).status).toBe(404)
+    expect((await get()).status).toBe(401)
+    expect((await s.req('GET', '/api/admin/photos/999999', { cookie: leader.cookie })).status).toBe(404)
+  })
+})
+
 describe('PUT /api/admin/photos/{id}/scouts', () => {
   it('tags scouts, and a change asks for a new review', async () => {
     const fam = await photoFamily(s, 'pack', true)

@@ -95,6 +95,7 @@ export interface RouteTable {
   'GET /api/admin/people': typeof import('#routes/api/admin/people/index.ts').GET
   'DELETE /api/admin/people/invite/{id}': typeof import('#routes/api/admin/people/invite/[id].ts').DELETE
   'POST /api/admin/people/invite': typeof import('#routes/api/admin/people/invite/index.ts').POST
+  'GET /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').GET
   'PATCH /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').PATCH
   'DELETE /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').DELETE
   'PUT /api/admin/photos/{id}/scouts': typeof import('#routes/api/admin/photos/[id]/scouts.ts').PUT

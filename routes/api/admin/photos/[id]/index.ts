@@ -1,8 +1,17 @@
-// PATCH/DELETE /api/admin/photos/:id: review a photo or mark it public; delete it with its web sizes.
+// GET/PATCH/DELETE /api/admin/photos/:id: one photo as its album shows it; review it or mark it public; delete it.
 import { FileStore } from '#server/files/store.ts'
-import { deletePhoto, reviewPhoto } from '#server/photos/commands.ts'
+import { deletePhoto, photoById, reviewPhoto } from '#server/photos/commands.ts'
 import { PhotoParams, PhotoReview, PhotoView } from '#server/photos/schemas.ts'
 import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('any', 'Get a photo', {
+  operationId: 'getPhotoDetails',
+  description:
+    'As the event’s album shows it to the caller (tags for leaders of the event’s units); 404 when the album does not show it to them.',
+  params: PhotoParams,
+  responses: ok(PhotoView, 'The photo', { 404: 'No such photo, or not one the caller may see' }),
+  handler: ({ db, caller, params }) => photoById(db, caller, params.id),
+})
 
 export const PATCH = defineRoute('calendar:write', 'Review a photo or mark it public', {
   operationId: 'reviewPhoto',
