@@ -3,7 +3,7 @@
 // taken down, or with a tagged scout who lacks consent (or has left the roster), is for leaders only.
 import type { Caller } from '../auth/credential.ts'
 import { leadsSlug } from '../auth/led-units.ts'
-import { firstOccurrence } from '../calendar/event.ts'
+import { firstOccurrence, titleAndUnitOf } from '../calendar/event.ts'
 import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
@@ -27,6 +27,15 @@ export async function albumEvent(db: Executor, uid: string): Promise<AlbumEvent>
   const asked = await db.selectFrom('rsvp_events').select(['title', 'date', 'unit']).where('uid', '=', uid).executeTakeFirst()
   if (asked) return { uid, ...asked }
   throw notFound('No such event (it may have been deleted)')
+}
+
+/** Just the event's unit (no occurrences worked out), for each photo URL: the unit the photo came with when the event is gone. */
+export async function unitOf(db: Executor, photo: { event_uid: string; unit: Unit }): Promise<Unit> {
+  const copy = await db.selectFrom('calendar_objects').select('ics').where('uid', '=', photo.event_uid).executeTakeFirst()
+  const facts = copy && titleAndUnitOf(copy.ics)
+  if (facts) return facts.unit
+  const asked = await db.selectFrom('rsvp_events').select('unit').where('uid', '=', photo.event_uid).executeTakeFirst()
+  return asked?.unit ?? photo.unit
 }
 
 /** The caller as one event's album sees them. */

@@ -3,7 +3,19 @@
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
-import { albumEvent, type AlbumEvent, maySee, onEvent, shownTo, tagsOf, type TagFacts, type Unit, viewerOf, type Viewer } from './access.ts'
+import {
+  albumEvent,
+  type AlbumEvent,
+  maySee,
+  unitOf,
+  onEvent,
+  shownTo,
+  tagsOf,
+  type TagFacts,
+  type Unit,
+  viewerOf,
+  type Viewer,
+} from './access.ts'
 import type { Photo } from './tables.ts'
 
 const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' }
@@ -116,7 +128,7 @@ export async function familyAlbums(db: Executor, caller: Caller) {
 export async function photoSize(db: Executor, caller: Caller | null, id: number, name: string) {
   const photo = await db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst()
   if (!photo || !(JSON.parse(photo.variants) as string[]).includes(name)) throw notFound()
-  const unit = (await albumEvent(db, photo.event_uid).catch(() => null))?.unit ?? photo.unit
+  const unit = await unitOf(db, photo)
   const viewer = caller ? await viewerOf(db, caller, unit) : { leader: false, households: [], own: [] }
   const tags = (await tagsOf(db, [id])).get(id) ?? []
   const shown = shownTo(photo, tags)
