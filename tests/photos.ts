@@ -42,11 +42,19 @@ export async function photoFamily(s: TestServer, unit: 'pack' | 'troop', consent
 }
 
 /** POST /api/admin/calendar/{uid}/photos as multipart, with the answer checked against the contract. */
-export async function upload(s: TestServer, cookie: string, uid: string, bytes?: Uint8Array, name = 'photo.jpg', type = 'image/jpeg') {
+export async function upload(
+  s: TestServer,
+  cookie: string,
+  uid: string,
+  bytes?: Uint8Array,
+  name = 'photo.jpg',
+  type = 'image/jpeg',
+  headers: Record<string, string> = {},
+) {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(bytes ?? (await smallPhoto()))], { type }), name)
   const path = `${eventPath(uid)}/photos`
-  const res = await fetch(s.url + path, { method: 'POST', body: form, headers: { cookie } })
+  const res = await fetch(s.url + path, { method: 'POST', body: form, headers: { cookie, ...headers } })
   const text = await res.text()
   let body: any = text
   try {

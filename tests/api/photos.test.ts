@@ -74,6 +74,16 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     expect((await upload(s, admin.cookie, uid)).status).toBe(201)
   })
 
+  it('adds the photo once when a lost answer is retried with the same Idempotency-Key', async () => {
+    const event = await albumEvent(s, leader, 'pack', 'Retry hike')
+    const key = { 'idempotency-key': `photo-${Date.now()}` }
+    const first = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
+    const again = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
+    expect([first.status, again.status]).toEqual([201, 201])
+    expect(again.body.id).toBe(first.body.id)
+    expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
+  })
+
   it('answers 401 without a session, 404 for an unknown event, 415 without a form, 422 for no file or not an image, 413 past 20 MB', async () => {
     expect((await upload(s, '', uid)).status).toBe(401)
     expect((await upload(s, leader.cookie, 'no-such-event@example')).status).toBe(404)
