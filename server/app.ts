@@ -55,7 +55,8 @@ export interface AppOptions {
 export const SERVE_OPTIONS = {
   development: false,
   reusePort: false,
-  maxRequestBodySize: 16 * 1024 * 1024,
+  // Uploads (files.max_mb, at most 100 MB) are the largest bodies; each route still reads only up to its own limit.
+  maxRequestBodySize: 101 * 1024 * 1024,
   error(error: Error) {
     console.error('Unhandled error outside the app:', error)
     return Response.json({ detail: 'Internal error; it has been logged', code: 'internal_error' }, { status: 500 })

@@ -40,7 +40,7 @@ export interface Answer {
 
 /** Status → answer. Refusals every route of its kind may give (400, 401, 403, 413, 415, 422) are added by the docs. */
 export type Answers = Partial<
-  Record<200 | 201 | 202 | 204 | 303 | 304 | 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503, Answer | string>
+  Record<200 | 201 | 202 | 204 | 303 | 304 | 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 507, Answer | string>
 >
 /** The answers besides the success one: refusals (status → what it means) and redirects. */
 type Others = Omit<Answers, 200 | 201 | 202>

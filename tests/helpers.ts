@@ -67,7 +67,7 @@ export interface PersonSpec {
 export interface RequestOptions {
   json?: unknown
   form?: Record<string, string>
-  body?: string
+  body?: string | FormData
   cookie?: string
   key?: string
   token?: string
@@ -146,7 +146,7 @@ export async function startServer(
 
   const req = async (method: string, p: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers }
-    let body: string | undefined = o.body
+    let body: string | FormData | undefined = o.body
     if (o.json !== undefined) {
       headers['content-type'] ??= 'application/json'
       body = JSON.stringify(o.json)

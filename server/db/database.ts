@@ -17,6 +17,7 @@ import type {
   RsvpTable,
 } from '../calendar/tables.ts'
 import type { CatalogFileTable, CatalogRemovedTable, CatalogSequenceTable, CatalogVariantTable } from '../catalog/tables.ts'
+import type { FileTable } from '../files/tables.ts'
 import type { ActionLogTable } from '../history/tables.ts'
 import type { IdempotencyKeyTable } from '../http/tables.ts'
 import type { ApiKeyTable } from '../keys/tables.ts'
@@ -98,4 +99,5 @@ export interface Database {
   server_secrets: ServerSecretTable
   photos: PhotoTable
   photo_scouts: PhotoScoutTable
+  files: FileTable
 }

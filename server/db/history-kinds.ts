@@ -29,6 +29,8 @@ export const HISTORY_KINDS = {
   'calendar.household_feed': 'Private calendar link made',
   'catalog.load': 'Catalog file checked',
   'demo.seed': 'Demo data loaded',
+  'files.upload': 'File uploaded',
+  'files.delete': 'File deleted',
   'keys.mint': 'API key made',
   'keys.revoke': 'API key revoked',
   'leads.create': 'New lead',

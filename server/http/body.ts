@@ -10,7 +10,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new HttpError(413, `Request body is larger than ${limit} bytes`)
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge()
   if (!request.body) return new Uint8Array()

@@ -33,6 +33,11 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
     prefixes: ['/api/admin/photos', '/api/admin/family/photos', '/photos'],
   },
   {
+    name: 'Files',
+    description: 'Forms, lists and images leaders upload, served at /files/ (images without their metadata, in web sizes).',
+    prefixes: ['/api/admin/files', '/files'],
+  },
+  {
     name: 'Calendar',
     description:
       "Events in the CalDAV store the calendar lives in, replies to them (also by a reply link from a mail), and households' private feeds.",

@@ -10,6 +10,7 @@ import { conflict, notFound, unprocessable } from '../errors.ts'
 import { Instant, Line, Lines, nowIso, OneOf, t, withMessage } from '../schemas.ts'
 import { fieldWords, UNIT_WORDS } from '../words.ts'
 import { pageDescription, renderPage } from './markdown.ts'
+import { imagesIn } from '../files/site-images.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 
 export const PAGE_UNITS = ANNOUNCEMENT_UNITS
@@ -205,7 +206,10 @@ export function deletePage(db: Db, caller: Caller, slug: string) {
   })
 }
 
-export const previewPage = (body: string) => ({ html: renderPage(body), description: pageDescription(body) })
+export const previewPage = async (db: Executor, body: string) => ({
+  html: renderPage(body, await imagesIn(db, body)),
+  description: pageDescription(body),
+})
 
 /** The published pages for the public site, by title: for a unit, its own (not those of both, which the menu links). */
 export const publishedPages = (db: Executor, unit?: 'pack' | 'troop' | 'both') => {

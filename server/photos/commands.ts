@@ -4,13 +4,15 @@ import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
-import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
+import { conflict, forbidden, HttpError, notFound, unprocessable } from '../errors.ts'
+import { GB } from '../files/files.ts'
 import type { FileStore } from '../files/store.ts'
 import { webSizes, type WebImage } from '../files/images.ts'
 import { sniff } from '../files/types.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
 import { nowIso } from '../schemas.ts'
+import { getSetting } from '../settings/registry.ts'
 import { albumEvent, type AlbumEvent, maySee, onEvent, shownTo, tagsOf, viewerOf } from './access.ts'
 import { photoView } from './queries.ts'
 import type { Photo } from './tables.ts'
@@ -80,10 +82,17 @@ export async function addPhoto(
   } catch {
     throw unprocessable(
       'file: the image could not be read (a damaged file, or a kind of image this site cannot open)',
-      'unreadable_image',
+      'image_unreadable',
       'file',
     )
   }
+  const capGb = await getSetting(db, 'files.total_gb')
+  if (files.usage() + web.variants.reduce((n, v) => n + v.bytes.byteLength, 0) > capGb * GB)
+    throw new HttpError(
+      507,
+      `There is no room for this photo: uploaded files and photos may use ${capGb} GB (files.total_gb) and that is nearly all used. Delete photos or files no longer needed, or ask an admin to raise the limit.`,
+      { code: 'files_full' },
+    )
   const id = await write(db, async (trx) => {
     const row = await trx
       .insertInto('photos')

@@ -1,36 +1,33 @@
-// The one file of a multipart/form-data upload, read with a bound: at most `limit` bytes of body are read (413 past
-// them, whatever Content-Length says), anything but a form with a `file` field is refused in plain words.
+// The one image of a multipart/form-data photo upload, read with the files' bound (files.max_mb: 413 past it,
+// whatever Content-Length says); anything but a form with a `file` part is refused in plain words.
+import type { Executor } from '../db/database.ts'
 import { HttpError, unprocessable } from '../errors.ts'
+import { MB, tooLarge } from '../files/files.ts'
+import { readBytes } from '../http/body.ts'
+import { getSetting } from '../settings/registry.ts'
 
-export async function formFile(request: Request, limit: number, field = 'file'): Promise<{ name: string; bytes: Uint8Array }> {
+/** Room in a multipart body for its boundaries beside the file itself. */
+const FORM_OVERHEAD = 64 * 1024
+
+export async function formFile(db: Executor, request: Request): Promise<{ name: string; bytes: Uint8Array }> {
   const type = request.headers.get('content-type') ?? ''
-  if (!/^multipart\/form-data\s*;/i.test(type))
-    throw new HttpError(415, `Send the ${field} as multipart/form-data, in a field named "${field}"`)
-  const tooLarge = () => new HttpError(413, `The upload is larger than ${Math.round(limit / 1048576)} MB`)
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  const reader = request.body?.getReader()
-  for (;;) {
-    if (!reader) break
-    const { done, value } = await reader.read().catch(() => {
-      throw new HttpError(400, 'The request body ended before it was complete (the connection dropped)')
-    })
-    if (done) break
-    total += value.byteLength
-    if (total > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge()
-    }
-    chunks.push(value)
+  if (!type.toLowerCase().startsWith('multipart/form-data'))
+    throw new HttpError(415, 'Send the photo as a form upload (multipart/form-data) with a part named file', { code: 'multipart_required' })
+  const maxMb = await getSetting(db, 'files.max_mb')
+  let bytes: Uint8Array
+  try {
+    bytes = await readBytes(request, maxMb * MB + FORM_OVERHEAD)
+  } catch (error) {
+    throw error instanceof HttpError && error.status === 413 ? tooLarge(maxMb) : error
   }
   let form: FormData
   try {
-    form = await new Response(Buffer.concat(chunks, total), { headers: { 'content-type': type } }).formData()
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData()
   } catch {
-    throw new HttpError(400, 'The multipart body could not be read')
+    throw new HttpError(400, 'The form upload could not be read (a broken multipart body)')
   }
-  const file = form.get(field)
-  if (!file || typeof file === 'string') throw unprocessable(`${field}: send one file in the field "${field}"`, 'no_file', field)
-  return { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }
+  const file = form.get('file')
+  if (!(file instanceof Blob) || file.size === 0) throw unprocessable('file: send the photo in a part named file', 'required', 'file')
+  if (file.size > maxMb * MB) throw tooLarge(maxMb)
+  return { name: file instanceof File ? file.name : 'photo', bytes: new Uint8Array(await file.arrayBuffer()) }
 }

@@ -18,6 +18,7 @@ import {
   SETTINGS,
 } from '../settings/registry.ts'
 import { syncAsked } from '../auth/second-factor-policy.ts'
+import { assertPublicImage } from '../files/site-images.ts'
 
 /**
  * What a committed change sets off outside its transaction: the public pages show the value ('public pages'), the
@@ -36,6 +37,8 @@ export const SETTING_CHANGES: Partial<Record<SettingKey, SettingChange>> = {
   'site.name': { after: ['public pages'] },
   'site.description': { after: ['public pages'] },
   'announcements.live_cap': { after: ['public pages'] },
+  'site.logo': { applies: (trx) => assertPublicImage(trx, 'site.logo'), after: ['public pages'] },
+  'site.share_image': { applies: (trx) => assertPublicImage(trx, 'site.share_image'), after: ['public pages'] },
   'site.timezone': { after: ['public pages', 'backup schedule', 'digest schedule'] },
   'security.second_factor': { applies: (trx) => syncAsked(trx) },
   'site.rebuild_minutes': { after: ['site refresh'] },

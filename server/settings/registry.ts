@@ -79,6 +79,15 @@ const text = (label: string, max: number, fallback: string, description: string)
   check: (value) => (value.trim() ? null : 'must not be blank'),
 })
 
+/** An uploaded file's id (an image the public pages show), or null for none. */
+const fileId = (label: string, description: string): SettingDef<TUnion<[TString, TNull]>> => ({
+  label,
+  type: 'the id of an uploaded public image, or null for none',
+  schema: t.Union([t.String({ pattern: '^[A-Za-z0-9_-]{22}$' }), t.Null()]),
+  default: null,
+  description,
+})
+
 /** security.second_factor from loosest to strictest: loosening it needs a signed-in person. */
 const STRICTNESS = ['optional', 'admins', 'leaders'] as const
 
@@ -152,6 +161,22 @@ export const SETTINGS = {
     1440,
     15,
     'How often the public site is rebuilt on its own, to pick up calendar changes made in other calendar apps.',
+  ),
+  'site.logo': fileId(
+    'Logo',
+    'The id of an uploaded public image (Files page) shown beside the site name at the top of every page; null for none.',
+  ),
+  'site.share_image': fileId(
+    'Link-preview image',
+    'The id of an uploaded public image (Files page) that link previews (Open Graph, Twitter cards) show for every public page; null for none.',
+  ),
+  'files.max_mb': integer('Largest file (MB)', 1, 100, 20, 'The largest file a leader may upload, in megabytes; a larger one is refused.'),
+  'files.total_gb': integer(
+    'Space for files (GB)',
+    1,
+    1000,
+    5,
+    'How much disk all uploaded files and their image sizes may use together, in gigabytes; an upload past it is refused until files are deleted.',
   ),
   'backups.keep': integer(
     'Daily backups kept',

@@ -2,9 +2,10 @@
 // and marking public, a family's takedown (hidden at once, leaders told by mail), deleting, the family page's albums,
 // and a scout or household leaving the roster: each route's statuses and who may do what.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
+import { FileStore } from '../../server/files/store.ts'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
 import { carriesMetadata, phonePhoto } from '../images.ts'
 import { familyAccount } from '../households.ts'
@@ -84,7 +85,7 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
   })
 
-  it('answers 401 without a session, 404 for an unknown event, 415 without a form, 422 for no file or not an image, 413 past 20 MB', async () => {
+  it('answers 401 without a session, 404 for an unknown event, 415 without a form, 422 for no file or not an image, 413 past files.max_mb', async () => {
     expect((await upload(s, '', uid)).status).toBe(401)
     expect((await upload(s, leader.cookie, 'no-such-event@example')).status).toBe(404)
     const json = await s.req('POST', `${eventPath(uid)}/photos`, { cookie: leader.cookie, json: { file: 'x' } })
@@ -103,9 +104,30 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     const form = new FormData()
     form.append('caption', 'no file here')
     const none = await fetch(`${s.url}${eventPath(uid)}/photos`, { method: 'POST', body: form, headers: { cookie: leader.cookie } })
-    expect([none.status, (await none.json()).code]).toEqual([422, 'no_file'])
+    expect([none.status, (await none.json()).code]).toEqual([422, 'required'])
     const big = await upload(s, leader.cookie, uid, new Uint8Array(21 * 1024 * 1024))
-    expect(big.status).toBe(413)
+    expect([big.status, big.body.code]).toEqual([413, 'file_too_large'])
+  })
+})
+
+describe('POST /api/admin/calendar/{uid}/photos when space runs out', () => {
+  it('answers 507 past files.total_gb, which photos share with files, keeping nothing', async () => {
+    const admin = await s.as(ROLES.admin)
+    const cap = (value: number) => s.req('PUT', '/api/admin/settings/files.total_gb', { cookie: admin.cookie, json: { value } })
+    expect((await cap(1)).status).toBe(200)
+    const store = new FileStore(path.join(s.dir, 'files', 'site.db'))
+    mkdirSync(store.folder('files', 'filler'), { recursive: true })
+    writeFileSync(store.path('files', 'filler', 'original'), '')
+    truncateSync(store.path('files', 'filler', 'original'), 1024 ** 3 - 100)
+    const before = (await albumOf(leader.cookie)).body.photos.length
+    try {
+      const full = await upload(s, leader.cookie, uid)
+      expect([full.status, full.body.code]).toEqual([507, 'files_full'])
+      expect((await albumOf(leader.cookie)).body.photos).toHaveLength(before)
+    } finally {
+      store.remove('files', 'filler')
+      await cap(5)
+    }
   })
 })
 

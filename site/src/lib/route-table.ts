@@ -45,6 +45,9 @@ export interface RouteTable {
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
   'GET /api/admin/family/money': typeof import('#routes/api/admin/family/money.ts').GET
   'GET /api/admin/family/photos': typeof import('#routes/api/admin/family/photos.ts').GET
+  'DELETE /api/admin/files/{id}': typeof import('#routes/api/admin/files/[id].ts').DELETE
+  'GET /api/admin/files': typeof import('#routes/api/admin/files/index.ts').GET
+  'POST /api/admin/files': typeof import('#routes/api/admin/files/index.ts').POST
   'GET /api/admin/history/export': typeof import('#routes/api/admin/history/export.ts').GET
   'GET /api/admin/history': typeof import('#routes/api/admin/history/index.ts').GET
   'GET /api/admin/keys/{id}': typeof import('#routes/api/admin/keys/[id].ts').GET
@@ -153,6 +156,8 @@ export interface RouteTable {
   'POST /api/setup/{token}': typeof import('#routes/api/setup/[token].ts').POST
   'POST /api/unsubscribe/{token}': typeof import('#routes/api/unsubscribe/[token].ts').POST
   'GET /calendar/household/{file}': typeof import('#routes/calendar/household/[file].ts').GET
+  'GET /files/{id}/{name}': typeof import('#routes/files/[id]/[name].ts').GET
+  'GET /files/{id}/sizes/{size}': typeof import('#routes/files/[id]/sizes/[size].ts').GET
   'GET /healthz': typeof import('#routes/healthz.ts').GET
   'POST /login': typeof import('#routes/login.ts').POST
   'POST /login/passkey': typeof import('#routes/login/passkey/index.ts').POST

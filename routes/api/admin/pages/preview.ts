@@ -7,5 +7,5 @@ export const POST = defineRoute('pages:write', 'Preview a content page', {
   description: 'Renders and sanitises the Markdown exactly as the site build does; nothing is saved.',
   body: PreviewInput,
   responses: ok(PreviewView, 'The page body as HTML, and its meta description'),
-  handler: ({ body }) => previewPage(body.body),
+  handler: ({ db, body }) => previewPage(db, body.body),
 })
