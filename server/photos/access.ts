@@ -5,7 +5,7 @@ import type { Caller } from '../auth/credential.ts'
 import { leadsSlug } from '../auth/led-units.ts'
 import { firstOccurrence, titleAndUnitOf } from '../calendar/event.ts'
 import type { Executor } from '../db/database.ts'
-import { notFound } from '../errors.ts'
+import { HttpError, notFound } from '../errors.ts'
 import { ownHouseholdIds } from '../roster/own-households.ts'
 import { getSetting } from '../settings/registry.ts'
 import type { SHOWN_TO } from './schemas.ts'
@@ -28,6 +28,13 @@ export async function albumEvent(db: Executor, uid: string): Promise<AlbumEvent>
   if (asked) return { uid, ...asked }
   throw notFound('No such event (it may have been deleted)')
 }
+
+/** The event, or null when neither the calendar nor the replies know it any more (other failures still throw). */
+export const albumEventOrNull = (db: Executor, uid: string) =>
+  albumEvent(db, uid).catch((error) => {
+    if (error instanceof HttpError && error.status === 404) return null
+    throw error
+  })
 
 /** Just the event's unit (no occurrences worked out), for each photo URL: the unit the photo came with when the event is gone. */
 export async function unitOf(db: Executor, photo: { event_uid: string; unit: Unit }): Promise<Unit> {

@@ -13,7 +13,7 @@ import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
 import { nowIso } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
-import { albumEvent, type AlbumEvent, maySee, onEvent, shownTo, tagsOf, viewerOf } from './access.ts'
+import { albumEvent, albumEventOrNull, type AlbumEvent, maySee, onEvent, shownTo, tagsOf, viewerOf } from './access.ts'
 import { photoView } from './queries.ts'
 import type { Photo } from './tables.ts'
 
@@ -24,12 +24,12 @@ export const PHOTOS = 'photos'
 async function photoFor(db: Executor, caller: Caller, id: number) {
   const photo = await db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst()
   if (!photo) throw notFound('No such photo')
-  const event = await albumEvent(db, photo.event_uid).catch(() => ({
+  const event = (await albumEventOrNull(db, photo.event_uid)) ?? {
     uid: photo.event_uid,
     title: 'a deleted event',
     date: '',
     unit: photo.unit,
-  }))
+  }
   const viewer = await viewerOf(db, caller, event.unit)
   const tags = (await tagsOf(db, [id])).get(id) ?? []
   return { photo, event, viewer, tags }

@@ -5,6 +5,7 @@ import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import {
   albumEvent,
+  albumEventOrNull,
   type AlbumEvent,
   maySee,
   unitOf,
@@ -105,7 +106,7 @@ export async function familyAlbums(db: Executor, caller: Caller) {
   if (!units.length) return { albums: [] }
   const photos = await db.selectFrom('photos').selectAll().where('unit', 'in', units).orderBy('id').execute()
   const events = new Map<string, AlbumEvent | null>()
-  for (const uid of new Set(photos.map((p) => p.event_uid))) events.set(uid, await albumEvent(db, uid).catch(() => null))
+  for (const uid of new Set(photos.map((p) => p.event_uid))) events.set(uid, await albumEventOrNull(db, uid))
   // The event's unit now decides (it may have changed since the photo came); a deleted event's photos keep the old one.
   const unitOf = (p: Photo) => events.get(p.event_uid)?.unit ?? p.unit
   const shown = await visible(db, photos, (p) => viewers.get(unitOf(p))!)
