@@ -28,6 +28,7 @@ import type { MoneyEntryTable, MoneyImportTable, OnlinePaymentTable } from '../m
 import type { DigestRunTable, MailSubscriptionTable, MessageSkipTable, MessageTable } from '../messages/tables.ts'
 import type { NearbyUnitTable } from '../nearby/tables.ts'
 import type { ContentPageTable } from '../pages/tables.ts'
+import type { PhotoScoutTable, PhotoTable } from '../photos/tables.ts'
 import type { InviteTable, MembershipTable, PersonTable, ResetLinkTable, SetupTokenTable } from '../people/tables.ts'
 import type { LoginLinkTable, RosterWelcomeTable } from '../account/tables.ts'
 import type { CheckTable, HouseholdPersonTable, HouseholdTable, RosterImportTable, ScoutTable } from '../roster/tables.ts'
@@ -103,5 +104,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionTable
   push_preferences: PushPreferenceTable
   push_outbox: PushOutboxTable
+  photos: PhotoTable
+  photo_scouts: PhotoScoutTable
   files: FileTable
 }

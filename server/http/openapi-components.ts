@@ -27,6 +27,12 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
   { name: 'Units', description: "Meeting details of the site's own units.", prefixes: ['/api/admin/units'] },
   { name: 'Content pages', description: 'Pages leaders write in Markdown for the public site.', prefixes: ['/api/admin/pages'] },
   {
+    name: 'Photos',
+    description:
+      'Event albums with consent: tagging, review, public marks and takedowns, the family page’s albums and the photo URLs (an event’s album itself is under Calendar).',
+    prefixes: ['/api/admin/photos', '/api/admin/family/photos', '/photos'],
+  },
+  {
     name: 'Files',
     description: 'Forms, lists and images leaders upload, served at /files/ (images without their metadata, in web sizes).',
     prefixes: ['/api/admin/files', '/files'],

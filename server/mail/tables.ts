@@ -14,6 +14,7 @@ export const MAIL_KINDS = [
   'login_link',
   'welcome',
   'statement',
+  'photo_takedown',
 ] as const
 export type MailKind = (typeof MAIL_KINDS)[number]
 export const MAIL_STATES = ['queued', 'sending', 'sent', 'failed'] as const

@@ -32,6 +32,8 @@ export interface RouteTable {
   'GET /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').GET
   'PUT /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').PUT
   'DELETE /api/admin/calendar/{uid}': typeof import('#routes/api/admin/calendar/[uid]/index.ts').DELETE
+  'GET /api/admin/calendar/{uid}/photos': typeof import('#routes/api/admin/calendar/[uid]/photos.ts').GET
+  'POST /api/admin/calendar/{uid}/photos': typeof import('#routes/api/admin/calendar/[uid]/photos.ts').POST
   'GET /api/admin/calendar/{uid}/roster/export': typeof import('#routes/api/admin/calendar/[uid]/roster/export.ts').GET
   'GET /api/admin/calendar/{uid}/roster': typeof import('#routes/api/admin/calendar/[uid]/roster/index.ts').GET
   'PUT /api/admin/calendar/{uid}/rsvps/{household_id}/payment': typeof import('#routes/api/admin/calendar/[uid]/rsvps/[household_id]/payment.ts').PUT
@@ -49,6 +51,7 @@ export interface RouteTable {
   'GET /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').GET
   'PUT /api/admin/family/mail': typeof import('#routes/api/admin/family/mail.ts').PUT
   'GET /api/admin/family/money': typeof import('#routes/api/admin/family/money.ts').GET
+  'GET /api/admin/family/photos': typeof import('#routes/api/admin/family/photos.ts').GET
   'GET /api/admin/files/{id}': typeof import('#routes/api/admin/files/[id].ts').GET
   'DELETE /api/admin/files/{id}': typeof import('#routes/api/admin/files/[id].ts').DELETE
   'GET /api/admin/files': typeof import('#routes/api/admin/files/index.ts').GET
@@ -103,6 +106,11 @@ export interface RouteTable {
   'GET /api/admin/people': typeof import('#routes/api/admin/people/index.ts').GET
   'DELETE /api/admin/people/invite/{id}': typeof import('#routes/api/admin/people/invite/[id].ts').DELETE
   'POST /api/admin/people/invite': typeof import('#routes/api/admin/people/invite/index.ts').POST
+  'GET /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').GET
+  'PATCH /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').PATCH
+  'DELETE /api/admin/photos/{id}': typeof import('#routes/api/admin/photos/[id]/index.ts').DELETE
+  'PUT /api/admin/photos/{id}/scouts': typeof import('#routes/api/admin/photos/[id]/scouts.ts').PUT
+  'POST /api/admin/photos/{id}/takedown': typeof import('#routes/api/admin/photos/[id]/takedown.ts').POST
   'GET /api/admin/roster/attendance': typeof import('#routes/api/admin/roster/attendance.ts').GET
   'GET /api/admin/roster/export': typeof import('#routes/api/admin/roster/export.ts').GET
   'GET /api/admin/roster/households/{id}': typeof import('#routes/api/admin/roster/households/[id]/index.ts').GET
@@ -167,4 +175,5 @@ export interface RouteTable {
   'POST /login/passkey/options': typeof import('#routes/login/passkey/options.ts').POST
   'POST /login/second-factor': typeof import('#routes/login/second-factor.ts').POST
   'POST /logout': typeof import('#routes/logout.ts').POST
+  'GET /photos/{id}/{name}': typeof import('#routes/photos/[id]/[name].ts').GET
 }

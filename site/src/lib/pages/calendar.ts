@@ -331,6 +331,7 @@ function repliesPart(e: { uid: string; rsvp?: boolean; signup?: CalendarEvent['s
         'See the replies',
       ),
       e.rsvp && h('a', { href: `/admin/calendar/roster/?uid=${encodeURIComponent(e.uid)}` }, 'Trip roster'),
+      h('a', { href: `/admin/calendar/photos/?uid=${encodeURIComponent(e.uid)}` }, 'Photos'),
     ),
     box,
     status,

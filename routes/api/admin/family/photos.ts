@@ -1,0 +1,12 @@
+// GET /api/admin/family/photos: the albums of the family's units' events, with the photos they may see.
+import { familyAlbums } from '#server/photos/queries.ts'
+import { FamilyAlbums } from '#server/photos/schemas.ts'
+import { defineRoute, ok } from '#server/routes.ts'
+
+export const GET = defineRoute('account:self', "The family's photo albums", {
+  operationId: 'getFamilyAlbums',
+  description:
+    'Every event of the units of the caller’s households (or that they lead) with a photo they may see, newest first: reviewed photos without a scout lacking consent, and for leaders every photo of their units.',
+  responses: ok(FamilyAlbums, 'The albums'),
+  handler: ({ db, caller }) => familyAlbums(db, caller),
+})

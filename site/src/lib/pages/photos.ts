@@ -1,0 +1,122 @@
+// An event's album for its leaders (?uid=…): add a photo, tag the scouts in it, review it for families, mark it
+// public, delete it. The cards are drawn again from each answer, so what they say is what the server holds.
+import type { AnswerOf } from '#server/routes.ts'
+import { dayWords } from '#server/words.ts'
+import { api, byId, detailOf, h, showError, showOutcome, showStatus, signedInFor, type Route } from '../admin.ts'
+import { type PhotoView, photoPicture, SHOWN_WORDS } from '../photo-picture.ts'
+
+await signedInFor('/admin/calendar/')
+
+type Album = AnswerOf<Route<'GET /api/admin/calendar/{uid}/photos'>>
+const uid = new URLSearchParams(location.search).get('uid') ?? ''
+const path = `/api/admin/calendar/${encodeURIComponent(uid)}/photos` as const
+let album: Album
+
+function noAlbum(text: string) {
+  byId('loading').hidden = true
+  byId('no-album-detail').textContent = text
+  byId('no-album').hidden = false
+}
+
+async function load() {
+  const res = await api('GET', path)
+  if (!res.ok) return noAlbum(res.status === 404 ? 'This event is not in the calendar (it may have been deleted).' : detailOf(res))
+  album = res.body
+  document.title = document.title.replace('Photos', `Photos: ${album.title}`)
+  document.querySelector('h1')!.textContent = `Photos: ${album.title}`
+  byId('album-when').textContent = dayWords(album.date, { year: true })
+  byId('upload').hidden = !album.can_upload
+  byId('loading').hidden = true
+  byId('album').hidden = false
+  draw()
+}
+
+function draw() {
+  const list = byId('photos')
+  list.replaceChildren(...album.photos.map((p, i) => card(p, i + 1)))
+  if (!album.photos.length) list.append(h('li', { class: 'muted' }, 'No photos yet.'))
+}
+
+/** Puts the answer in place of the photo it is about, and says what happened. */
+function replaced(res: Awaited<ReturnType<typeof api<`/api/admin/photos/${number}`, 'PATCH'>>>, done: string) {
+  if (!showOutcome(res, done)) return
+  album.photos = album.photos.map((p) => (p.id === res.body.id ? res.body : p))
+  draw()
+}
+
+function card(p: PhotoView, n: number) {
+  const tags = h(
+    'fieldset',
+    { class: 'checks' },
+    h('legend', {}, 'Scouts in this photo'),
+    ...(album.taggable ?? []).map((s) =>
+      h(
+        'label',
+        {},
+        h('input', { type: 'checkbox', name: 'scout', value: String(s.id), checked: p.scouts?.some((t) => t.id === s.id) ?? false }),
+        s.photo_consent ? s.name : `${s.name} (no photo consent)`,
+      ),
+    ),
+    ...(p.scouts ?? [])
+      .filter((t) => !album.taggable?.some((s) => s.id === t.id))
+      .map((t) => h('label', {}, h('input', { type: 'checkbox', name: 'scout', value: String(t.id), checked: true }), t.name)),
+  )
+  const saveTags = async () => {
+    const scout_ids = [...tags.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => Number(i.value))
+    replaced(await api('PUT', `/api/admin/photos/${p.id}/scouts`, { scout_ids }), `Tags of photo ${n} saved.`)
+  }
+  const set = async (change: { reviewed?: boolean; public?: boolean }, done: string) =>
+    replaced(await api('PATCH', `/api/admin/photos/${p.id}`, change), done)
+  const remove = async () => {
+    if (!confirm(`Delete photo ${n}? It cannot be brought back.`)) return
+    const res = await api('DELETE', `/api/admin/photos/${p.id}`)
+    if (!showOutcome(res, `Photo ${n} deleted.`)) return
+    album.photos = album.photos.filter((x) => x.id !== p.id)
+    draw()
+  }
+  const button = (label: string, onclick: () => void, kind = 'secondary') => h('button', { type: 'button', class: kind, onclick }, label)
+  return h(
+    'li',
+    { class: 'card', 'data-photo': String(p.id) },
+    photoPicture(p, `Photo ${n} from ${album.title}`),
+    h('p', { class: 'shown' }, `Who sees it: ${SHOWN_WORDS[p.shown_to]}`),
+    p.taken_down && h('p', { class: 'error' }, 'A family asked for this photo to come down.'),
+    !p.reviewed && !p.taken_down && h('p', { class: 'muted' }, 'Waiting for review.'),
+    p.reviewed &&
+      p.shown_to === 'leaders' &&
+      h('p', { class: 'muted' }, 'A scout tagged in it has no photo consent (or has left the roster): families do not see it.'),
+    tags,
+    h(
+      'div',
+      { class: 'row' },
+      button('Save tags', saveTags),
+      !p.taken_down &&
+        (p.reviewed
+          ? button('Hide from families', () => set({ reviewed: false }, `Photo ${n} is for leaders only again.`))
+          : button('Show to families', () => set({ reviewed: true }, `Photo ${n} reviewed.`), 'primary')),
+      !p.taken_down &&
+        (p.public
+          ? button('Not public', () => set({ public: false }, `Photo ${n} is no longer public.`))
+          : button('Make public', () => set({ public: true }, `Photo ${n} is public.`))),
+      button('Delete', remove, 'danger'),
+    ),
+  )
+}
+
+byId('upload').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const form = e.currentTarget as HTMLFormElement
+  const problem = byId('upload-error')
+  const res = await fetch(path, { method: 'POST', body: new FormData(form), credentials: 'same-origin' }).catch(() => null)
+  if (!res) return showError('No answer came back (the connection dropped). Add the photo again.', problem)
+  const body = await res.json().catch(() => ({ detail: `Request failed (${res.status})` }))
+  if (!res.ok) return showError({ status: res.status, body }, problem)
+  showStatus('', problem)
+  form.reset()
+  album.photos.push(body)
+  draw()
+  showStatus(`Photo ${album.photos.length} added: tag the scouts in it, then show it to families.`)
+})
+
+if (!uid) noAlbum('No event was chosen. Open the photos from an event on the calendar.')
+else await load()
