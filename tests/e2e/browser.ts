@@ -98,7 +98,8 @@ export function browserSuite(
     const address: Record<string, string> = options.localhost ? { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` } : {}
     suite.s = await startServerWithSite({ ...vars(), ...address }, options)
     suite.browser = await launch({ wholeBrowser: options.wholeBrowser })
-  }, 60_000)
+    // A first site build of new content, with every core busy, has taken over a minute.
+  }, 180_000)
   afterAll(async () => {
     await suite.browser?.close()
     await suite.s?.stop()

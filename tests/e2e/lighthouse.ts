@@ -44,7 +44,7 @@ export function lighthouseSuite(): LighthouseSuite {
       chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
     })
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     chrome?.kill()
     await suite.s?.stop()
