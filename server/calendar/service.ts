@@ -25,6 +25,7 @@ import { deletedWithReplies, followStore, setAsking, startOf } from './rsvp.ts'
 import { totalsByUid } from './counts.ts'
 import { signupFrom, type SignupSettings } from './signup.ts'
 import type { SignupMail } from './signup-mail.ts'
+import { cancelSignups } from './cancel.ts'
 import { addDays, existsIn, utcToZoned, zonedToUtc } from './zone.ts'
 import { eventWords } from '../words.ts'
 import { EventBody, UNREACHABLE } from './schemas.ts'
@@ -292,8 +293,11 @@ export async function replaceEvent(
   return eventIn(db, (await refreshCopy(db, calendar)).objects, uid)
 }
 
-/** Deletes an event the site created, for real, answering it as it was; again 404. */
-export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string) {
+/**
+ * Deletes an event the site created, for real, answering it as it was; again 404. Before it starts, that cancels its
+ * sign-ups (cancel.ts).
+ */
+export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Caller, uid: string, mail: SignupMail) {
   await assertMine(db, caller, uid)
   const was = await eventByUid(db, calendar, uid)
   const { url, etag } = await current(db, calendar, uid)
@@ -303,6 +307,7 @@ export async function deleteEvent(db: Db, calendar: CalendarStore, caller: Calle
     store: (trx) => calendar.remove(url, etag, trx),
     local: async (trx) => {
       await record(trx, caller.actor, 'calendar.delete', words || 'An event that was no longer in the local copy')
+      await cancelSignups(trx, caller.actor, uid, mail)
     },
     undo: async () => {
       if (copy) await calendar.create(uid, copy.ics)

@@ -1,5 +1,5 @@
 // Mail about a sign-up that a family did not cause themselves: a place came free and they moved up from the waitlist,
-// or the permission slip changed and needs signing again. Queued in the transaction of the change, one mail per address.
+// the permission slip changed and needs signing again, or the event was cancelled. Queued in the transaction of the change, one mail per address.
 import type { Executor } from '../db/database.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
@@ -28,6 +28,12 @@ const NEWS = {
     subject: `Please sign the permission slip again: ${title}`,
     paragraph: `The leaders changed the permission slip for “${title}” on ${day} after you signed it. Please read it and sign again so your scouts can come.`,
   }),
+  // The event is gone, so there is no sign-up to see: the mail has no link, and a tap on the notification opens the
+  // family page.
+  cancelled: (title: string, day: string) => ({
+    subject: `Cancelled: ${title}`,
+    paragraph: `The leaders cancelled “${title}” on ${day}, so your household's sign-up is cancelled too. Any trip fee charged for it has been taken back.`,
+  }),
 }
 
 export async function queueSignupMail(
@@ -43,11 +49,11 @@ export async function queueSignupMail(
   const mails = []
   for (const f of await familyAddresses(trx, households)) {
     // The household's own reply link: a family without an account sees and changes its sign-up there too.
-    const url = await replyUrl(trx, mail.publicBaseUrl, f.id, event.uid)
+    const url = kind === 'cancelled' ? `${mail.publicBaseUrl}/family/` : await replyUrl(trx, mail.publicBaseUrl, f.id, event.uid)
     const letter = await compose(trx, {
       subject: news.subject,
       paragraphs: [news.paragraph],
-      link: { label: 'See your sign-up', url },
+      ...(kind === 'cancelled' ? {} : { link: { label: 'See your sign-up', url } }),
       why: `You get this mail because your household signed up for an event on ${site}.`,
     })
     const push = { kind: 'signup' as const, title: news.subject, body: news.paragraph, url }

@@ -117,6 +117,39 @@ export async function settleTripFees(trx: Executor, actor: string, event: TripEv
   await record(trx, actor, 'money.trip_fee', `${who.household}: trip fee for “${memo}”: ${done.join('; ')}${settled}`)
 }
 
+/**
+ * An event deleted before it starts owes nobody anything: every open trip charge for it is reversed, whether or not its
+ * sign-up had closed, and each household's reversal is logged as `money.trip_fee`.
+ */
+export async function reverseTripFeesOf(trx: Executor, actor: string, event: { uid: string; title: string; date: string }) {
+  const open = await trx
+    .selectFrom('money_entries as e')
+    .selectAll('e')
+    .where('e.event_uid', '=', event.uid)
+    .where('e.origin', '=', 'trip_fee')
+    .where('e.kind', '=', 'charge')
+    .where('e.reverses_id', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('money_entries as undo').select('undo.id').whereRef('undo.reverses_id', '=', 'e.id'))),
+    )
+    .orderBy('e.id')
+    .execute()
+  const memo = `${event.title}, ${dayWords(event.date, { year: true })}`
+  for (const household of new Set(open.map((e) => e.household_id))) {
+    const entries = open.filter((e) => e.household_id === household)
+    for (const entry of entries) await insertReversal(trx, actor, entry, `Reverses: ${entry.memo} (event cancelled)`)
+    const settled = await settleDues(trx, actor, household)
+    const who = await namesOf(trx, household)
+    const total = dollars(entries.reduce((n, e) => n + e.amount_cents, 0))
+    await record(
+      trx,
+      actor,
+      'money.trip_fee',
+      `${who.household}: trip fee for “${memo}”: reversed ${total} for ${who(entries.map((e) => e.scout_id))}, event cancelled${settled}`,
+    )
+  }
+}
+
 /** Words for the places of a household's scouts: "Jamie and Sam", "2 places". */
 async function namesOf(trx: Executor, household: number) {
   const scouts = await trx

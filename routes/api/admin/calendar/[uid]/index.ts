@@ -45,9 +45,16 @@ export const PUT = defineRoute('calendar:write', 'Replace an event', {
 
 export const DELETE = defineRoute('calendar:write', 'Delete an event', {
   operationId: 'deleteEvent',
-  description: 'A real deletion from the store. Only events the site created.',
+  description:
+    'A real deletion from the store. Only events the site created. Before the event starts, deleting it cancels its ' +
+    'sign-ups: each household that said yes is told (by mail, and by notification where chosen) and the trip fees ' +
+    'charged for it are reversed.',
   params: Uid,
   publishes: true,
   responses: ok(EventView, 'The event as it was before the deletion', { ...refusals, 404: 'No such event (a second delete)' }),
-  handler: ({ db, calendar, caller, params }) => deleteEvent(db, calendar, caller, params.uid),
+  async handler({ db, env, calendar, caller, params, mail }) {
+    const deleted = await deleteEvent(db, calendar, caller, params.uid, signupMail(mail, env))
+    mail?.wake()
+    return deleted
+  },
 })
