@@ -307,7 +307,11 @@ describe('sign-in slow-down', () => {
       const rows = await local.db.selectFrom('action_log').select('summary').where('kind', '=', 'login.failure').orderBy('id').execute()
       expect(rows.length).toBeLessThanOrEqual(7) // 5 checked failures, and the slowed minute (two if a minute passed)
       const counted = rows.map((r) => Number(/(\d+) refused in a minute/.exec(r.summary)?.[1] ?? 0)).reduce((a, b) => a + b, 0)
-      expect(counted).toBe(495)
+      // Every attempt is in the log once: checked and logged alone, or counted among the refused. Five are checked
+      // before the slow-down; on a loaded machine its wait can run out during the 500, and one more is checked.
+      const checked = rows.filter((r) => !/refused in a minute/.test(r.summary)).length
+      expect(checked).toBeGreaterThanOrEqual(5)
+      expect(counted + checked).toBe(500)
     })
   })
 

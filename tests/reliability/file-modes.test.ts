@@ -59,7 +59,13 @@ describe('file modes', () => {
       expect(modeOf(backups)).toBe(0o700)
       const copies = readdirSync(backups)
       expect(copies.length).toBeGreaterThan(0)
-      for (const file of copies) expect(modeOf(path.join(backups, file)), file).toBe(0o600)
+      // A backup is the database copy (0600) and the folder of the uploaded files beside it (0700, its files 0600).
+      const walk = (at: string): void => {
+        const folder = statSync(at).isDirectory()
+        expect(modeOf(at), at).toBe(folder ? 0o700 : 0o600)
+        if (folder) for (const inside of readdirSync(at)) walk(path.join(at, inside))
+      }
+      for (const file of copies) walk(path.join(backups, file))
     } finally {
       expect(await service.stop()).toBe(0)
     }

@@ -50,7 +50,7 @@ describe('a data folder on another file system than the checkout', () => {
   it('builds and serves the site (no cross-device rename)', async () => {
     const dir = folderIn('/dev/shm')
     expect(statSync(dir).dev).not.toBe(statSync(ROOT).dev) // the case the review met: /var on its own mount
-    const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db') })
+    const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), SITE_BUILD_NICENESS: process.env.SITE_BUILD_NICENESS })
     const db = await openMigrated(env.databasePath)
     const site = new SiteBuilder(db, env)
     try {
