@@ -92,3 +92,7 @@ export function denWords(den: string, unitSlug: string) {
 /** What a scout is called day to day: the name they go by, then their last name. */
 export const goesBy = (s: { first_name: string; preferred_name?: string | null; last_name: string | null }) =>
   `${s.preferred_name || s.first_name} ${s.last_name ?? ''}`.trim()
+
+/** A file's size as people say it: "120 KB", "3.4 MB". */
+export const sizeWords = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`

@@ -1,4 +1,5 @@
-// The site's logo and link-preview image (settings site.logo, site.share_image): checked when set, read at build time.
+// What the site build reads of the files: the logo and link-preview image (settings site.logo, site.share_image,
+// checked when set), and each event's public files for its card.
 import type { Executor } from '../db/database.ts'
 import { unprocessable } from '../errors.ts'
 import { getSetting } from '../settings/registry.ts'
@@ -57,4 +58,24 @@ export async function imagesIn(db: Executor, ...sources: string[]): Promise<Map<
     if (image) found.set(file.id, image)
   }
   return found
+}
+
+/** Each event's public files, oldest first, for its card on the public calendar (a packing list, a permission slip). */
+export async function publicFilesOf(db: Executor, uids: string[]) {
+  const rows = uids.length
+    ? await db
+        .selectFrom('files')
+        .selectAll()
+        .where('visibility', '=', 'public')
+        .where('event_uid', 'in', uids)
+        .orderBy('created_at')
+        .execute()
+    : []
+  const byEvent = new Map<string, { name: string; url: string; mime: string; bytes: number }[]>()
+  for (const row of rows)
+    byEvent.set(row.event_uid!, [
+      ...(byEvent.get(row.event_uid!) ?? []),
+      { name: row.name, url: fileUrl(row), mime: row.mime, bytes: row.bytes },
+    ])
+  return byEvent
 }

@@ -44,6 +44,7 @@ export interface RouteTable {
   'POST /api/admin/calendar': typeof import('#routes/api/admin/calendar/index.ts').POST
   'GET /api/admin/catalog': typeof import('#routes/api/admin/catalog.ts').GET
   'GET /api/admin/family/calendar': typeof import('#routes/api/admin/family/calendar.ts').GET
+  'GET /api/admin/family/files': typeof import('#routes/api/admin/family/files.ts').GET
   'GET /api/admin/family/households/{id}': typeof import('#routes/api/admin/family/households/[id].ts').GET
   'PATCH /api/admin/family/households/{id}': typeof import('#routes/api/admin/family/households/[id].ts').PATCH
   'POST /api/admin/family/households/{id}/feed': typeof import('#routes/api/admin/family/households/[id]/feed.ts').POST

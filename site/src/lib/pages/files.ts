@@ -1,7 +1,7 @@
 // Files: the upload form (multipart, so sent with fetch and FormData rather than api()), the list newest first with
 // each file's address to copy, and delete.
 import type { AnswerOf } from '#server/routes.ts'
-import { UNIT_WORDS } from '#server/words.ts'
+import { sizeWords, UNIT_WORDS } from '#server/words.ts'
 import { api, byId, h, signedInFor, type Route, showStatus, showError, showOutcome, bodyOrShowError, when } from '../admin.ts'
 
 type FileInfo = AnswerOf<Route<'GET /api/admin/files'>>['files'][number]
@@ -10,9 +10,6 @@ await signedInFor('/admin/files/')
 const list = byId('files')
 const more = byId<HTMLButtonElement>('more-files')
 let cursor: string | null = null
-
-const sizeWords = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 function card(file: FileInfo): HTMLElement {
   const address = h('input', {
