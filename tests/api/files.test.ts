@@ -274,3 +274,10 @@ describe('GET /api/admin/files and DELETE /api/admin/files/:id', () => {
     expect((await s.req('GET', `/api/admin/files/${file.id}`, { cookie: roles.packLeader.cookie })).status).toBe(404)
   })
 })
+
+describe('paths under /files/ and /photos/', () => {
+  it('answer the API’s 404, not the site’s "being built" page, when no file or photo is there (this server has no build)', async () => {
+    for (const p of ['/files/', '/files/%20/', '/files/x/', '/photos/', '/photos/1/'])
+      for (const method of ['GET', 'HEAD']) expect((await fetch(s.url + p, { method })).status, `${method} ${p}`).toBe(404)
+  })
+})
