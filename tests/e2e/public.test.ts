@@ -116,6 +116,8 @@ describe('announcements on the public site', () => {
       })
     await page.goto(`${suite.s.url}/admin/announcements/`)
     await page.getByLabel('Message').fill('One more')
+    // The count is the page's script at work: once it shows, the form sends through the script, not natively.
+    await page.getByText('8 of 280 characters').waitFor()
     await page.getByLabel('Show until').fill('2099-12-31T18:00')
     await page.getByRole('button', { name: 'Publish announcement' }).click()
     await page.getByRole('alert').filter({ hasText: 'live cap of 3' }).waitFor()
