@@ -247,9 +247,10 @@ async function startService(dbPath: string, pattern: RegExp, vars: Record<string
   })
   const reader = proc.stdout.getReader()
   let out = ''
-  const deadline = Date.now() + 40_000
+  // An upper bound, not the measure: a first start builds the site before it listens, a minute on a busy machine.
+  const deadline = Date.now() + 150_000
   while (!pattern.test(out)) {
-    if (Date.now() > deadline) throw new Error(`no ${pattern} within 40 s: ${out}`)
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within 150 s: ${out}`)
     const { value, done } = await reader.read()
     if (done) throw new Error(`the service ended: ${out}${await new Response(proc.stderr).text()}`)
     out += new TextDecoder().decode(value)
@@ -295,10 +296,18 @@ describe('the running service', () => {
   })
 
   it('takes a catch-up backup soon after start that passes integrity_check, and keeps backups.keep of them', async () => {
-    const started = Date.now()
     const { proc, out } = await startService(dbPath, /Backed up the database to (\S+) \(catch-up\)/)
     try {
-      expect(Date.now() - started).toBeLessThan(30_000)
+      // Soon after start by the service's own log times: from the line saying it listens to the backup's line (the
+      // site build before listening is the start's own work, however long a busy machine makes it).
+      const loggedAt = (pattern: RegExp) =>
+        Date.parse(
+          out
+            .split('\n')
+            .find((line) => pattern.test(line))!
+            .split(' ')[0],
+        )
+      expect(loggedAt(/Backed up the database to \S+ \(catch-up\)/) - loggedAt(/ service\.start /)).toBeLessThan(30_000)
       const file = /Backed up the database to (\S+) \(catch-up\)/.exec(out)![1]
       expect(path.dirname(file)).toBe(backups)
       expect(integrity(file)).toBe('ok')
