@@ -52,7 +52,8 @@ export async function startService(
     }
     return out.slice(from)
   }
-  const port = Number(/\(port (\d+)/.exec(await waitFor(/\(port \d+/))![1])
+  // A first start builds the site before it listens: a minute or more with every core busy.
+  const port = Number(/\(port (\d+)/.exec(await waitFor(/\(port \d+/, 150_000))![1])
   return {
     proc,
     url: `http://127.0.0.1:${port}`,

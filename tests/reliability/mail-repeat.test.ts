@@ -170,5 +170,5 @@ describe('the outbox, a relay slow to answer, and kill -9', () => {
     } finally {
       for (const s of services) if (s.proc.exitCode === null) await s.stop()
     }
-  }, 180_000)
+  }, 360_000)
 })
