@@ -32,11 +32,14 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
   }
 }
 
-function contentKey(databasePath: string): string {
+/** The cache key of the site a build with these variables (the build's own environment) makes. */
+export function contentKey(vars: Record<string, string | undefined> = process.env): string {
+  const databasePath = vars.DATABASE_PATH!
   const hash = createHash('sha256')
   for (const dir of ['site', 'server']) hashTree(hash, path.join(ROOT, dir))
   for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) hash.update(readFileSync(path.join(ROOT, file)))
-  const { databasePath: _db, siteBuildsDir: _builds, backupDir: _backups, ...settings } = readEnv()
+  // Each server's own folders (the build reads none of them) would make every key new.
+  const { databasePath: _db, siteBuildsDir: _builds, backupDir: _backups, filesDir: _files, ...settings } = readEnv(vars)
   hash.update(JSON.stringify({ settings, tz: process.env.TZ ?? null, hour: new Date().toISOString().slice(0, 13) }))
   const db = new Database(databasePath, { readonly: true })
   try {
@@ -62,7 +65,7 @@ async function astroBuild(): Promise<number> {
 if (import.meta.main) {
   const outDir = process.cwd()
   if (!existsSync(path.join(outDir, '..', FIRST_BUILD_MARKER))) process.exit(await astroBuild())
-  const cached = path.join(CACHE, contentKey(process.env.DATABASE_PATH!))
+  const cached = path.join(CACHE, contentKey())
   if (existsSync(path.join(cached, '404.html'))) {
     cpSync(cached, outDir, { recursive: true })
     process.exit(0)
