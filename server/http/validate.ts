@@ -187,8 +187,10 @@ function enclosingMessage(root: TSchema, pointer: string): { path: string; messa
 
 /** A compiled check of one part of a request (params, query or body) that answers 422 in words. */
 export function validator(schema: TSchema, where: 'path' | 'query' | 'body') {
-  const check = TypeCompiler.Compile(schema)
+  // Compiled at its first use: a start need not compile the checks of some 200 routes it may never be asked.
+  let check: TypeCheck<TSchema> | undefined
   return (value: unknown): unknown => {
+    check ??= TypeCompiler.Compile(schema)
     if (check.Check(value)) return value
     const found = problems(schema, check, value, where)
     throw new HttpError(422, found[0].detail, { errors: found })

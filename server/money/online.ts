@@ -2,7 +2,7 @@
 // STRIPE_WEBHOOK_SECRET (no call ever goes to Stripe, and no card data reaches us), becomes a payment entry for the
 // household whose payment reference it carries as client_reference_id — once per event and per checkout session,
 // however often Stripe retries. A payment that names no household waits, unmatched, for the treasurer to assign.
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import type { Caller } from '../auth/credential.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
@@ -47,10 +47,12 @@ async function enterPayment(trx: Executor, actor: string, paymentId: number, hou
 export async function receiveStripeEvent(db: Db, secret: string | null, payload: string, signature: string | null) {
   if (!secret)
     throw new HttpError(503, 'Online payments are not set up here: STRIPE_WEBHOOK_SECRET is not set', { code: 'payments_not_configured' })
+  // Loaded at the first webhook, not at every start: the package is large and most units never take payments online.
+  const { default: stripe } = await import('stripe')
   let event: Stripe.Event
   try {
     if (!signature) throw new Error('no Stripe-Signature header')
-    event = await Stripe.webhooks.constructEventAsync(payload, signature, secret)
+    event = await stripe.webhooks.constructEventAsync(payload, signature, secret)
   } catch (error) {
     logEvent('payments.bad_signature', { ok: false, message: error instanceof Error ? error.message.slice(0, 200) : 'unreadable' })
     throw badRequest("The Stripe-Signature does not match this webhook's signing secret", 'bad_signature')
