@@ -41,7 +41,7 @@ const result = await runLine({
   timings: () => [
     { file: TIMINGS },
     ...readdirSync(RESULTS)
-      .filter((f) => f.startsWith('any-date-'))
+      .filter((f) => f.startsWith('any-date-') && f.endsWith('.json'))
       .map((f) => ({ file: path.join(RESULTS, f), label: `clock at ${f.slice('any-date-'.length, -'.json'.length)}` })),
   ],
   testFiles: new Set(new Bun.Glob('tests/**/*.test.ts').scanSync({ cwd: ROOT })),
