@@ -61,7 +61,8 @@ export class CatalogLoader {
   private searchSoon: Timer | undefined
 
   private warmSearch() {
-    searchIndex(this.db, this.version).catch((e) => console.error('search index failed', e))
+    // The load worker, idle once files are loaded, ends first: its heap and the index build's are never held at once.
+    searchIndex(this.db, this.version, loadWorker.stopIdle()).catch((e) => console.error('search index failed', e))
   }
 
   watch(): void {

@@ -1,7 +1,8 @@
 // The search index across seasons, once per catalog version. It is built and asked in a search worker of its own per
 // database, which reads the rows on a connection of its own: building it never holds the service's thread. A new
-// version starts a new worker and ends the old one, so the garbage of a build and an index let go are handed back
-// whole, and the index keeps of each row only what search compares (the page's rows are read by their ids).
+// version ends the old worker and, once its thread has exited, starts a new one: the garbage of a build and an index
+// let go are handed back whole, two never live at once, and the index keeps of each row only what search compares
+// (the page's rows are read by their ids).
 import type { Executor } from '../db/database.ts'
 import { databaseFile } from './database-file.ts'
 import { Row, ROW_COLUMNS, served } from './queries.ts'
@@ -25,11 +26,15 @@ export interface Searcher {
 }
 
 /**
- * Every season's rows as search compares them, each answered as its row id. Values many rows share (season,
- * status, mode, when it was added) are kept once; the names are needed only while the index is built, and `slim` lets them go after.
+ * Every season's rows as search compares them, each answered as its row id. Read a thousand at a time from one statement
+ * (one snapshot of the catalog), each copied with the values many rows share (names, season, status, mode, when it
+ * was added) kept once: 100,000 rows as SQLite answers them, with a string of each value per row, are never held at once.
  */
 export async function indexRows(db: Executor): Promise<SearchRow<number>[]> {
-  const rows = await db
+  const shared = new Map<string, string>()
+  const once = (s: string) => shared.get(s) ?? (shared.set(s, s), s)
+  const rows: SearchRow<number>[] = []
+  const read = db
     .selectFrom('catalog_variants')
     .select([
       'season',
@@ -43,20 +48,25 @@ export async function indexRows(db: Executor): Promise<SearchRow<number>[]> {
       'game_mode',
       'confirmed',
       'added_at',
-      'id as row',
+      'id',
     ])
-    .execute()
-  const shared = new Map<string, string>()
-  const once = (s: string) => shared.get(s) ?? (shared.set(s, s), s)
-  // Changed in place rather than copied: 100,000 rows are never held twice.
-  for (const r of rows as unknown as (Omit<SearchRow<number>, 'confirmed'> & { confirmed: boolean | number })[]) {
-    r.season = once(r.season)
-    r.status = once(r.status)
-    r.game_mode = once(r.game_mode)
-    r.added_at = once(r.added_at!) // the rows of one load share it: the added_since filter reads it
-    r.confirmed = r.confirmed === 1
-  }
-  return rows as unknown as SearchRow<number>[]
+    .stream(1000)
+  for await (const r of read)
+    rows.push({
+      season: once(r.season),
+      chapter: r.chapter,
+      season_no: r.season_no,
+      ord: r.ord,
+      base_name: once(r.base_name),
+      row_name: once(r.row_name),
+      variant: once(r.variant),
+      status: once(r.status),
+      game_mode: once(r.game_mode),
+      confirmed: r.confirmed === 1,
+      added_at: once(r.added_at), // the rows of one load share it: the added_since filter reads it
+      row: r.id,
+    })
+  return rows
 }
 
 /** Builds the index and lets go of the names its rows held (search then reads only the filters' fields and the row). */
@@ -93,11 +103,14 @@ const indexes = new WeakMap<Executor, { version: number; searcher: Promise<Searc
 /** Whether the index at `version` (or newer) is built or being built, so the first search does not build it. */
 export const searchIndexHeld = (db: Executor, version: number) => (indexes.get(db)?.version ?? -1) >= version
 
-/** The index at `version` or newer: asked to build now (the loader calls it after each change) and ready when it resolves. */
-export function searchIndex(db: Executor, version: number): Promise<Searcher> {
+/**
+ * The index at `version` or newer: asked to build now (the loader calls it after each change) and ready when it
+ * resolves. A new build's worker starts once `after` resolves too (the loader's load worker has ended).
+ */
+export function searchIndex(db: Executor, version: number, after?: Promise<void>): Promise<Searcher> {
   const held = indexes.get(db)
   if (held && held.version >= version) return held.searcher
-  const searcher = databaseFile(db).then((file) => (file ? inWorker(file) : inThread(db)))
+  const searcher = databaseFile(db).then((file) => (file ? inWorker(file, after) : inThread(db)))
   searcher.catch(() => indexes.get(db)?.searcher === searcher && indexes.delete(db))
   indexes.set(db, { version, searcher })
   return searcher
@@ -113,10 +126,15 @@ export async function closeSearch(db: Executor): Promise<void> {
   await worker.close(5000)
 }
 
-/** A new search worker for the file; the old one (and its index) ends, and what it was asked goes to the new one. */
-function restart(file: string): WorkerClient {
-  void workers.get(file)?.close()
-  const worker = new WorkerClient(new URL('./search-worker.ts', import.meta.url))
+/**
+ * A new search worker for the file; the old one (and its index) ends, and what it was asked goes to the new one. The
+ * new one starts only once the old one's thread has exited: two indexes, or an index and a build, never share the
+ * process's memory.
+ */
+function restart(file: string, before?: Promise<void>): WorkerClient {
+  const old = workers.get(file)?.close()
+  const after = Promise.all([old, before]).then(() => {})
+  const worker = new WorkerClient(new URL('./search-worker.ts', import.meta.url), { after })
   workers.set(file, worker)
   // Tests run many services in one process: only the newest few databases keep a worker.
   for (const [old, w] of workers) if (workers.size > 4) (void w.close(), workers.delete(old))
@@ -135,8 +153,8 @@ async function askCurrent<T>(file: string, message: Record<string, unknown>): Pr
   }
 }
 
-async function inWorker(file: string): Promise<Searcher> {
-  restart(file)
+async function inWorker(file: string, after?: Promise<void>): Promise<Searcher> {
+  restart(file, after)
   await askCurrent(file, { kind: 'build' })
   return {
     search: async (q, options) => {

@@ -62,14 +62,18 @@ export const piece = (s: string, at: number, len: number) => {
 /** A word and every form of it with one letter left out. */
 export const deletions = (word: string) => [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))]
 
-/** Compressed lists: the items of list `k` are `items[starts[k]]` up to `items[starts[k + 1]]`. */
-export function lists(count: number, pairs: [number, number][]): { starts: Int32Array; items: Int32Array } {
+/**
+ * Compressed lists: the items of list `k` are `items[starts[k]]` up to `items[starts[k + 1]]`. `pairs` holds each
+ * list number and its item one after the other (flat numbers rather than a small array per pair: a build makes
+ * hundreds of thousands of them).
+ */
+export function lists(count: number, pairs: number[]): { starts: Int32Array; items: Int32Array } {
   const starts = new Int32Array(count + 1)
-  for (const [k] of pairs) starts[k + 1]++
+  for (let i = 0; i < pairs.length; i += 2) starts[pairs[i] + 1]++
   for (let k = 0; k < count; k++) starts[k + 1] += starts[k]
-  const items = new Int32Array(pairs.length)
+  const items = new Int32Array(pairs.length / 2)
   const fill = starts.slice(0, count)
-  for (const [k, item] of pairs) items[fill[k]++] = item
+  for (let i = 0; i < pairs.length; i += 2) items[fill[pairs[i]]++] = pairs[i + 1]
   return { starts, items }
 }
 

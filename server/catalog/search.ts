@@ -31,14 +31,24 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
   const n = rows.length
   // Every distinct folded name (base, variant and row names alike), sorted, so names starting with a query are one
   // range of ids; and every distinct word, sorted likewise.
-  const textOf = rows.flatMap((r) => [searchText(r.base_name), searchText(r.variant), searchText(r.row_name)])
+  // Each distinct name folded once: a base name is shared by its variants and a row name by its row, so 300,000
+  // names at 100,000 variants fold as about 25,000, and folding leaves that much less garbage behind.
+  const folded = new Map<string, string>()
+  const fold = (name: string) => {
+    let text = folded.get(name)
+    if (text === undefined) folded.set(name, (text = searchText(name)))
+    return text
+  }
+  const textOf: string[] = []
+  for (const r of rows) textOf.push(fold(r.base_name), fold(r.variant), fold(r.row_name))
+  folded.clear()
   const texts = [...new Set(textOf)].sort()
   const textId = new Map(texts.map((text, id) => [text, id]))
   const words = [...new Set(texts.flatMap((text) => text.split(' ')).filter(Boolean))].sort()
   const wordId = new Map(words.map((w, id) => [w, id]))
   const textsOfWord = lists(
     words.length,
-    texts.flatMap((text, t) => [...new Set(text.split(' ').filter(Boolean))].map((w): [number, number] => [wordId.get(w)!, t])),
+    texts.flatMap((text, t) => [...new Set(text.split(' ').filter(Boolean))].flatMap((w) => [wordId.get(w)!, t])),
   )
   // Each word's pieces of 1 to 3 units (for words holding a query word), and the word itself and its one-letter
   // deletions as keys (two words one edit apart share a key: SymSpell's idea).
@@ -64,14 +74,14 @@ export function buildSearch<R>(input: readonly SearchRow<R>[]) {
   const baseT = new Int32Array(n)
   const variantT = new Int32Array(n)
   const rowT = new Int32Array(n)
-  const pairs: [number, number][] = []
+  const pairs: number[] = []
   rows.forEach((r, p) => {
     baseT[p] = textId.get(textOf[3 * p])!
     variantT[p] = textId.get(textOf[3 * p + 1])!
     rowT[p] = textId.get(textOf[3 * p + 2])!
-    pairs.push([baseT[p], p])
-    if (variantT[p] !== baseT[p]) pairs.push([variantT[p], p])
-    if (rowT[p] !== baseT[p] && rowT[p] !== variantT[p]) pairs.push([rowT[p], p])
+    pairs.push(baseT[p], p)
+    if (variantT[p] !== baseT[p]) pairs.push(variantT[p], p)
+    if (rowT[p] !== baseT[p] && rowT[p] !== variantT[p]) pairs.push(rowT[p], p)
   })
   const rowsOfText = lists(texts.length, pairs)
   // The build's own lists stay reachable from the callbacks above for as long as the index lives: emptied now.

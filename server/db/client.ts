@@ -94,7 +94,7 @@ class KeptStatements implements DatabaseConnection {
 
   constructor(
     private readonly sqlite: SqliteDatabase,
-    private readonly driverConnection: DatabaseConnection,
+    _driverConnection: DatabaseConnection,
   ) {}
 
   executeQuery<R>({ sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
@@ -112,8 +112,24 @@ class KeptStatements implements DatabaseConnection {
     return Promise.resolve({ insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] })
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.driverConnection.streamQuery(query, chunkSize)
+  /**
+   * The rows of one statement (one snapshot) a chunk at a time. Not the driver's: it looks for an `iterator` that
+   * bun:sqlite's statements do not have (they have `iterate`), and so refuses to stream at all.
+   */
+  async *streamQuery<R>({ sql, parameters }: CompiledQuery, chunkSize = 1): AsyncIterableIterator<QueryResult<R>> {
+    const statement = this.sqlite.prepare(sql)
+    try {
+      let rows: R[] = []
+      for (const row of statement.iterate(...(parameters as SQLQueryBindings[]))) {
+        rows.push(row as R)
+        if (rows.length < chunkSize) continue
+        yield { rows }
+        rows = []
+      }
+      if (rows.length) yield { rows }
+    } finally {
+      statement.finalize()
+    }
   }
 
   forgetAll() {

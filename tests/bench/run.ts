@@ -1,12 +1,13 @@
 // npm run bench: runs every benchmark, prints tables and writes BENCHMARKS.md (medians of BENCH_RUNS runs; a route
 // compared with a bare server, over BENCH_ROUNDS rounds; not part of the test line). `npm run bench -- service` or
 // `-- catalog` runs one part (the catalog part then replaces only its own rows in BENCHMARKS.md); `-- targets` prints
-// issue 33's targets only; `-- catalog-memory` prints issue 47's memory and stall figures only (the full run and
-// `-- catalog` add them to the catalog rows); BENCH_SCALES=1,10 limits the sizes.
+// issue 33's targets only; `-- catalog-memory` prints issue 47's figures in one run (memory, stalls and a full sync's
+// bytes, beside the issue's own; the full run and `-- catalog` print that table too, for BENCHMARKS.md's hand-kept
+// "Issue 47" section); BENCH_SCALES=1,10 limits the sizes.
 import { cpus, totalmem } from 'node:os'
 import path from 'node:path'
 import { catalogBench } from './catalog.ts'
-import { catalogMemoryBench } from './catalog-memory.ts'
+import { catalogMemoryBench, catalogMemoryTable } from './catalog-memory.ts'
 import { sizeOf } from './dataset.ts'
 import { serviceBench } from './service.ts'
 import { targetsBench } from './targets.ts'
@@ -20,13 +21,14 @@ if (only === 'targets') {
   process.exit(0)
 }
 if (only === 'catalog-memory') {
-  // Issue 47's memory and stall figures alone, to set beside the earlier ones in BENCHMARKS.md's "Issue 47".
-  console.log((await catalogMemoryBench()).map(targetLine).join('\n'))
+  // Issue 47's figures alone, in one run, for BENCHMARKS.md's "Issue 47".
+  console.log(catalogMemoryTable(await catalogMemoryBench()))
   process.exit(0)
 }
 const scales = (process.env.BENCH_SCALES ?? '1,10,100').split(',').map(Number)
 const service = only === 'catalog' ? { rows: [], growth: [] } : await serviceBench(scales)
-const catalogRows = only === 'service' ? [] : [...(await catalogBench()), ...(await catalogMemoryBench())]
+const catalogRows = only === 'service' ? [] : await catalogBench()
+const issue47 = only === 'service' ? '' : catalogMemoryTable(await catalogMemoryBench())
 const targetRows = only ? [] : await targetsBench()
 const rows = [...service.rows, ...catalogRows]
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${process.platform}`
@@ -47,7 +49,7 @@ const sizeWords = scales
     return `${s}×: ${f(n.households)} households, ${f(n.leads)} leads, ${f(n.history)} history entries, ${f(n.families)} family accounts`
   })
   .join('; ')
-console.log(`\nMachine: ${machine}\n\n${growthTable}\n\n${table}`)
+console.log(`\nMachine: ${machine}\n\n${growthTable}\n\n${table}\n\nIssue 47, in one run:\n\n${issue47}`)
 if (!only) {
   const file = path.join(import.meta.dir, '..', '..', 'BENCHMARKS.md')
   // The hand-kept record of earlier figures beside later ones stays from run to run.
