@@ -1,11 +1,12 @@
 // Uploaded files: their shape, uploading one (type from the bytes, caps, images made safe), listing and deleting.
 import { createHash } from 'node:crypto'
+import { occurrenceOf } from '../attendance/occurrence.ts'
 import type { Caller } from '../auth/credential.ts'
 import { assertLeadsSlug } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
-import { HttpError, notFound } from '../errors.ts'
+import { HttpError, notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { Instant, Nullable, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
@@ -157,6 +158,9 @@ async function blobsOf(bytes: Uint8Array, image: boolean) {
 /** POST /api/admin/files: checks the caller's unit, the type and both caps, keeps the blobs, then the row and its log entry. */
 export async function uploadFile(db: Db, store: FileStore, caller: Caller, upload: Upload) {
   assertLeadsSlug(caller, upload.fields.unit, 'This file')
+  // An event the calendar's copy holds (a one-time event's uid, or `<uid>#<date>` for a meeting), as money entries ask.
+  const eventUid = upload.fields.event_uid
+  if (eventUid !== undefined && !(await occurrenceOf(db, eventUid))) throw unprocessable(`event_uid: no event ${eventUid}`)
   const maxMb = await getSetting(db, 'files.max_mb')
   if (upload.bytes.byteLength > maxMb * MB) throw tooLarge(maxMb)
   const type = await sniff(upload.bytes, upload.name)
