@@ -1,11 +1,13 @@
 // Uploaded files (issue 50, items 1–2): who may upload, list and delete; the type read from the bytes (a renamed file,
 // SVG and HTML refused); the size and total caps; serving with type, nosniff, attachment and ETag; members-only files
 // answering 404 to everyone but their unit's people; and every served image without metadata.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import sharp from 'sharp'
-import { ADMIN_TOKEN, expectDetail, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
+import { addDays, today } from '../dates.ts'
 import { carriesMetadata, phonePhoto } from '../images.ts'
+import { albumEvent, readyPhoto } from '../photos.ts'
 
 let s: TestServer
 let roles: Awaited<ReturnType<TestServer['asEveryRole']>>
@@ -234,11 +236,85 @@ describe('GET /files/:id/:name (members-only)', () => {
   })
 })
 
+/** A troop event made through the calendar API; answers its uid. */
+async function troopEvent(title: string) {
+  const res = await s.req('POST', '/api/admin/calendar', {
+    cookie: roles.troopLeader.cookie,
+    json: { title, date: addDays(today(), 14), unit: 'troop' },
+  })
+  expect(res.status).toBe(201)
+  return res.body.uid as string
+}
+
+describe('event_uid on an upload', () => {
+  it('answers 422 for an event_uid naming no event (none, or deleted), keeping nothing; 201 for a live event', async () => {
+    const count = async () =>
+      (
+        await s.db
+          .selectFrom('files')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n
+    const before = await count()
+    const fields = (event_uid: string) => ({ unit: 'troop', visibility: 'public', event_uid })
+    const unknown = await upload(PDF, 'slip.pdf', fields('no-such-event@example.org'), roles.troopLeader.cookie)
+    expectDetail(unknown, 422)
+    expect(unknown.body.detail).toBe('event_uid: no event no-such-event@example.org')
+    expect(unknown.body.errors).toEqual([{ field: 'event_uid', code: 'invalid', detail: unknown.body.detail }])
+    const gone = await troopEvent('Called-off hike')
+    expect((await s.req('DELETE', `/api/admin/calendar/${encodeURIComponent(gone)}`, { cookie: roles.troopLeader.cookie })).status).toBe(
+      200,
+    )
+    expect((await upload(PDF, 'slip.pdf', fields(gone), roles.troopLeader.cookie)).status).toBe(422)
+    expect(await count()).toBe(before)
+    const live = await troopEvent('Summer camp')
+    const ok = await upload(PDF, 'slip.pdf', fields(live), roles.troopLeader.cookie)
+    expect([ok.status, ok.body.event_uid]).toEqual([201, live])
+  })
+})
+
+describe('a session whose second factor is overdue', () => {
+  it('opens no members-only file or family photo (404, as for an unknown id) until the factor is added; public ones still', async () => {
+    const leader = await s.as({ ...ROLES.packLeader, email: 'overdue.leader@example.org' })
+    // A leader who is also a parent of the pack: a family's way in must close too.
+    await addHousehold(s.db, { unit: 'pack', email: null, accounts: [leader.id] })
+    const members = (await upload(PDF, 'den-roster.pdf', { unit: 'pack', visibility: 'members' }, leader.cookie)).body
+    const open = (await upload(PDF, 'flyer.pdf', { unit: 'pack', visibility: 'public' }, leader.cookie)).body
+    const uid = await albumEvent(s, leader, 'pack', 'Den hike')
+    const photo = await readyPhoto(s, leader, uid, [], { reviewed: true })
+    const urls = [members.url, photo.sizes[0].url]
+    const statuses = async () =>
+      Promise.all([...urls, open.url].map(async (u) => (await s.req('GET', u, { cookie: leader.cookie })).status))
+    expect(await statuses()).toEqual([200, 200, 200])
+    const policy = (value: string) =>
+      s.req('PUT', '/api/admin/settings/security.second_factor', { cookie: roles.owner.cookie, json: { value } })
+    expect((await policy('leaders')).status).toBe(200)
+    const due = (await s.req('GET', '/api/admin/whoami', { cookie: leader.cookie })).body.second_factor.due_at
+    try {
+      expect(await statuses()).toEqual([200, 200, 200])
+      setSystemTime(new Date(Date.parse(due) + 1000))
+      expect((await s.req('GET', '/api/admin/family', { cookie: leader.cookie })).body.code).toBe('second_factor_required')
+      expect(await statuses()).toEqual([404, 404, 200])
+      const unknown = await s.req('GET', '/files/AAAAAAAAAAAAAAAAAAAAAA/x.pdf')
+      expect((await s.req('GET', members.url, { cookie: leader.cookie })).text).toBe(unknown.text)
+      // The family of the pack is not asked for a factor: it still opens both.
+      const family = await s.as({})
+      await addHousehold(s.db, { unit: 'pack', email: null, accounts: [family.id] })
+      for (const u of urls) expect((await s.req('GET', u, { cookie: family.cookie })).status).toBe(200)
+    } finally {
+      setSystemTime()
+      expect((await policy('optional')).status).toBe(200)
+    }
+    expect(await statuses()).toEqual([200, 200, 200])
+  })
+})
+
 describe('GET /api/admin/files and DELETE /api/admin/files/:id', () => {
   it('lists newest first, by unit and event, paged', async () => {
-    const a = await upload(PDF, 'slip.pdf', { unit: 'troop', visibility: 'public', event_uid: 'campout-1' }, roles.troopLeader.cookie)
-    const b = await upload(PDF, 'list.pdf', { unit: 'troop', visibility: 'members', event_uid: 'campout-1' }, roles.troopLeader.cookie)
-    const byEvent = await s.req('GET', '/api/admin/files?event_uid=campout-1', { cookie: roles.packLeader.cookie })
+    const campout = await troopEvent('Campout')
+    const a = await upload(PDF, 'slip.pdf', { unit: 'troop', visibility: 'public', event_uid: campout }, roles.troopLeader.cookie)
+    const b = await upload(PDF, 'list.pdf', { unit: 'troop', visibility: 'members', event_uid: campout }, roles.troopLeader.cookie)
+    const byEvent = await s.req('GET', `/api/admin/files?event_uid=${encodeURIComponent(campout)}`, { cookie: roles.packLeader.cookie })
     expect(byEvent.status).toBe(200)
     expect(byEvent.body.files.map((f: { id: string }) => f.id)).toEqual([b.body.id, a.body.id])
     const first = await s.req('GET', '/api/admin/files?unit=troop&limit=1', { cookie: roles.troopLeader.cookie })
