@@ -273,6 +273,40 @@ describe('event_uid on an upload', () => {
   })
 })
 
+describe('Idempotency-Key on an upload', () => {
+  const fileCount = async () =>
+    (
+      await s.db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
+  const keyed = (key: string, bytes: Uint8Array, name: string) =>
+    s.req('POST', '/api/admin/files', { cookie: roles.packLeader.cookie, headers: { 'idempotency-key': key }, body: form(bytes, name) })
+  const text = (words: string) => new TextEncoder().encode(words)
+
+  it('answers a retry of the same file with the first answer, keeping one file', async () => {
+    const before = await fileCount()
+    const first = await keyed('upload-retry-1', text('Packing list\n- tent\n'), 'list.txt')
+    expect(first.status).toBe(201)
+    const again = await keyed('upload-retry-1', text('Packing list\n- tent\n'), 'list.txt')
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([201, first.text, 'true'])
+    expect(await fileCount()).toBe(before + 1)
+  })
+
+  it('refuses another file under the same key: 422 idempotency_key_reused, nothing stored', async () => {
+    expect((await keyed('upload-retry-2', text('Packing list\n- tent\n'), 'list.txt')).status).toBe(201)
+    const before = await fileCount()
+    // Same name, same fields, other bytes: only the file's content tells them apart.
+    const other = await keyed('upload-retry-2', text('Packing list\n- stove\n'), 'list.txt')
+    expectDetail(other, 422)
+    expect(other.body.code).toBe('idempotency_key_reused')
+    const photo = await keyed('upload-retry-2', await phonePhoto(), 'list.txt')
+    expect([photo.status, photo.body.code]).toEqual([422, 'idempotency_key_reused'])
+    expect(await fileCount()).toBe(before)
+  })
+})
+
 describe('a session whose second factor is overdue', () => {
   it('opens no members-only file or family photo (404, as for an unknown id) until the factor is added; public ones still', async () => {
     const leader = await s.as({ ...ROLES.packLeader, email: 'overdue.leader@example.org' })

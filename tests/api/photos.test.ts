@@ -75,13 +75,17 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     expect((await upload(s, admin.cookie, uid)).status).toBe(201)
   })
 
-  it('adds the photo once when a lost answer is retried with the same Idempotency-Key', async () => {
+  it('adds the photo once when a lost answer is retried with the same Idempotency-Key, and refuses another photo under it', async () => {
     const event = await albumEvent(s, leader, 'pack', 'Retry hike')
     const key = { 'idempotency-key': `photo-${Date.now()}` }
     const first = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
     const again = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
     expect([first.status, again.status]).toEqual([201, 201])
     expect(again.body.id).toBe(first.body.id)
+    expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
+    // Another photo under the same key is no retry: refused, and the album keeps one photo.
+    const other = await upload(s, leader.cookie, event, await phonePhoto(), 'photo.jpg', 'image/jpeg', key)
+    expect([other.status, other.body.code]).toEqual([422, 'idempotency_key_reused'])
     expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
   })
 
