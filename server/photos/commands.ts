@@ -5,9 +5,9 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../errors.ts'
-import { GB } from '../files/files.ts'
+import { GB, tooManyPixels } from '../files/files.ts'
 import type { FileStore } from '../files/store.ts'
-import { webSizes, type WebImage } from '../files/images.ts'
+import { TooManyPixels, webSizes, type WebImage } from '../files/images.ts'
 import { sniff } from '../files/types.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
@@ -78,8 +78,9 @@ export async function addPhoto(
   if (!kind.ok || !kind.image) throw unprocessable('file: send a photo (JPEG, PNG, WebP or HEIC)', 'not_an_image', 'file')
   let web: WebImage
   try {
-    web = await webSizes(bytes)
-  } catch {
+    web = await webSizes(bytes, kind.mime)
+  } catch (error) {
+    if (error instanceof TooManyPixels) throw tooManyPixels()
     throw unprocessable(
       'file: the image could not be read (a damaged file, or a kind of image this site cannot open)',
       'image_unreadable',

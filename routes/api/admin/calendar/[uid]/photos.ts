@@ -30,8 +30,8 @@ export const POST = defineRoute('account:self', 'Add a photo to an event album',
     415: { description: 'Not a multipart upload', codes: ['multipart_required'] },
     507: { description: 'Files and photos together would pass files.total_gb', codes: ['files_full'] },
     422: {
-      description: 'No file, or a file that is not an image this site can read',
-      codes: ['required', 'not_an_image', 'image_unreadable'],
+      description: 'No file, a file that is not an image this site can read, or one of more than 100 million pixels',
+      codes: ['required', 'not_an_image', 'image_unreadable', 'image_too_large'],
     },
   }),
   async handler({ db, env, caller, params, request }) {
