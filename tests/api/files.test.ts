@@ -6,7 +6,7 @@ import sharp from 'sharp'
 import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
 import { addDays, today } from '../dates.ts'
-import { carriesMetadata, phonePhoto } from '../images.ts'
+import { carriesMetadata, claimingPixels, hasGps, heicPhoto, phonePhoto } from '../images.ts'
 import { albumEvent, readyPhoto } from '../photos.ts'
 
 let s: TestServer
@@ -186,6 +186,43 @@ describe('images', () => {
     )
     expect(small.body.sizes.map((z: { width: number }) => z.width)).toEqual([200, 200])
     expect(small.body.mime).toBe('image/jpeg')
+  })
+})
+
+describe('HEIC, as an iPhone sends it', () => {
+  it('is decoded and kept as clean web sizes: JPEG and WebP, no GPS or camera, the colours of the photo', async () => {
+    const heic = await heicPhoto()
+    expect(hasGps((await sharp(heic).metadata()).exif!)).toBe(true)
+    const res = await upload(heic, 'IMG_4242.HEIC')
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ mime: 'image/jpeg', name: 'IMG_4242.jpg', width: 640, height: 480 })
+    expect(res.body.sizes.map((z: { name: string; width: number; mime: string }) => `${z.width} ${z.mime}`)).toEqual([
+      '480 image/webp',
+      '480 image/jpeg',
+      '640 image/webp',
+      '640 image/jpeg',
+    ])
+    for (const url of [res.body.url, ...res.body.sizes.map((z: { url: string }) => z.url)]) {
+      const served = new Uint8Array(await (await fetch(s.url + url)).arrayBuffer())
+      expect(await carriesMetadata(served)).toBe(false)
+      // The ramp survives: dark red-green at the top left, full red at the top right, blue 128 throughout.
+      const { data, info } = await sharp(served).raw().toBuffer({ resolveWithObject: true })
+      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)]
+      const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) < 24)
+      expect(near(at(2, 2), [0, 0, 128]), `${url} ${at(2, 2)}`).toBe(true)
+      expect(near(at(info.width - 3, 2), [255, 0, 128]), `${url} ${at(info.width - 3, 2)}`).toBe(true)
+    }
+  })
+
+  it('answers 422 image_too_large, before decoding, for a HEIC or JPEG whose header claims more than 100 million pixels', async () => {
+    const heic = await upload(claimingPixels(await heicPhoto(), 20_000, 20_000), 'bomb.heic')
+    expectDetail(heic, 422)
+    expect([heic.body.code, heic.body.detail]).toEqual(['image_too_large', expect.stringContaining('100 million pixels')])
+    const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#abc' } })
+      .jpeg()
+      .toBuffer()
+    const jpeg = await upload(claimingPixels(small, 12_000, 12_000), 'bomb.jpg')
+    expect([jpeg.status, jpeg.body.code]).toEqual([422, 'image_too_large'])
   })
 })
 

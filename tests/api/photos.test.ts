@@ -7,7 +7,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { FileStore } from '../../server/files/store.ts'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
-import { carriesMetadata, phonePhoto } from '../images.ts'
+import { carriesMetadata, claimingPixels, heicPhoto, phonePhoto } from '../images.ts'
 import { familyAccount } from '../households.ts'
 import { albumEvent, eventPath, photoFamily, readyPhoto, upload } from '../photos.ts'
 
@@ -73,6 +73,19 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     expect((await upload(s, troopLeader.cookie, uid)).body.code).toBe('not_on_event')
     const admin = await s.as(ROLES.admin)
     expect((await upload(s, admin.cookie, uid)).status).toBe(201)
+  })
+
+  it('takes an iPhone HEIC, kept as clean web sizes; a bomb of a HEIC is 422 image_too_large', async () => {
+    const res = await upload(s, leader.cookie, uid, await heicPhoto(), 'IMG_4242.HEIC', 'image/heic')
+    expect(res.status).toBe(201)
+    expect([res.body.width, res.body.height, res.body.url]).toEqual([640, 480, `/photos/${res.body.id}/w640.jpg`])
+    for (const size of res.body.sizes) {
+      const served = await fetchAs(size.url, leader.cookie)
+      expect(served.status).toBe(200)
+      expect(await carriesMetadata(new Uint8Array(await served.arrayBuffer()))).toBe(false)
+    }
+    const bomb = await upload(s, leader.cookie, uid, claimingPixels(await heicPhoto(), 30_000, 20_000), 'bomb.heic', 'image/heic')
+    expect([bomb.status, bomb.body.code]).toEqual([422, 'image_too_large'])
   })
 
   it('adds the photo once when a lost answer is retried with the same Idempotency-Key, and refuses another photo under it', async () => {
