@@ -55,13 +55,13 @@ export const isMultipart = (request: Request) => (request.headers.get('content-t
 export async function uploadFingerprint(db: Executor, request: Request): Promise<{ fingerprint: string; request: Request }> {
   const { bytes, type } = await formBytes(db, request, 'file')
   const parts: string[] = []
-  for (const [name, value] of (await formOf(bytes, type)).entries())
+  for (const [name, value] of (await formOf(bytes, type)).entries() as Iterable<[string, string | Blob]>)
     parts.push(
-      typeof value === 'string'
-        ? `${name}=${JSON.stringify(value)}`
-        : `${name}=file:${createHash('sha256')
+      value instanceof Blob
+        ? `${name}=file:${createHash('sha256')
             .update(new Uint8Array(await value.arrayBuffer()))
-            .digest('hex')}`,
+            .digest('hex')}`
+        : `${name}=${JSON.stringify(value)}`,
     )
   const again = new Request(request.url, { method: request.method, headers: request.headers, body: bytes as Uint8Array<ArrayBuffer> })
   return { fingerprint: parts.join('\n'), request: again }

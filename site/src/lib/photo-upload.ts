@@ -32,7 +32,7 @@ export function sendPhoto(path: string, file: File, progress: (percent: number) 
       try {
         answer = JSON.parse(xhr.responseText)
       } catch {}
-      if (xhr.status === 201 && answer && 'id' in answer) return resolve({ ok: true, body: answer })
+      if (xhr.status === 201 && answer && 'id' in answer) return resolve({ ok: true, body: answer as { id: number } })
       const detail = answer && 'detail' in answer && typeof answer.detail === 'string' ? answer.detail : null
       resolve({ ok: false, status: xhr.status, detail: detail ?? `The photo could not be added (error ${xhr.status}). Try again later.` })
     }
