@@ -40,9 +40,10 @@ const HEIF = new Set(['image/heic', 'image/heif'])
 /** A HEIC decoded to RGBA on its own thread (heic-worker.ts); null when libheif cannot read it. */
 function decodeHeicOnItsThread(bytes: Uint8Array): Promise<Extract<HeicResult, { data: unknown }> | null> {
   const worker = new Worker(new URL('./heic-worker.ts', import.meta.url).href)
-  return new Promise<HeicResult>((resolve, reject) => {
+  return new Promise<HeicResult>((resolve) => {
     worker.onmessage = (event: MessageEvent<HeicResult>) => resolve(event.data)
-    worker.onerror = (event) => reject(new Error(event.message))
+    // libheif aborting on a malformed file is the file's doing: unreadable (422), never a 500.
+    worker.onerror = (event) => resolve({ error: event.message })
     worker.postMessage({ bytes, maxPixels: MAX_PIXELS } satisfies HeicJob)
   })
     .then((result) => {

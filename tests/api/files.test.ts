@@ -214,7 +214,7 @@ describe('HEIC, as an iPhone sends it', () => {
     }
   })
 
-  it('answers 422 image_too_large, before decoding, for a HEIC or JPEG whose header claims more than 100 million pixels', async () => {
+  it('answers 422 image_too_large, before decoding, for a HEIC or JPEG claiming more than 100 million pixels; a cut HEIC 422', async () => {
     const heic = await upload(claimingPixels(await heicPhoto(), 20_000, 20_000), 'bomb.heic')
     expectDetail(heic, 422)
     expect([heic.body.code, heic.body.detail]).toEqual(['image_too_large', expect.stringContaining('100 million pixels')])
@@ -223,6 +223,9 @@ describe('HEIC, as an iPhone sends it', () => {
       .toBuffer()
     const jpeg = await upload(claimingPixels(small, 12_000, 12_000), 'bomb.jpg')
     expect([jpeg.status, jpeg.body.code]).toEqual([422, 'image_too_large'])
+    // A HEIC cut off part way is unreadable, in words, never a server error.
+    const cut = await upload((await heicPhoto()).subarray(0, 1500), 'cut.heic')
+    expect([cut.status, cut.body.code]).toEqual([422, 'image_unreadable'])
   })
 })
 
