@@ -1,15 +1,16 @@
 // Uploaded files: their shape, uploading one (type from the bytes, caps, images made safe), listing and deleting.
 import { createHash } from 'node:crypto'
+import { occurrenceOf } from '../attendance/occurrence.ts'
 import type { Caller } from '../auth/credential.ts'
 import { assertLeadsSlug } from '../auth/led-units.ts'
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
-import { HttpError, notFound } from '../errors.ts'
+import { HttpError, notFound, unprocessable } from '../errors.ts'
 import { decodeCursor, encodeCursor, NextCursor, PAGE, PageQuery, pageOf } from '../http/paging.ts'
 import { Instant, Nullable, OneOf, t } from '../schemas.ts'
 import { getSetting } from '../settings/registry.ts'
-import { UnreadableImage, type Variant, webSizes } from './images.ts'
+import { MAX_PIXELS, TooManyPixels, UnreadableImage, type Variant, webSizes } from './images.ts'
 import { FileStore, newBlobId } from './store.ts'
 import { FILE_UNITS, FILE_VISIBILITIES, type FileRow } from './tables.ts'
 import { sniff } from './types.ts'
@@ -134,21 +135,26 @@ export interface Upload {
   fields: typeof UploadFields.static
 }
 
+/** An image refused before it is decoded: its header claims more pixels than MAX_PIXELS (a decompression bomb, or a huge scan). */
+export const tooManyPixels = () =>
+  unprocessable(
+    `file: this image is too large to open: it has more than ${MAX_PIXELS / 1_000_000} million pixels. Save it at a smaller size (a photo of 4,000 × 3,000 is plenty) and upload it again.`,
+    'image_too_large',
+    'file',
+  )
+
 /** The bytes to keep for an upload: an image's web sizes (never its original), or the file as sent. */
-async function blobsOf(bytes: Uint8Array, image: boolean) {
-  if (!image) return { served: bytes, width: null, height: null, sizes: [] as (Variant & { sha256: string })[] }
+async function blobsOf(bytes: Uint8Array, type: { image: boolean; mime: string }) {
+  if (!type.image) return { served: bytes, width: null, height: null, sizes: [] as (Variant & { sha256: string })[] }
   let made
   try {
-    made = await webSizes(bytes)
+    made = await webSizes(bytes, type.mime)
   } catch (error) {
+    if (error instanceof TooManyPixels) throw tooManyPixels()
     if (!(error instanceof UnreadableImage)) throw error
-    throw new HttpError(
-      422,
-      'This image could not be read. Save it as a JPEG or PNG (on an iPhone: Settings › Camera › Formats › Most Compatible) and upload it again.',
-      {
-        code: 'image_unreadable',
-      },
-    )
+    throw new HttpError(422, 'This image could not be read: it may be damaged or cut off. Save it again as a JPEG or PNG and upload it.', {
+      code: 'image_unreadable',
+    })
   }
   const sizes = made.variants.map((v) => ({ ...v, sha256: sha256(v.bytes) }))
   return { served: sizes[sizes.length - 1].bytes, width: made.width, height: made.height, sizes }
@@ -157,6 +163,9 @@ async function blobsOf(bytes: Uint8Array, image: boolean) {
 /** POST /api/admin/files: checks the caller's unit, the type and both caps, keeps the blobs, then the row and its log entry. */
 export async function uploadFile(db: Db, store: FileStore, caller: Caller, upload: Upload) {
   assertLeadsSlug(caller, upload.fields.unit, 'This file')
+  // An event the calendar's copy holds (a one-time event's uid, or `<uid>#<date>` for a meeting), as money entries ask.
+  const eventUid = upload.fields.event_uid
+  if (eventUid !== undefined && !(await occurrenceOf(db, eventUid))) throw unprocessable(`event_uid: no event ${eventUid}`)
   const maxMb = await getSetting(db, 'files.max_mb')
   if (upload.bytes.byteLength > maxMb * MB) throw tooLarge(maxMb)
   const type = await sniff(upload.bytes, upload.name)
@@ -168,7 +177,7 @@ export async function uploadFile(db: Db, store: FileStore, caller: Caller, uploa
         : 'This kind of file cannot be uploaded. Upload a PDF, a photo (JPEG, PNG, WebP, HEIC), a text file, or an office document (Word, Excel, PowerPoint, OpenDocument).',
       { code: type.reason === 'markup' ? 'markup_refused' : 'type_refused' },
     )
-  const kept = await blobsOf(upload.bytes, type.image)
+  const kept = await blobsOf(upload.bytes, type)
   let total = kept.sizes.length ? 0 : kept.served.byteLength
   for (const size of kept.sizes) total += size.bytes.byteLength
   const capGb = await getSetting(db, 'files.total_gb')

@@ -1,10 +1,9 @@
 // Serving /files/{id}/{name} and its sizes: who may open a file, and the headers that keep a download a download.
-import { cookieValue } from '../auth/credential.ts'
-import { loadPerson, type PersonInfo } from '../auth/person.ts'
-import { findSession, SESSION_COOKIE } from '../auth/sessions.ts'
-import { sha256 } from '../auth/tokens.ts'
+import type { PersonInfo } from '../auth/person.ts'
 import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
+import { signedInCaller } from '../photos/signed-in.ts'
+import type { Services } from '../services.ts'
 import { findFile, sizesOf } from './files.ts'
 import type { FileStore } from './store.ts'
 import type { FileRow } from './tables.ts'
@@ -32,32 +31,26 @@ export async function mayOpen(db: Executor, person: PersonInfo | null, row: Pick
   return scout !== undefined
 }
 
-/**
- * The person signed in with the request's session cookie, or null. /files/ is outside /api/admin, where the edge
- * reads credentials, and only a browser's session opens a members-only file (the links are on the family pages).
- */
-export async function signedInPerson(db: Executor, request: Request): Promise<PersonInfo | null> {
-  const token = cookieValue(request.headers.get('cookie'), SESSION_COOKIE)
-  const session = token ? await findSession(db, sha256(token)) : null
-  return session ? loadPerson(db, session.person_id) : null
-}
-
 /** The same answer for an unknown file, a wrong name and a file the caller may not open: nothing to learn from it. */
 const noSuchFile = () => notFound('No such file')
 
 /**
  * Answers one blob of a file the caller may open: `size` names one of an image's web sizes (`w960.webp`), else the
  * file itself at its name. Blobs never change under an id, so the ETag is their hash and a match answers 304.
+ * /files/ is outside /api/admin, where the edge reads credentials: the session cookie alone says who asks (the links
+ * are on the family pages), and a session whose second factor is overdue is nobody here (signed-in.ts).
  */
 export async function serveFile(
-  db: Executor,
+  services: Pick<Services, 'db' | 'env' | 'addresses' | 'loginThrottle'>,
   store: FileStore,
   request: Request,
   id: string,
   at: { name: string } | { size: string },
 ): Promise<Response> {
+  const db = services.db
   const row = await findFile(db, id)
-  if (!row || !(await mayOpen(db, row.visibility === 'public' ? null : await signedInPerson(db, request), row))) throw noSuchFile()
+  const person = row?.visibility === 'members' ? ((await signedInCaller(services, request))?.person ?? null) : null
+  if (!row || !(await mayOpen(db, person, row))) throw noSuchFile()
   const sizes = sizesOf(row)
   let blob: { name: string; mime: string; sha256: string }
   if ('size' in at) {

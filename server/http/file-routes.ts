@@ -13,6 +13,7 @@ import { takesOnlyKnownParameters } from './edge.ts'
 import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, successStatus, takesIdempotencyKey } from '../routes.ts'
 import type { Services } from '../services.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
+import { isMultipart, uploadFingerprint } from '../files/upload.ts'
 import { notServed } from './error-response.ts'
 import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
@@ -276,19 +277,23 @@ function runner(
     authorize(def, caller)
     const sent = await read(request, params)
     const key = idempotency && request.headers.get('idempotency-key')
-    if (key != null)
+    if (key != null) {
+      // An upload's file is no JSON body: its bytes' hash tells a retry from another file sent under the same key.
+      const upload = !def.body && isMultipart(request) ? await uploadFingerprint(services.db, request) : null
+      const once = upload ? { ...arrival, request: upload.request } : arrival
       return idempotency!.answer(
         request,
         credentialOf(caller, addressOf(request)),
         key,
-        sent.body,
+        upload ? { multipart: upload.fingerprint } : sent.body,
         async (db) => {
-          if (versioning?.kind === 'write') return guarded(versioning, arrival, params, check(sent), db)
-          const { value, headers } = await handle(arrival, check(sent), db)
-          return answerOf(arrival, value, headers)
+          if (versioning?.kind === 'write') return guarded(versioning, once, params, check(sent), db)
+          const { value, headers } = await handle(once, check(sent), db)
+          return answerOf(once, value, headers)
         },
         secrets,
       )
+    }
     const inputs = check(sent)
     if (versioning?.kind === 'write') return guarded(versioning, arrival, params, inputs)
     const { value, headers } = await handle(arrival, inputs)

@@ -1,6 +1,7 @@
 // Who may see which photo: the one rule the album, the family page and the photo URLs all ask. Leaders of the event's
 // units see every photo; families of those units see a reviewed one; anyone sees one a leader marked public. A photo
 // taken down, or with a tagged scout who lacks consent (or has left the roster), is for leaders only.
+import { parseAttendanceKey } from '../attendance/occurrence.ts'
 import type { Caller } from '../auth/credential.ts'
 import { leadsSlug } from '../auth/led-units.ts'
 import { firstOccurrence, titleAndUnitOf } from '../calendar/event.ts'
@@ -129,8 +130,8 @@ export function maySee(viewer: Viewer, shown: (typeof SHOWN_TO)[number]): boolea
 }
 
 /**
- * A household is on the event when it has a confirmed yes: those families may add photos. (Attendance, once
- * recorded, is the other way in: see docs/decisions/0150.)
+ * A household is on the event when it has a confirmed yes, or a leader recorded one of its scouts present (at the
+ * event, or at one meeting of a repeating one): those families may add photos (docs/decisions/0150, 0165).
  */
 export async function onEvent(db: Executor, uid: string, households: number[]): Promise<boolean> {
   if (!households.length) return false
@@ -142,5 +143,22 @@ export async function onEvent(db: Executor, uid: string, households: number[]): 
     .where('answer', '=', 'yes')
     .where('status', '=', 'confirmed')
     .executeTakeFirst()
-  return !!row
+  return !!row || (await attended(db, households)).some((a) => a.uid === uid)
+}
+
+/** The events (by uid, with the day) at which a leader recorded a scout of these households present. */
+export async function attended(db: Executor, households: number[]): Promise<{ uid: string; date: string | null }[]> {
+  if (!households.length) return []
+  const rows = await db
+    .selectFrom('attendance')
+    .innerJoin('scouts', 'scouts.id', 'attendance.scout_id')
+    .select('attendance.event_uid')
+    .distinct()
+    .where('scouts.household_id', 'in', households)
+    .where('attendance.present', '=', 1)
+    .execute()
+  return rows.map((r) => {
+    const { uid, date } = parseAttendanceKey(r.event_uid)
+    return { uid, date: date ?? null }
+  })
 }

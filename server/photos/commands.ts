@@ -5,9 +5,9 @@ import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
 import { record, write } from '../db/write.ts'
 import { conflict, forbidden, HttpError, notFound, unprocessable } from '../errors.ts'
-import { GB } from '../files/files.ts'
+import { GB, tooManyPixels } from '../files/files.ts'
 import type { FileStore } from '../files/store.ts'
-import { webSizes, type WebImage } from '../files/images.ts'
+import { TooManyPixels, webSizes, type WebImage } from '../files/images.ts'
 import { sniff } from '../files/types.ts'
 import { compose } from '../mail/compose.ts'
 import { queueMail } from '../mail/outbox.ts'
@@ -58,8 +58,8 @@ export async function photoById(db: Executor, caller: Caller, id: number) {
 const eventWords = (e: Pick<AlbumEvent, 'title' | 'date'>) => `"${e.title}"${e.date ? ` (${e.date})` : ''}`
 
 /**
- * POST /api/admin/calendar/{uid}/photos: leaders of the event's units, and families with a confirmed sign-up for it,
- * add a photo. Only its web sizes are kept (every metadata block dropped); it waits for a leader's review.
+ * POST /api/admin/calendar/{uid}/photos: leaders of the event's units, and families on it (a confirmed sign-up, or a
+ * scout recorded present), add a photo. Only its web sizes are kept (every metadata block dropped); it waits for a leader's review.
  */
 export async function addPhoto(
   db: Db,
@@ -71,15 +71,19 @@ export async function addPhoto(
   const event = await albumEvent(db, uid)
   const viewer = await viewerOf(db, caller, event.unit)
   if (!viewer.leader && !(await onEvent(db, uid, viewer.households)))
-    throw forbidden('Only leaders of this event’s unit and families signed up for it (confirmed) can add photos', 'not_on_event')
+    throw forbidden(
+      'Only leaders of this event’s unit and families on it (signed up and confirmed, or their scout recorded present) can add photos',
+      'not_on_event',
+    )
   // Read only once the caller may add one: nobody else makes the service take in 20 MB.
   const { name, bytes } = await upload()
   const kind = await sniff(bytes, name)
   if (!kind.ok || !kind.image) throw unprocessable('file: send a photo (JPEG, PNG, WebP or HEIC)', 'not_an_image', 'file')
   let web: WebImage
   try {
-    web = await webSizes(bytes)
-  } catch {
+    web = await webSizes(bytes, kind.mime)
+  } catch (error) {
+    if (error instanceof TooManyPixels) throw tooManyPixels()
     throw unprocessable(
       'file: the image could not be read (a damaged file, or a kind of image this site cannot open)',
       'image_unreadable',

@@ -3,8 +3,11 @@
 import type { Caller } from '../auth/credential.ts'
 import type { Executor } from '../db/database.ts'
 import { notFound } from '../errors.ts'
+import { addDays } from '../calendar/zone.ts'
+import { today } from '../settings/registry.ts'
 import {
   albumEvent,
+  attended,
   albumEventOrNull,
   type AlbumEvent,
   maySee,
@@ -98,7 +101,45 @@ export async function album(db: Executor, caller: Caller, uid: string) {
   }
 }
 
-/** The family page's albums: every event of the caller's units with a photo they may see, newest event first. */
+/** How long after an event its album waits on the family page for a first photo (docs/decisions/0165). */
+export const UPLOAD_DAYS = 30
+
+/**
+ * The events the caller's households were on (a confirmed yes, or a scout recorded present) that took place in the
+ * last UPLOAD_DAYS days, up to today: albums a family may start with the first photo.
+ */
+async function recentlyOn(db: Executor, households: number[]): Promise<AlbumEvent[]> {
+  if (!households.length) return []
+  const until = await today(db)
+  const from = addDays(until, -UPLOAD_DAYS)
+  const replied = await db
+    .selectFrom('rsvps')
+    .innerJoin('rsvp_events', 'rsvp_events.uid', 'rsvps.uid')
+    .select(['rsvps.uid', 'rsvp_events.date'])
+    .distinct()
+    .where('rsvps.household_id', 'in', households)
+    .where('rsvps.answer', '=', 'yes')
+    .where('rsvps.status', '=', 'confirmed')
+    .where('rsvp_events.date', '>=', from)
+    .where('rsvp_events.date', '<=', until)
+    .execute()
+  const uids = new Set(replied.map((r) => r.uid))
+  const came = await attended(db, households)
+  const events: AlbumEvent[] = []
+  for (const uid of new Set([...uids, ...came.map((a) => a.uid)])) {
+    const event = await albumEventOrNull(db, uid)
+    if (!event) continue
+    // A meeting of a repeating event counts by its own day; a one-time event by its first.
+    const days = [...(uids.has(uid) ? [event.date] : []), ...came.filter((a) => a.uid === uid).map((a) => a.date ?? event.date)]
+    if (days.some((d) => d >= from && d <= until)) events.push(event)
+  }
+  return events
+}
+
+/**
+ * The family page's albums, newest event first: every event of the caller's units with a photo they may see, and the
+ * recent events their households were on, which they may add photos to even before there is one (`photos: []`).
+ */
 export async function familyAlbums(db: Executor, caller: Caller) {
   const viewers = new Map<Unit, Viewer>()
   for (const unit of ['pack', 'troop', 'both'] as const) viewers.set(unit, await viewerOf(db, caller, unit))
@@ -110,15 +151,19 @@ export async function familyAlbums(db: Executor, caller: Caller) {
   // The event's unit now decides (it may have changed since the photo came); a deleted event's photos keep the old one.
   const unitOf = (p: Photo) => events.get(p.event_uid)?.unit ?? p.unit
   const shown = await visible(db, photos, (p) => viewers.get(unitOf(p))!)
-  const albums = [...events.values()]
+  const withPhotos = [...events.values()]
     .filter((e): e is AlbumEvent => e !== null)
-    .map((e) => {
-      const viewer = viewers.get(e.unit)!
-      return { ...e, leader: viewer.leader, can_upload: viewer.leader, photos: shown.filter((p) => p.event_uid === e.uid) }
-    })
+    .map((e) => ({ ...e, photos: shown.filter((p) => p.event_uid === e.uid) }))
     .filter((a) => a.photos.length)
-    .sort((a, b) => b.date.localeCompare(a.date))
-  for (const a of albums) if (!a.leader) a.can_upload = await onEvent(db, a.uid, viewers.get(a.unit)!.households)
+  const toStart = (await recentlyOn(db, viewers.get('both')!.households))
+    .filter((e) => !withPhotos.some((a) => a.uid === e.uid))
+    .map((e) => ({ ...e, photos: [] as typeof shown }))
+  const albums = []
+  for (const a of [...withPhotos, ...toStart].sort((x, y) => y.date.localeCompare(x.date))) {
+    const viewer = viewers.get(a.unit)!
+    const can_upload = viewer.leader || (await onEvent(db, a.uid, viewer.households))
+    if (a.photos.length || can_upload) albums.push({ ...a, leader: viewer.leader, can_upload })
+  }
   return { albums }
 }
 

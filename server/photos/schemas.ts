@@ -68,7 +68,9 @@ export const Album = t.Object(
     date: t.String({ format: 'date' }),
     unit: OneOf(['pack', 'troop', 'both'] as const),
     leader: t.Boolean({ description: 'The caller leads the event’s unit: sees every photo, tags, reviews and deletes' }),
-    can_upload: t.Boolean({ description: 'Leaders of the event’s units, and families with a confirmed sign-up for it' }),
+    can_upload: t.Boolean({
+      description: 'Leaders of the event’s units, and families on it: a confirmed sign-up, or a scout recorded present',
+    }),
     photos: t.Array(PhotoView),
     taggable: t.Optional(
       t.Array(Tag, { description: 'For leaders: the scouts of the event’s units (active households), to tag in a photo' }),
@@ -94,7 +96,8 @@ export const Album = t.Object(
 export const FamilyAlbums = t.Object(
   {
     albums: t.Array(t.Omit(Album, ['taggable']), {
-      description: 'The events of the family’s units with photos they may see, newest first',
+      description:
+        'Newest first: the events of the family’s units with photos they may see, and the events of the last 30 days their households were on (a confirmed yes, or a scout recorded present), with `can_upload` and no photos yet',
     }),
   },
   { $id: 'FamilyAlbums', additionalProperties: false, examples: [{ albums: [] }] },

@@ -1,5 +1,6 @@
-// Who asks for a photo URL: the session cookie alone (an <img> sends nothing else), or nobody. A dead or missing
-// session is an anonymous visitor here, never a 401: a photo's URL answers only 200 or 404.
+// Who asks for a photo or file URL: the session cookie alone (an <img> sends nothing else), or nobody. A dead or
+// missing session is an anonymous visitor here, never a 401: such a URL answers only 200 or 404. So is a session whose
+// second factor is overdue: it reaches only the account page, like the rest of the members-only area.
 import { authenticate, type Caller } from '../auth/credential.ts'
 import type { Services } from '../services.ts'
 
@@ -13,7 +14,8 @@ export async function signedInCaller(
   const cookieOnly = new Request(request.url, { headers: { cookie } })
   const ctx = { db: services.db, env: services.env, rules: services.addresses, breakGlass: services.loginThrottle }
   try {
-    return await authenticate(ctx, cookieOnly, () => null)
+    const caller = await authenticate(ctx, cookieOnly, () => null)
+    return caller?.secondFactor?.locked ? null : caller
   } catch {
     return null
   }

@@ -1,11 +1,13 @@
 // Uploaded files (issue 50, items 1–2): who may upload, list and delete; the type read from the bytes (a renamed file,
 // SVG and HTML refused); the size and total caps; serving with type, nosniff, attachment and ETag; members-only files
 // answering 404 to everyone but their unit's people; and every served image without metadata.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import sharp from 'sharp'
-import { ADMIN_TOKEN, expectDetail, startServer, type TestServer } from '../helpers.ts'
+import { ADMIN_TOKEN, expectDetail, ROLES, startServer, type TestServer } from '../helpers.ts'
 import { addHousehold } from '../households.ts'
-import { carriesMetadata, phonePhoto } from '../images.ts'
+import { addDays, today } from '../dates.ts'
+import { carriesMetadata, claimingPixels, hasGps, heicPhoto, phonePhoto } from '../images.ts'
+import { albumEvent, readyPhoto } from '../photos.ts'
 
 let s: TestServer
 let roles: Awaited<ReturnType<TestServer['asEveryRole']>>
@@ -187,6 +189,46 @@ describe('images', () => {
   })
 })
 
+describe('HEIC, as an iPhone sends it', () => {
+  it('is decoded and kept as clean web sizes: JPEG and WebP, no GPS or camera, the colours of the photo', async () => {
+    const heic = await heicPhoto()
+    expect(hasGps((await sharp(heic).metadata()).exif!)).toBe(true)
+    const res = await upload(heic, 'IMG_4242.HEIC')
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ mime: 'image/jpeg', name: 'IMG_4242.jpg', width: 640, height: 480 })
+    expect(res.body.sizes.map((z: { name: string; width: number; mime: string }) => `${z.width} ${z.mime}`)).toEqual([
+      '480 image/webp',
+      '480 image/jpeg',
+      '640 image/webp',
+      '640 image/jpeg',
+    ])
+    for (const url of [res.body.url, ...res.body.sizes.map((z: { url: string }) => z.url)]) {
+      const served = new Uint8Array(await (await fetch(s.url + url)).arrayBuffer())
+      expect(await carriesMetadata(served)).toBe(false)
+      // The ramp survives: dark red-green at the top left, full red at the top right, blue 128 throughout.
+      const { data, info } = await sharp(served).raw().toBuffer({ resolveWithObject: true })
+      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)]
+      const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) < 24)
+      expect(near(at(2, 2), [0, 0, 128]), `${url} ${at(2, 2)}`).toBe(true)
+      expect(near(at(info.width - 3, 2), [255, 0, 128]), `${url} ${at(info.width - 3, 2)}`).toBe(true)
+    }
+  })
+
+  it('answers 422 image_too_large, before decoding, for a HEIC or JPEG claiming more than 100 million pixels; a cut HEIC 422', async () => {
+    const heic = await upload(claimingPixels(await heicPhoto(), 20_000, 20_000), 'bomb.heic')
+    expectDetail(heic, 422)
+    expect([heic.body.code, heic.body.detail]).toEqual(['image_too_large', expect.stringContaining('100 million pixels')])
+    const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#abc' } })
+      .jpeg()
+      .toBuffer()
+    const jpeg = await upload(claimingPixels(small, 12_000, 12_000), 'bomb.jpg')
+    expect([jpeg.status, jpeg.body.code]).toEqual([422, 'image_too_large'])
+    // A HEIC cut off part way is unreadable, in words, never a server error.
+    const cut = await upload((await heicPhoto()).subarray(0, 1500), 'cut.heic')
+    expect([cut.status, cut.body.code]).toEqual([422, 'image_unreadable'])
+  })
+})
+
 describe('GET /files/:id/:name (members-only)', () => {
   let packFile: { url: string; sizes: { url: string }[] }
   beforeAll(async () => {
@@ -234,11 +276,119 @@ describe('GET /files/:id/:name (members-only)', () => {
   })
 })
 
+/** A troop event made through the calendar API; answers its uid. */
+async function troopEvent(title: string) {
+  const res = await s.req('POST', '/api/admin/calendar', {
+    cookie: roles.troopLeader.cookie,
+    json: { title, date: addDays(today(), 14), unit: 'troop' },
+  })
+  expect(res.status).toBe(201)
+  return res.body.uid as string
+}
+
+describe('event_uid on an upload', () => {
+  it('answers 422 for an event_uid naming no event (none, or deleted), keeping nothing; 201 for a live event', async () => {
+    const count = async () =>
+      (
+        await s.db
+          .selectFrom('files')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n
+    const before = await count()
+    const fields = (event_uid: string) => ({ unit: 'troop', visibility: 'public', event_uid })
+    const unknown = await upload(PDF, 'slip.pdf', fields('no-such-event@example.org'), roles.troopLeader.cookie)
+    expectDetail(unknown, 422)
+    expect(unknown.body.detail).toBe('event_uid: no event no-such-event@example.org')
+    expect(unknown.body.errors).toEqual([{ field: 'event_uid', code: 'invalid', detail: unknown.body.detail }])
+    const gone = await troopEvent('Called-off hike')
+    expect((await s.req('DELETE', `/api/admin/calendar/${encodeURIComponent(gone)}`, { cookie: roles.troopLeader.cookie })).status).toBe(
+      200,
+    )
+    expect((await upload(PDF, 'slip.pdf', fields(gone), roles.troopLeader.cookie)).status).toBe(422)
+    expect(await count()).toBe(before)
+    const live = await troopEvent('Summer camp')
+    const ok = await upload(PDF, 'slip.pdf', fields(live), roles.troopLeader.cookie)
+    expect([ok.status, ok.body.event_uid]).toEqual([201, live])
+  })
+})
+
+describe('Idempotency-Key on an upload', () => {
+  const fileCount = async () =>
+    (
+      await s.db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
+  const keyed = (key: string, bytes: Uint8Array, name: string) =>
+    s.req('POST', '/api/admin/files', { cookie: roles.packLeader.cookie, headers: { 'idempotency-key': key }, body: form(bytes, name) })
+  const text = (words: string) => new TextEncoder().encode(words)
+
+  it('answers a retry of the same file with the first answer, keeping one file', async () => {
+    const before = await fileCount()
+    const first = await keyed('upload-retry-1', text('Packing list\n- tent\n'), 'list.txt')
+    expect(first.status).toBe(201)
+    const again = await keyed('upload-retry-1', text('Packing list\n- tent\n'), 'list.txt')
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([201, first.text, 'true'])
+    expect(await fileCount()).toBe(before + 1)
+  })
+
+  it('refuses another file under the same key: 422 idempotency_key_reused, nothing stored', async () => {
+    expect((await keyed('upload-retry-2', text('Packing list\n- tent\n'), 'list.txt')).status).toBe(201)
+    const before = await fileCount()
+    // Same name, same fields, other bytes: only the file's content tells them apart.
+    const other = await keyed('upload-retry-2', text('Packing list\n- stove\n'), 'list.txt')
+    expectDetail(other, 422)
+    expect(other.body.code).toBe('idempotency_key_reused')
+    const photo = await keyed('upload-retry-2', await phonePhoto(), 'list.txt')
+    expect([photo.status, photo.body.code]).toEqual([422, 'idempotency_key_reused'])
+    expect(await fileCount()).toBe(before)
+  })
+})
+
+describe('a session whose second factor is overdue', () => {
+  it('opens no members-only file or family photo (404, as for an unknown id) until the factor is added; public ones still', async () => {
+    const leader = await s.as({ ...ROLES.packLeader, email: 'overdue.leader@example.org' })
+    // A leader who is also a parent of the pack: a family's way in must close too.
+    await addHousehold(s.db, { unit: 'pack', email: null, accounts: [leader.id] })
+    const members = (await upload(PDF, 'den-roster.pdf', { unit: 'pack', visibility: 'members' }, leader.cookie)).body
+    const open = (await upload(PDF, 'flyer.pdf', { unit: 'pack', visibility: 'public' }, leader.cookie)).body
+    const uid = await albumEvent(s, leader, 'pack', 'Den hike')
+    const photo = await readyPhoto(s, leader, uid, [], { reviewed: true })
+    const urls = [members.url, photo.sizes[0].url]
+    const statuses = async () =>
+      Promise.all([...urls, open.url].map(async (u) => (await s.req('GET', u, { cookie: leader.cookie })).status))
+    expect(await statuses()).toEqual([200, 200, 200])
+    const policy = (value: string) =>
+      s.req('PUT', '/api/admin/settings/security.second_factor', { cookie: roles.owner.cookie, json: { value } })
+    expect((await policy('leaders')).status).toBe(200)
+    const due = (await s.req('GET', '/api/admin/whoami', { cookie: leader.cookie })).body.second_factor.due_at
+    try {
+      expect(await statuses()).toEqual([200, 200, 200])
+      setSystemTime(new Date(Date.parse(due) + 1000))
+      expect((await s.req('GET', '/api/admin/family', { cookie: leader.cookie })).body.code).toBe('second_factor_required')
+      expect(await statuses()).toEqual([404, 404, 200])
+      const unknown = await s.req('GET', '/files/AAAAAAAAAAAAAAAAAAAAAA/x.pdf')
+      expect((await s.req('GET', members.url, { cookie: leader.cookie })).text).toBe(unknown.text)
+      // The family of the pack is not asked for a factor: it still opens both.
+      const family = await s.as({})
+      await addHousehold(s.db, { unit: 'pack', email: null, accounts: [family.id] })
+      for (const u of urls) expect((await s.req('GET', u, { cookie: family.cookie })).status).toBe(200)
+    } finally {
+      setSystemTime()
+      expect((await policy('optional')).status).toBe(200)
+    }
+    expect(await statuses()).toEqual([200, 200, 200])
+  })
+})
+
 describe('GET /api/admin/files and DELETE /api/admin/files/:id', () => {
   it('lists newest first, by unit and event, paged', async () => {
-    const a = await upload(PDF, 'slip.pdf', { unit: 'troop', visibility: 'public', event_uid: 'campout-1' }, roles.troopLeader.cookie)
-    const b = await upload(PDF, 'list.pdf', { unit: 'troop', visibility: 'members', event_uid: 'campout-1' }, roles.troopLeader.cookie)
-    const byEvent = await s.req('GET', '/api/admin/files?event_uid=campout-1', { cookie: roles.packLeader.cookie })
+    const campout = await troopEvent('Campout')
+    const a = await upload(PDF, 'slip.pdf', { unit: 'troop', visibility: 'public', event_uid: campout }, roles.troopLeader.cookie)
+    const b = await upload(PDF, 'list.pdf', { unit: 'troop', visibility: 'members', event_uid: campout }, roles.troopLeader.cookie)
+    const byEvent = await s.req('GET', `/api/admin/files?event_uid=${encodeURIComponent(campout)}`, { cookie: roles.packLeader.cookie })
     expect(byEvent.status).toBe(200)
     expect(byEvent.body.files.map((f: { id: string }) => f.id)).toEqual([b.body.id, a.body.id])
     const first = await s.req('GET', '/api/admin/files?unit=troop&limit=1', { cookie: roles.troopLeader.cookie })

@@ -7,8 +7,9 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { FileStore } from '../../server/files/store.ts'
 import { ROLES, startServer, type TestServer } from '../helpers.ts'
-import { carriesMetadata, phonePhoto } from '../images.ts'
+import { carriesMetadata, claimingPixels, heicPhoto, phonePhoto } from '../images.ts'
 import { familyAccount } from '../households.ts'
+import { ago, attend, pastEvent } from '../attendance.ts'
 import { albumEvent, eventPath, photoFamily, readyPhoto, upload } from '../photos.ts'
 
 let s: TestServer
@@ -75,13 +76,30 @@ describe('POST /api/admin/calendar/{uid}/photos', () => {
     expect((await upload(s, admin.cookie, uid)).status).toBe(201)
   })
 
-  it('adds the photo once when a lost answer is retried with the same Idempotency-Key', async () => {
+  it('takes an iPhone HEIC, kept as clean web sizes; a bomb of a HEIC is 422 image_too_large', async () => {
+    const res = await upload(s, leader.cookie, uid, await heicPhoto(), 'IMG_4242.HEIC', 'image/heic')
+    expect(res.status).toBe(201)
+    expect([res.body.width, res.body.height, res.body.url]).toEqual([640, 480, `/photos/${res.body.id}/w640.jpg`])
+    for (const size of res.body.sizes) {
+      const served = await fetchAs(size.url, leader.cookie)
+      expect(served.status).toBe(200)
+      expect(await carriesMetadata(new Uint8Array(await served.arrayBuffer()))).toBe(false)
+    }
+    const bomb = await upload(s, leader.cookie, uid, claimingPixels(await heicPhoto(), 30_000, 20_000), 'bomb.heic', 'image/heic')
+    expect([bomb.status, bomb.body.code]).toEqual([422, 'image_too_large'])
+  })
+
+  it('adds the photo once when a lost answer is retried with the same Idempotency-Key, and refuses another photo under it', async () => {
     const event = await albumEvent(s, leader, 'pack', 'Retry hike')
     const key = { 'idempotency-key': `photo-${Date.now()}` }
     const first = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
     const again = await upload(s, leader.cookie, event, undefined, 'photo.jpg', 'image/jpeg', key)
     expect([first.status, again.status]).toEqual([201, 201])
     expect(again.body.id).toBe(first.body.id)
+    expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
+    // Another photo under the same key is no retry: refused, and the album keeps one photo.
+    const other = await upload(s, leader.cookie, event, await phonePhoto(), 'photo.jpg', 'image/jpeg', key)
+    expect([other.status, other.body.code]).toEqual([422, 'idempotency_key_reused'])
     expect((await albumOf(leader.cookie, event)).body.photos).toHaveLength(1)
   })
 
@@ -305,6 +323,48 @@ describe('GET /api/admin/family/photos', () => {
     const stranger = await s.as(ROLES.member)
     expect((await s.req('GET', '/api/admin/family/photos', { cookie: stranger.cookie })).body).toEqual({ albums: [] })
     expect((await s.req('GET', '/api/admin/family/photos')).status).toBe(401)
+  })
+})
+
+describe('albums a family may start', () => {
+  const albumsOf = async (cookie: string) => (await s.req('GET', '/api/admin/family/photos', { cookie })).body.albums as any[]
+  const moveTo = async (event: string, title: string, date: string) =>
+    expect((await s.req('PUT', eventPath(event), { cookie: leader.cookie, json: { title, date, unit: 'pack', rsvp: true } })).status).toBe(
+      200,
+    )
+
+  it('lists the recent events a household was on with no photo yet, can_upload; its first photo then goes up', async () => {
+    // Attendance is the way in for an event nobody replied to: the campout three days ago, the scout ticked present.
+    const campout = await pastEvent(s, leader.cookie, { title: 'Lake campout', date: ago(3), unit: 'pack' })
+    const came = await photoFamily(s, 'pack', true)
+    const stayedHome = await photoFamily(s, 'pack', true)
+    await attend(s, leader.cookie, campout, [came.scout, { scout_id: stayedHome.scout, present: false }])
+    expect(await albumsOf(came.cookie)).toContainEqual(
+      expect.objectContaining({ uid: campout, title: 'Lake campout', date: ago(3), can_upload: true, leader: false, photos: [] }),
+    )
+    expect((await albumsOf(stayedHome.cookie)).map((a) => a.uid)).not.toContain(campout)
+    expect((await upload(s, stayedHome.cookie, campout)).body.code).toBe('not_on_event')
+    const added = await upload(s, came.cookie, campout)
+    expect([added.status, added.body.shown_to]).toEqual([201, 'leaders'])
+    // Its photo waits for review, so the album is still one to add to, with nothing in it for the family yet.
+    expect((await albumsOf(came.cookie)).find((a) => a.uid === campout)).toMatchObject({ can_upload: true, photos: [] })
+    expect((await albumOf(leader.cookie, campout)).body.photos.map((p: any) => p.id)).toEqual([added.body.id])
+  })
+
+  it('counts a confirmed yes too; leaves out events still to come and those past 30 days', async () => {
+    const hike = await albumEvent(s, leader, 'pack', 'Creek hike')
+    const soon = await albumEvent(s, leader, 'pack', 'Pinewood derby')
+    const fam = await photoFamily(s, 'pack', true, hike)
+    const reply = await s.req('PUT', `${eventPath(soon)}/rsvps`, { cookie: fam.cookie, json: { answer: 'yes', adults: 1, scouts: 1 } })
+    expect(reply.status).toBe(200)
+    const ours = async () => (await albumsOf(fam.cookie)).filter((a) => a.uid === hike || a.uid === soon).map((a) => [a.uid, a.can_upload])
+    expect(await ours()).toEqual([])
+    await moveTo(hike, 'Creek hike', ago(1))
+    expect(await ours()).toEqual([[hike, true]])
+    await moveTo(hike, 'Creek hike', ago(31))
+    expect(await ours()).toEqual([])
+    // Past 30 days it is off the page, but the family may still add a photo through the API.
+    expect((await upload(s, fam.cookie, hike)).status).toBe(201)
   })
 })
 

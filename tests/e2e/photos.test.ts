@@ -1,13 +1,16 @@
 // Browser test of event albums at 375 px: a leader opens the campout's photos from the calendar, adds a photo, tags
 // the scouts in it (one without photo consent, which keeps it from families), reviews it, then untags that scout; the
-// family sees the album on the family page, with the photo loaded and a button to ask for it to come down. Nothing
-// scrolls sideways and axe finds nothing serious on either page.
+// family sees the album on the family page, with the photo loaded and a button to ask for it to come down. A family
+// whose scout was at last weekend's campout adds an iPhone photo (HEIC) from the family page, and the leader finds it
+// waiting for review. Nothing scrolls sideways and axe finds nothing serious on either page.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
+import { ago, attend, pastEvent } from '../attendance.ts'
 import { ROLES } from '../helpers.ts'
+import { heicPhoto } from '../images.ts'
 import { albumEvent, photoFamily, smallPhoto } from '../photos.ts'
 import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
@@ -75,5 +78,53 @@ describe('event albums in Chromium at 375 px', () => {
     await album.getByRole('button', { name: 'Ask to take it down' }).waitFor()
     await clean(home)
     await screenshot(home, 'album-family-375')
+  })
+
+  it('a family whose scout was at the campout adds a photo from the family page; the leader sees it for review', async () => {
+    const uid = await pastEvent(suite.s, leader.cookie, { title: 'Lake campout', date: ago(2), unit: 'pack' })
+    const family = await photoFamily(suite.s, 'pack', true)
+    await attend(suite.s, leader.cookie, uid, [family.scout])
+    const dir = mkdtempSync(path.join(tmpdir(), 'family-album-'))
+    const photo = path.join(dir, 'IMG_4242.HEIC')
+    writeFileSync(photo, await heicPhoto())
+    const notes = path.join(dir, 'notes.txt')
+    writeFileSync(notes, 'Bring a flashlight')
+
+    const home = await suite.signedIn(family.email, '/family/')
+    const album = home.locator(`[data-album="${uid}"]`)
+    await album.getByRole('heading', { name: /Lake campout/ }).waitFor()
+    await album.getByText('No photos here yet.').waitFor()
+    const input = album.getByLabel('Add a photo from Lake campout')
+    expect(await input.getAttribute('type')).toBe('file')
+    expect(await input.getAttribute('accept')).toBe('image/*')
+    await clean(home)
+    await album.getByRole('button', { name: 'Send the photo' }).click()
+    await album.getByRole('alert').getByText('Choose a photo first.').waitFor()
+    // What the server refuses is said in its words, next to the form.
+    await input.setInputFiles(notes)
+    await album.getByRole('button', { name: 'Send the photo' }).click()
+    await album
+      .getByRole('alert')
+      .getByText(/send a photo \(JPEG, PNG, WebP or HEIC\)/)
+      .waitFor()
+    await input.setInputFiles(photo)
+    await album.getByRole('button', { name: 'Send the photo' }).click()
+    await album.getByRole('status').getByText('Photo added. A leader looks at it, then other families of the unit see it here.').waitFor()
+    expect(await album.getByRole('alert').isHidden()).toBe(true)
+    expect(await input.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0)
+    await clean(home)
+    await screenshot(home, 'album-family-upload-375')
+
+    const page = await suite.signedIn(leader.email, `/admin/calendar/photos/?uid=${encodeURIComponent(uid)}`)
+    await page.getByRole('heading', { name: 'Photos: Lake campout' }).waitFor()
+    const card = page.locator('[data-photo]').first()
+    await card.getByText('Waiting for review.').waitFor()
+    await card.getByText('Who sees it: Leaders only').waitFor()
+    const img = card.locator('img')
+    await page.waitForFunction(
+      (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
+      await img.elementHandle(),
+    )
+    expect(await page.locator('[data-photo]').count()).toBe(1)
   })
 })

@@ -46,7 +46,7 @@ describe('webSizes', () => {
     const before = await sharp(photo).metadata()
     expect(before.orientation).toBe(6)
     expect(hasGps(before.exif!)).toBe(true)
-    const image = await webSizes(photo)
+    const image = await webSizes(photo, 'image/jpeg')
     expect(image).toMatchObject({ width: 1200, height: 2000 })
     expect(image.variants.map((v) => [v.name, v.width, v.height])).toEqual([
       ['w480.webp', 480, 800],
@@ -72,7 +72,7 @@ describe('webSizes', () => {
     const logo = await sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
       .png()
       .toBuffer()
-    expect((await webSizes(logo)).variants.map((v) => v.name)).toEqual(['w300.webp', 'w300.png'])
+    expect((await webSizes(logo, 'image/png')).variants.map((v) => v.name)).toEqual(['w300.webp', 'w300.png'])
   })
 })
 

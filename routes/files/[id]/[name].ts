@@ -7,7 +7,7 @@ import { t } from '#server/schemas.ts'
 export const GET = defineRoute('public', 'An uploaded file', {
   operationId: 'getFile',
   description:
-    'Public files to anyone; members-only files to signed-in members and leaders of the file’s unit, 404 to everyone else (as for an unknown id). ' +
+    'Public files to anyone; members-only files to signed-in members and leaders of the file’s unit, 404 to everyone else (as for an unknown id), a session whose second factor is overdue included. ' +
     'Non-images download as attachments; the ETag is the content’s hash (304 to If-None-Match).',
   params: t.Object({
     id: t.String({ maxLength: 40, description: 'The file’s id' }),
@@ -17,5 +17,5 @@ export const GET = defineRoute('public', 'An uploaded file', {
     304: 'Unchanged since the ETag sent',
     404: 'No such file, or not yours to open',
   }),
-  handler: ({ db, env, request, params }) => serveFile(db, new FileStore(env.filesDir), request, params.id, { name: params.name }),
+  handler: (ctx) => serveFile(ctx, new FileStore(ctx.env.filesDir), ctx.request, ctx.params.id, { name: ctx.params.name }),
 })

@@ -34,8 +34,9 @@ export const POST = defineRoute('pages:write', 'Upload a file', {
       codes: ['multipart_required', 'markup_refused', 'type_refused'],
     },
     422: {
-      description: 'No file part, an empty file, a bad unit or visibility, or an image that cannot be read',
-      codes: ['image_unreadable', 'required', 'empty'],
+      description:
+        'No file part, an empty file, a bad unit or visibility, an `event_uid` naming no event in the calendar, an image that cannot be read, or one of more than 100 million pixels',
+      codes: ['image_unreadable', 'image_too_large', 'required', 'empty'],
     },
     507: {
       description: 'All files together would pass files.total_gb, or the disk holding the database is full',

@@ -15,5 +15,5 @@ export const GET = defineRoute('public', 'One web size of an uploaded image', {
     304: 'Unchanged since the ETag sent',
     404: 'No such file or size, or not yours to open',
   }),
-  handler: ({ db, env, request, params }) => serveFile(db, new FileStore(env.filesDir), request, params.id, { size: params.size }),
+  handler: (ctx) => serveFile(ctx, new FileStore(ctx.env.filesDir), ctx.request, ctx.params.id, { size: ctx.params.size }),
 })

@@ -19,19 +19,19 @@ export const GET = defineRoute('any', "An event's album", {
 export const POST = defineRoute('account:self', 'Add a photo to an event album', {
   operationId: 'addPhoto',
   description:
-    'multipart/form-data with the image in the field `file` (JPEG, PNG, WebP or HEIC, read from its bytes), at most `files.max_mb` MB. Only web sizes of it are kept (480, 960 and 1600 px wide, WebP and JPEG), with every metadata block (EXIF, GPS, camera serials) dropped. Leaders of the event’s units, and families with a confirmed sign-up for the event, may add photos; each waits for a leader’s review before families see it.',
+    'multipart/form-data with the image in the field `file` (JPEG, PNG, WebP or HEIC, read from its bytes), at most `files.max_mb` MB. Only web sizes of it are kept (480, 960 and 1600 px wide, WebP and JPEG), with every metadata block (EXIF, GPS, camera serials) dropped. Leaders of the event’s units, and families on the event (a confirmed sign-up, or a scout a leader recorded present), may add photos; each waits for a leader’s review before families see it.',
   params: Uid,
   person: true,
   responses: created(PhotoView, 'The photo as the caller sees it', {
-    403: { description: 'Neither a leader of the event’s unit nor a family signed up for it', codes: ['not_on_event'] },
+    403: { description: 'Neither a leader of the event’s unit nor a family on it', codes: ['not_on_event'] },
     404: 'No such event',
     400: 'A broken multipart body',
     413: { description: 'The image is larger than files.max_mb', codes: ['file_too_large'] },
     415: { description: 'Not a multipart upload', codes: ['multipart_required'] },
     507: { description: 'Files and photos together would pass files.total_gb', codes: ['files_full'] },
     422: {
-      description: 'No file, or a file that is not an image this site can read',
-      codes: ['required', 'not_an_image', 'image_unreadable'],
+      description: 'No file, a file that is not an image this site can read, or one of more than 100 million pixels',
+      codes: ['required', 'not_an_image', 'image_unreadable', 'image_too_large'],
     },
   }),
   async handler({ db, env, caller, params, request }) {
