@@ -6,6 +6,7 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox'
 import path from 'node:path'
 import type { Capability } from './auth/capabilities.ts'
 import type { Caller } from './auth/credential.ts'
+import type { Executor } from './db/database.ts'
 import type { Services } from './services.ts'
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
@@ -96,6 +97,11 @@ interface RouteOptions<P, Q, B, R> {
   operationId: string
   /** A PUT that honours `Idempotency-Key` as every POST does: a phone's retry over a patchy signal is done once. */
   retried?: boolean
+  /**
+   * For a body the route reads itself (an upload): what a retry under the same Idempotency-Key must match, and the
+   * request again with the bytes it read (the route then reads them from it).
+   */
+  retryFingerprint?: (db: Executor, request: Request) => Promise<{ fingerprint: string; request: Request }>
   /** The route needs a person behind the credential: the break-glass token is refused. */
   person?: boolean
   /** The route needs a signed-in person (a session): keys and the break-glass token are refused. */

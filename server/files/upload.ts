@@ -45,8 +45,6 @@ export async function readMultipart(db: Executor, request: Request, what: string
   return { form: await formOf(bytes, type), maxMb }
 }
 
-export const isMultipart = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')
-
 /**
  * What an upload sent with an Idempotency-Key is, for telling a retry from another upload under the same key: each
  * part's name and its text, or the SHA-256 of its file's bytes (the boundary differs from one send to the next, so

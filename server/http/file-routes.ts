@@ -13,7 +13,6 @@ import { takesOnlyKnownParameters } from './edge.ts'
 import { type HandlerContext, type LoadedRoute, pathPattern, type RouteDef, successStatus, takesIdempotencyKey } from '../routes.ts'
 import type { Services } from '../services.ts'
 import { parseBody, DEFAULT_BODY_LIMIT } from './body.ts'
-import { isMultipart, uploadFingerprint } from '../files/upload.ts'
 import { notServed } from './error-response.ts'
 import { requestPath } from './request-path.ts'
 import { validator, withTextRules } from './validate.ts'
@@ -278,8 +277,8 @@ function runner(
     const sent = await read(request, params)
     const key = idempotency && request.headers.get('idempotency-key')
     if (key != null) {
-      // An upload's file is no JSON body: its bytes' hash tells a retry from another file sent under the same key.
-      const upload = !def.body && isMultipart(request) ? await uploadFingerprint(services.db, request) : null
+      // An upload's file is no JSON body: the route says what tells a retry from another file sent under the same key.
+      const upload = def.retryFingerprint ? await def.retryFingerprint(services.db, request) : null
       const once = upload ? { ...arrival, request: upload.request } : arrival
       return idempotency!.answer(
         request,

@@ -1,7 +1,7 @@
 // GET/POST /api/admin/files: the uploaded files, newest first; upload one (multipart).
 import { FileStore } from '#server/files/store.ts'
 import { FileList, FileListQuery, FileView, listFiles, uploadFile } from '#server/files/files.ts'
-import { readUpload } from '#server/files/upload.ts'
+import { readUpload, uploadFingerprint } from '#server/files/upload.ts'
 import { nextLink } from '#server/http/paging.ts'
 import { created, defineRoute, ok } from '#server/routes.ts'
 
@@ -25,6 +25,7 @@ export const POST = defineRoute('pages:write', 'Upload a file', {
     'An image loses all its metadata (EXIF, GPS, camera serials) and is kept only as web sizes about 480, 960 and 1600 px wide (WebP, and JPEG or PNG). ' +
     'One file may be at most `files.max_mb` MB (413), and all files together at most `files.total_gb` GB (507).',
   publishes: true,
+  retryFingerprint: uploadFingerprint,
   responses: created(FileView, 'The file as kept, with where it is served', {
     400: 'A broken multipart body',
     403: { description: 'A unit the caller does not lead', codes: ['unit_out_of_scope'] },

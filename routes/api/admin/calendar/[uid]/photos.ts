@@ -2,6 +2,7 @@
 import { Uid } from '#server/calendar/schemas.ts'
 import { FileStore } from '#server/files/store.ts'
 import { addPhoto } from '#server/photos/commands.ts'
+import { uploadFingerprint } from '#server/files/upload.ts'
 import { formFile } from '#server/photos/form-file.ts'
 import { album } from '#server/photos/queries.ts'
 import { Album, PhotoView } from '#server/photos/schemas.ts'
@@ -22,6 +23,7 @@ export const POST = defineRoute('account:self', 'Add a photo to an event album',
     'multipart/form-data with the image in the field `file` (JPEG, PNG, WebP or HEIC, read from its bytes), at most `files.max_mb` MB. Only web sizes of it are kept (480, 960 and 1600 px wide, WebP and JPEG), with every metadata block (EXIF, GPS, camera serials) dropped. Leaders of the event’s units, and families on the event (a confirmed sign-up, or a scout a leader recorded present), may add photos; each waits for a leader’s review before families see it.',
   params: Uid,
   person: true,
+  retryFingerprint: uploadFingerprint,
   responses: created(PhotoView, 'The photo as the caller sees it', {
     403: { description: 'Neither a leader of the event’s unit nor a family on it', codes: ['not_on_event'] },
     404: 'No such event',
