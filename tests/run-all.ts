@@ -25,9 +25,9 @@ const bun = process.execPath
 const atTestPriority = { SITE_BUILD_NICENESS: '0' }
 const result = await runLine({
   cwd: ROOT,
-  // Issue 46 asks for 15 (and 9 as the target); the line took about 23 minutes idle on 2026-11-28 and 24.3 with a
-  // core kept busy, mostly Astro builds (docs/contributing.md), so 30 until the builds are shared.
-  budgetMinutes: 30,
+  // Issue 46 asks for 15 (and 9 as the target). With a core kept busy the line took 14.7 minutes on 2026-11-28
+  // (docs/contributing.md): 15 would fail it on a slower run, so 20 until the files cost less CPU.
+  budgetMinutes: 20,
   steps: [
     { name: 'system packages', command: ['bash', 'tests/install-system-deps.sh'] },
     { name: 'format and type check', command: ['npm', 'run', 'check'] },
