@@ -41,19 +41,26 @@ async function formOf(bytes: Uint8Array, type: string): Promise<FormData> {
  * of `what` (a file, a photo); anything but a readable form is refused in plain words.
  */
 export async function readMultipart(db: Executor, request: Request, what: string): Promise<{ form: FormData; maxMb: number }> {
+  const read = fingerprinted.get(request)
+  if (read) return read
   const { bytes, type, maxMb } = await formBytes(db, request, what)
   return { form: await formOf(bytes, type), maxMb }
 }
 
+/** The forms uploadFingerprint already read, by the request it hands on: the route's read takes them, not a second parse. */
+const fingerprinted = new WeakMap<Request, { form: FormData; maxMb: number }>()
+
 /**
  * What an upload sent with an Idempotency-Key is, for telling a retry from another upload under the same key: each
  * part's name and its text, or the SHA-256 of its file's bytes (the boundary differs from one send to the next, so
- * the raw body cannot be compared). The body is read here, so the route gets a request carrying the same bytes.
+ * the raw body cannot be compared). The body is read here: the request handed on carries the form read, for
+ * readMultipart.
  */
 export async function uploadFingerprint(db: Executor, request: Request): Promise<{ fingerprint: string; request: Request }> {
-  const { bytes, type } = await formBytes(db, request, 'file')
+  const { bytes, type, maxMb } = await formBytes(db, request, 'file')
+  const form = await formOf(bytes, type)
   const parts: string[] = []
-  for (const [name, value] of (await formOf(bytes, type)).entries() as Iterable<[string, string | Blob]>)
+  for (const [name, value] of form.entries() as Iterable<[string, string | Blob]>)
     parts.push(
       value instanceof Blob
         ? `${name}=file:${createHash('sha256')
@@ -61,7 +68,8 @@ export async function uploadFingerprint(db: Executor, request: Request): Promise
             .digest('hex')}`
         : `${name}=${JSON.stringify(value)}`,
     )
-  const again = new Request(request.url, { method: request.method, headers: request.headers, body: bytes as Uint8Array<ArrayBuffer> })
+  const again = new Request(request.url, { method: request.method, headers: request.headers })
+  fingerprinted.set(again, { form, maxMb })
   return { fingerprint: parts.join('\n'), request: again }
 }
 
