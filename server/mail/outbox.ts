@@ -79,7 +79,8 @@ export async function outboxStatus(db: Executor) {
     .selectFrom('mail_outbox')
     .select((eb) => [
       eb.fn.countAll<number>().as('queued'),
-      eb.fn.count<number>('id').filterWhere('state', '=', 'queued').filterWhere('error', 'is not', null).as('retrying'),
+      // A mail being tried again after a failure ('sending', its error kept) is still waiting on the relay.
+      eb.fn.count<number>('id').filterWhere('error', 'is not', null).as('retrying'),
     ])
     .where('state', 'in', ['queued', 'sending'])
     .executeTakeFirstOrThrow()
