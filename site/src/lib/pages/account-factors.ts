@@ -93,8 +93,8 @@ onSubmit(
   byId<HTMLFormElement>('app-remove-form'),
   (data) => confirmingFirst(() => api('DELETE', '/api/admin/account/totp', { code: text(data, 'code') })),
   async () => {
-    showStatus('The authenticator app is removed.')
     await loadFactors()
+    showStatus('The authenticator app is removed.')
   },
 )
 
@@ -136,8 +136,8 @@ onSubmit(
   (data) => api('DELETE', `/api/admin/account/passkeys/${removing!.id}`, { password: String(data.get('password')) }),
   async () => {
     removeDialog.close()
-    showStatus(`Removed the passkey “${removing!.name}”.`)
     await loadFactors()
+    showStatus(`Removed the passkey “${removing!.name}”.`)
   },
 )
 

@@ -105,8 +105,8 @@ onSubmit(
     unitChoice.value = defaultUnit
     endsAt.value = weekAhead()
     countChars()
-    showStatus(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
     await load()
+    showStatus(`Published (${LABEL[created.state]}). The site updates in a few seconds.`)
   },
   {
     refused: (res) => {

@@ -372,9 +372,11 @@ onSubmit(
     return uid ? api('PUT', `/api/admin/calendar/${encodeURIComponent(uid)}`, fields()) : api('POST', '/api/admin/calendar', fields())
   },
   async (saved) => {
-    showStatus(`${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`)
+    const said = `${field('uid').value ? 'Saved' : 'Added'} “${saved.title}”. The public calendar updates in a few seconds.`
     edit(null)
+    // Said once the list shows it, so nothing opened in the old list is redrawn away after.
     await load()
+    showStatus(said)
   },
   {
     reset: false,

@@ -84,8 +84,8 @@ onSubmit(
   },
   async (page) => {
     close()
-    showStatus(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
     await load()
+    showStatus(`Saved “${page.title}”${page.published ? `; it shows at /pages/${page.slug}/ in a few seconds` : ' as a draft'}.`)
   },
 )
 

@@ -85,8 +85,8 @@ function entryForm(family: Account, scouts: Account[]): HTMLElement {
       })
     },
     async (body) => {
-      showStatus(`Recorded ${body.entry.kind} of ${dollars(body.entry.amount_cents)} for ${family.name}.`)
       await loadAccounts()
+      showStatus(`Recorded ${body.entry.kind} of ${dollars(body.entry.amount_cents)} for ${family.name}.`)
     },
   )
   return form
@@ -152,8 +152,8 @@ async function loadUnmatched() {
         form,
         (data) => api('POST', `/api/admin/money/unmatched/${p.id}/assign`, { household_id: Number(text(data, 'household_id')) }),
         async () => {
-          showStatus(`The payment of ${dollars(p.amount_cents)} is on the family's account.`)
           await refresh()
+          showStatus(`The payment of ${dollars(p.amount_cents)} is on the family's account.`)
         },
       )
       return h(
@@ -236,8 +236,8 @@ byId('credits-apply').addEventListener('click', async () => {
   if (!res.ok) return showError(res, byId('credits-error'))
   credits = null
   byId('credits-preview').hidden = true
-  showStatus(`Credited ${dollars(res.body.total_cents)} to ${plural(res.body.created, 'scout')}.`)
   await loadAccounts()
+  showStatus(`Credited ${dollars(res.body.total_cents)} to ${plural(res.body.created, 'scout')}.`)
 })
 
 const cell = (value: string, cents = false) => h('td', cents ? { class: 'cents' } : {}, value)

@@ -47,8 +47,8 @@ function card(n: Nearby): HTMLFormElement {
     form,
     (data) => api('PATCH', `/api/admin/nearby/${n.id}`, fieldsOf(data) as BodyOf<Route<'PATCH /api/admin/nearby/{id}'>>),
     async () => {
-      showStatus(`Saved ${n.name}.`)
       await load()
+      showStatus(`Saved ${n.name}.`)
     },
     { problem, reset: false },
   )
@@ -78,8 +78,8 @@ onSubmit(
   byId<HTMLFormElement>('add'),
   (data) => api('POST', '/api/admin/nearby', fieldsOf(data, true) as BodyOf<Route<'POST /api/admin/nearby'>>),
   async (added) => {
-    showStatus(`Added ${added.name}.`)
     await load()
+    showStatus(`Added ${added.name}.`)
   },
 )
 await load()

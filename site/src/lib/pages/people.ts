@@ -98,8 +98,8 @@ function rolesEditor(p: Person): HTMLFormElement {
         units: unitsFrom(editor),
       }),
     async () => {
-      showStatus(`Saved the roles of ${p.email}.`)
       await load()
+      showStatus(`Saved the roles of ${p.email}.`)
     },
     { problem: byId('status'), reset: false },
   )

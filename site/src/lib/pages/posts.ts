@@ -56,8 +56,8 @@ function card(p: Post, zone: string): HTMLElement {
         scheduled_for: new Date(String(data.get('scheduled_for'))).toISOString(),
       }),
     async () => {
-      showStatus('The publisher will schedule the post again on its next cycle.')
       await load()
+      showStatus('The publisher will schedule the post again on its next cycle.')
     },
     { problem, reset: false },
   )
@@ -90,8 +90,8 @@ async function cancel(p: Post, problem: HTMLElement) {
   if (!confirm(`Cancel this post? It will not be published.\n\n${p.message.slice(0, 200)}`)) return
   const res = await api('POST', `/api/admin/socialposts/${p.id}/cancel`)
   if (!res.ok) return showError(res, problem)
-  showStatus('Post cancelled.')
   await load()
+  showStatus('Post cancelled.')
 }
 all.addEventListener('change', load)
 await load()
