@@ -62,13 +62,10 @@ function postingsOf(count: number, idAt: Int32Array): Postings {
 }
 
 /**
- * The index of one season's rows. Rows are numbered in the order answers use (confirmed first, then base_name and
- * variant as `localeCompare` orders them, then file order; rarity_weight never takes part), so among matches of the
- * same kind the lower number wins. Folded names are kept once each, sorted, so the names starting with the query
- * are one range found by binary search; names holding it elsewhere come from a map of each name's 1-, 2- and
- * 3-unit pieces (the rarest piece of the query, then a check of those names only). Each name lists its rows as a base name and, apart, as a row name.
+ * What an index keeps of one season's rows, built apart from the index's search functions: a closure keeps every
+ * variable of its scope that any closure there names, so building beside them kept every row object alive.
  */
-export function buildIndex(season: string, rows: readonly IndexedRow[], { gatherMax = GATHER_MAX } = {}): AutocompleteIndex {
+function indexParts(rows: readonly IndexedRow[]) {
   const n = rows.length
   const collator = new Intl.Collator()
   // Answer order by counting sort on (confirmed, rank of the base name), each base name compared once; then the
@@ -128,6 +125,18 @@ export function buildIndex(season: string, rows: readonly IndexedRow[], { gather
   const offsets = new Int32Array(n + 1)
   parts.forEach((part, pos) => (offsets[pos + 1] = offsets[pos] + Buffer.byteLength(part)))
   const json = encoder.encode(parts.join(''))
+  return { n, confirmed, names, baseId, rowId, byBase, byRow, grams, offsets, json }
+}
+
+/**
+ * The index of one season's rows. Rows are numbered in the order answers use (confirmed first, then base_name and
+ * variant as `localeCompare` orders them, then file order; rarity_weight never takes part), so among matches of the
+ * same kind the lower number wins. Folded names are kept once each, sorted, so the names starting with the query
+ * are one range found by binary search; names holding it elsewhere come from a map of each name's 1-, 2- and
+ * 3-unit pieces (the rarest piece of the query, then a check of those names only). Each name lists its rows as a base name and, apart, as a row name.
+ */
+export function buildIndex(season: string, rows: readonly IndexedRow[], { gatherMax = GATHER_MAX } = {}): AutocompleteIndex {
+  const { n, confirmed, names, baseId, rowId, byBase, byRow, grams, offsets, json } = indexParts(rows)
 
   // Marks of the current search, told apart by a generation number so nothing is cleared between searches.
   let generation = 0
