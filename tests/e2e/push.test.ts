@@ -94,16 +94,26 @@ describe('notifications on a phone', () => {
     const cdp = await context.newCDPSession(page)
     const registrations: { registrationId: string; scopeURL: string }[] = []
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e: any) => registrations.push(...e.registrations))
+    // A push reaches the worker only once it is activated and running: delivered before, Chromium may drop it.
+    const versions = new Map<string, { registrationId: string; status: string; runningStatus: string }>()
+    let versionSeen = () => {}
+    cdp.on('ServiceWorker.workerVersionUpdated', (e: any) => {
+      for (const v of e.versions) versions.set(v.versionId, v)
+      versionSeen()
+    })
     await cdp.send('ServiceWorker.enable')
     await page.evaluate(() => navigator.serviceWorker.ready)
     const registrationId = registrations.find((r) => r.scopeURL === `${origin}/`)!.registrationId
+    const running = () =>
+      [...versions.values()].some((v) => v.registrationId === registrationId && v.status === 'activated' && v.runningStatus === 'running')
+    while (!running()) await new Promise<void>((resolve) => (versionSeen = resolve))
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(pushed.payload) })
     const shown = await page.evaluate(async () => {
       const reg = await navigator.serviceWorker.ready
       for (;;) {
         const notes = await reg.getNotifications()
         if (notes.length) return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))
-        await new Promise((resolve) => requestAnimationFrame(resolve))
+        await new Promise((resolve) => setTimeout(resolve, 20)) // timers run in a page Chromium deems hidden; frames may not
       }
     })
     expect(shown).toEqual([
