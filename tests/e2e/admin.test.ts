@@ -95,6 +95,29 @@ describe('admin section in a browser', () => {
     expect(await page.locator('#secret').isHidden()).toBe(true)
   })
 
+  it('sends a form pressed before its page is ready once it is, never natively with its fields in the address', async () => {
+    // The page's script takes its forms once it knows who is signed in: that answer is held until the button is pressed.
+    let answer = () => {}
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    const whoami = (url: URL) => url.pathname === '/api/admin/whoami'
+    await page.route(whoami, async (route) => {
+      await held
+      await route.continue()
+    })
+    const navigations: string[] = []
+    const seen = (frame: { url(): string }) => navigations.push(frame.url())
+    page.on('framenavigated', seen)
+    await page.goto(`${suite.s.url}/admin/keys/`)
+    await page.getByText('Make a new key').click()
+    await page.getByLabel('Label').fill('early key')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    answer()
+    await page.locator('.field-error').filter({ hasText: 'Permissions need at least one box ticked.' }).waitFor()
+    expect(navigations).toEqual([`${suite.s.url}/admin/keys/`])
+    page.off('framenavigated', seen)
+    await page.unroute(whoami)
+  })
+
   it('shows the validation error for a bad setting and saves a good one', async () => {
     await page.goto(`${suite.s.url}/admin/settings/`)
     const field = page.getByLabel('Announcements shown at once')

@@ -115,6 +115,30 @@ interface SubmitOptions<T> {
   reset?: boolean
 }
 
+// A form without an action is sent only by its page's script. Sent natively it would reload the page with its fields,
+// a password among them, in the address; so one sent before its script has taken it (while the page still asks who
+// is signed in) waits, and is sent once the script takes it.
+const taken = new WeakSet<HTMLFormElement>()
+const waiting = new Map<HTMLFormElement, HTMLElement | null>()
+document.addEventListener(
+  'submit',
+  (event) => {
+    const form = event.target as HTMLFormElement
+    if (form.hasAttribute('action') || taken.has(form)) return
+    event.preventDefault()
+    waiting.set(form, event.submitter)
+  },
+  true,
+)
+
+/** Takes a form's sending: `handler` runs on each submit, from one the page received before this call on. */
+export function onSend(form: HTMLFormElement, handler: (event: SubmitEvent) => unknown) {
+  form.addEventListener('submit', handler)
+  taken.add(form)
+  const submitter = waiting.get(form)
+  if (waiting.delete(form)) form.requestSubmit(submitter ?? undefined)
+}
+
 /**
  * On submit, sends the form with `send`. A refusal shows next to the field it names, or else above the form;
  * a success clears the form and its errors and runs `done` with the answer.
@@ -125,7 +149,7 @@ export function onSubmit<T>(
   done: (body: T) => unknown,
   { problem = byId(`${form.id}-error`), refused, fieldName, reset = true }: SubmitOptions<T> = {},
 ) {
-  form.addEventListener('submit', async (event) => {
+  onSend(form, async (event) => {
     event.preventDefault()
     const res = await send(new FormData(form))
     if (!res.ok) {

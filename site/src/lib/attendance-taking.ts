@@ -5,7 +5,7 @@
 // older one. The button says whether its mark is saved; a refused tap is listed until dismissed.
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { byId, h, type Route } from './admin.ts'
+import { onSend, byId, h, type Route } from './admin.ts'
 import { changes, enqueue, flush, flushWhenOnline, forget, onQueueChange, type Change } from './offline-queue.ts'
 import { newKey } from './retry-keys.ts'
 
@@ -149,7 +149,7 @@ function draw(view: Attendance) {
   void showQueue()
 }
 
-byId<HTMLFormElement>('attendance-adult').addEventListener('submit', (event) => {
+onSend(byId<HTMLFormElement>('attendance-adult'), (event) => {
   event.preventDefault()
   const input = (event.target as HTMLFormElement).elements.namedItem('name') as HTMLInputElement
   const name = input.value.trim().replace(/\s+/g, ' ')

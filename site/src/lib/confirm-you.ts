@@ -1,6 +1,6 @@
 // "Confirm it's you" on the admin pages: a call refused with confirm_required (adding a second factor, minting a
 // key) asks for the password in a dialog, confirms this session for ten minutes and makes the call again.
-import { api, type ApiResult, detailOf, h, showError } from './admin.ts'
+import { onSend, api, type ApiResult, detailOf, h, showError } from './admin.ts'
 
 let dialog: HTMLDialogElement | null = null
 
@@ -24,7 +24,7 @@ function confirmDialog(): HTMLDialogElement {
   ) as HTMLFormElement
   dialog = h('dialog', { id: 'confirm-you', 'aria-labelledby': 'confirm-you-title' }, form) as HTMLDialogElement
   document.body.append(dialog)
-  form.addEventListener('submit', async (event) => {
+  onSend(form, async (event) => {
     event.preventDefault()
     const res = await api('POST', '/api/admin/account/confirm', { password: String(new FormData(form).get('password')) })
     if (!res.ok) return showError(detailOf(res), problem)

@@ -2,7 +2,7 @@
 // place while typing), the den choices of the units shown, and a leader's own dens one tap away.
 import type { AnswerOf } from '#server/routes.ts'
 import { denWords, plural } from '#server/words.ts'
-import { byId, field, formParams, h, type Route } from './admin.ts'
+import { onSend, byId, field, formParams, h, type Route } from './admin.ts'
 
 type Me = AnswerOf<Route<'GET /api/admin/whoami'>>
 type Roster = AnswerOf<Route<'GET /api/admin/roster'>>
@@ -120,7 +120,7 @@ export function rosterFilters({ me, reload }: { me: Me; reload: () => void }) {
 
   /** Reads the address, and reads the roster again whenever a filter changes or the address does (back, forward). */
   function wire() {
-    filters.addEventListener('submit', (event) => {
+    onSend(filters, (event) => {
       event.preventDefault()
       apply('push')
     })

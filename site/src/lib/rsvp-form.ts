@@ -3,7 +3,7 @@
 // adds to it: which scouts come, places and the waiting list, the closing time, the cost, a permission slip and slots.
 import type { AnswerOf } from '#server/routes.ts'
 import { dollars, listWords, plural, replyWords, scoutName } from '#server/words.ts'
-import { api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
+import { onSend, api, h, type Route, SITE_ZONE, showStatus, showError } from './admin.ts'
 import { overWords, splitOffer } from './reply-words.ts'
 
 type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
@@ -256,7 +256,7 @@ export function rsvpForm(
   form.addEventListener('input', drawOver)
   form.addEventListener('change', drawOver)
   drawOver()
-  form.addEventListener('submit', async (e) => {
+  onSend(form, async (e) => {
     e.preventDefault()
     const answer = (form.querySelector(`input[name="answer-${n}"]:checked`) as HTMLInputElement | null)?.value as
       Reply['answer'] | undefined

@@ -3,7 +3,7 @@
 // scout was on a form to add your own photos (a leader looks at each before other families see it).
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords } from '#server/words.ts'
-import { api, byId, h, showError, showStatus, type Route } from '../admin.ts'
+import { onSend, api, byId, h, showError, showStatus, type Route } from '../admin.ts'
 import { photoPicture } from '../photo-picture.ts'
 import { sendPhoto } from '../photo-upload.ts'
 
@@ -73,7 +73,7 @@ function uploadForm(album: Album, n: number) {
     button,
     progress,
   ) as HTMLFormElement
-  form.addEventListener('submit', async (event) => {
+  onSend(form, async (event) => {
     event.preventDefault()
     const file = input.files?.[0]
     showStatus('', progress)

@@ -2,7 +2,7 @@
 // each file's address to copy, and delete.
 import type { AnswerOf } from '#server/routes.ts'
 import { sizeWords, UNIT_WORDS } from '#server/words.ts'
-import { api, byId, h, signedInFor, type Route, showStatus, showError, showOutcome, bodyOrShowError, when } from '../admin.ts'
+import { onSend, api, byId, h, signedInFor, type Route, showStatus, showError, showOutcome, bodyOrShowError, when } from '../admin.ts'
 
 type FileInfo = AnswerOf<Route<'GET /api/admin/files'>>['files'][number]
 
@@ -74,7 +74,7 @@ async function remove(file: FileInfo) {
 
 const form = byId<HTMLFormElement>('upload')
 const problem = byId('upload-error')
-form.addEventListener('submit', async (event) => {
+onSend(form, async (event) => {
   event.preventDefault()
   problem.hidden = true
   const button = form.querySelector('button[type=submit]') as HTMLButtonElement

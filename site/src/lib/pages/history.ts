@@ -1,7 +1,7 @@
 // History: the action log, newest first, filtered by area and by who, paged, downloadable as CSV.
 import { kindWords } from '#server/db/history-kinds.ts'
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, formParams, h, signedInFor, when, type Route, bodyOrShowError } from '../admin.ts'
+import { onSend, api, byId, formParams, h, signedInFor, when, type Route, bodyOrShowError } from '../admin.ts'
 
 const ACTORS: Record<string, string> = {
   anonymous: 'a visitor',
@@ -48,7 +48,7 @@ async function page(reset: boolean) {
   more.hidden = !next
 }
 
-form.addEventListener('submit', (event) => {
+onSend(form, (event) => {
   event.preventDefault()
   void page(true)
 })

@@ -47,6 +47,12 @@ async function revoke(k: Key) {
   await load()
 }
 
+byId('copy').addEventListener('click', async () => {
+  await navigator.clipboard?.writeText(byId('secret-value').textContent ?? '')
+  showStatus('Key copied to the clipboard.')
+})
+await load()
+// Taken once the permissions are shown: a key pressed for before then is sent now (lib/admin.ts).
 onSubmit(
   byId<HTMLFormElement>('mint'),
   (data) =>
@@ -68,9 +74,3 @@ onSubmit(
   },
   {},
 )
-
-byId('copy').addEventListener('click', async () => {
-  await navigator.clipboard?.writeText(byId('secret-value').textContent ?? '')
-  showStatus('Key copied to the clipboard.')
-})
-await load()

@@ -2,7 +2,7 @@
 // scout it names; asked which unit first when the family was not sure); copies to the spreadsheet that failed, with a
 // retry button (or a plain word when no spreadsheet is set up).
 import type { AnswerOf } from '#server/routes.ts'
-import { api, byId, formParams, h, holds, signedInFor, when, type Route, showOutcome, bodyOrShowError } from '../admin.ts'
+import { onSend, api, byId, formParams, h, holds, signedInFor, when, type Route, showOutcome, bodyOrShowError } from '../admin.ts'
 
 type Lead = AnswerOf<Route<'GET /api/admin/leads'>>['leads'][number]
 
@@ -145,7 +145,7 @@ retry.addEventListener('click', async () => {
   showOutcome(res, (r) => `Tried ${r.attempted} again: ${r.ok} copied, ${r.failed} still failing.`)
   await failed()
 })
-form.addEventListener('submit', (event) => {
+onSend(form, (event) => {
   event.preventDefault()
   void load(true)
 })

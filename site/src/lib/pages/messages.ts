@@ -2,7 +2,7 @@
 // of who it reaches, a confirm step naming it) and the messages sent, each opening onto its deliveries.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { dayWords, plural } from '#server/words.ts'
-import { api, byId, detailOf, h, leadsUnit, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
+import { onSend, api, byId, detailOf, h, leadsUnit, signedInFor, when, type Route, showStatus, showError } from '../admin.ts'
 import { clearFieldErrors, showRefusal } from '../field-errors.ts'
 
 type Audience = BodyOf<Route<'POST /api/admin/messages'>>['audience']
@@ -135,7 +135,7 @@ async function compose(form: HTMLFormElement) {
   const confirmSend = byId<HTMLButtonElement>('confirm-send')
   let pending: BodyOf<Route<'POST /api/admin/messages'>> | null = null
   dialog.querySelector('[data-close]')!.addEventListener('click', () => dialog.close())
-  form.addEventListener('submit', async (e) => {
+  onSend(form, async (e) => {
     e.preventDefault()
     clearFieldErrors(form)
     problem.hidden = true
@@ -154,7 +154,7 @@ async function compose(form: HTMLFormElement) {
     byId('confirm-error').hidden = true
     dialog.showModal()
   })
-  byId<HTMLFormElement>('confirm').addEventListener('submit', async (e) => {
+  onSend(byId<HTMLFormElement>('confirm'), async (e) => {
     e.preventDefault()
     if (!pending) return
     confirmSend.disabled = true

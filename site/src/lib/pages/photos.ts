@@ -2,7 +2,7 @@
 // public, delete it. The cards are drawn again from each answer, so what they say is what the server holds.
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords } from '#server/words.ts'
-import { api, byId, detailOf, h, showError, showOutcome, showStatus, signedInFor, type Route } from '../admin.ts'
+import { onSend, api, byId, detailOf, h, showError, showOutcome, showStatus, signedInFor, type Route } from '../admin.ts'
 import { type PhotoView, photoPicture, SHOWN_WORDS } from '../photo-picture.ts'
 
 await signedInFor('/admin/calendar/')
@@ -103,7 +103,7 @@ function card(p: PhotoView, n: number) {
   )
 }
 
-byId('upload').addEventListener('submit', async (e) => {
+onSend(byId('upload'), async (e) => {
   e.preventDefault()
   const form = e.currentTarget as HTMLFormElement
   const problem = byId('upload-error')
