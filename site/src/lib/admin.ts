@@ -119,7 +119,7 @@ interface SubmitOptions<T> {
 // a password among them, in the address; so one sent before its script has taken it (while the page still asks who
 // is signed in) waits, and is sent once the script takes it.
 const taken = new WeakSet<HTMLFormElement>()
-const waiting = new Map<HTMLFormElement, HTMLElement | null>()
+const waiting = new WeakMap<HTMLFormElement, HTMLElement | null>()
 document.addEventListener(
   'submit',
   (event) => {
