@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { runLine } from '../test-line.ts'
+import { failureReports, runLine } from '../test-line.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'test-line-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -85,5 +85,82 @@ describe('runLine', () => {
     expect(result.ok).toBe(false)
     expect(result.failure).toBe('the step "failing step" failed (exit 3)')
     expect(existsSync(marker)).toBe(false)
+  })
+})
+
+describe('failureReports', () => {
+  // As `bun test --parallel=2` printed it: each file's header comes again after another file's output.
+  const output = [
+    'bun test v1.4.5 (a7733435c) 2x PARALLEL',
+    '',
+    'tests/a.test.ts:',
+    '(pass) one passes [1.08ms]',
+    'some log',
+    "3 | it('two fails', () => { expect({a: 1}).toEqual({a: 2}) })",
+    'error: expect(received).toEqual(expected)',
+    '      at <anonymous> (/tmp/bt/tests/a.test.ts:3:65)',
+    '(fail) two fails [5.51ms]',
+    '',
+    'tests/b.test.ts:',
+    '(pass) b one [0.19ms]',
+    'error: boom in b',
+    '(fail) b two throws [0.35ms]',
+    '',
+    'tests/a.test.ts:',
+    'printed by the test that timed out',
+    '(fail) three times out [300.01ms]',
+    '  ^ this test timed out after 300ms.',
+    '(pass) four passes [1.58ms]',
+    '',
+    '2 tests failed:',
+    '(fail) two fails [5.51ms]',
+    '(fail) b two throws [0.35ms]',
+  ]
+
+  it('gives each failed test its file, what it printed after the test before it, and the note under it', () => {
+    expect(failureReports(output)).toEqual([
+      [
+        'tests/a.test.ts:',
+        'some log',
+        "3 | it('two fails', () => { expect({a: 1}).toEqual({a: 2}) })",
+        'error: expect(received).toEqual(expected)',
+        '      at <anonymous> (/tmp/bt/tests/a.test.ts:3:65)',
+        '(fail) two fails [5.51ms]',
+      ],
+      ['tests/b.test.ts:', 'error: boom in b', '(fail) b two throws [0.35ms]'],
+      [
+        'tests/a.test.ts:',
+        'printed by the test that timed out',
+        '(fail) three times out [300.01ms]',
+        '  ^ this test timed out after 300ms.',
+      ],
+    ])
+  })
+
+  it('keeps the last 60 lines of a long report', () => {
+    const long = ['tests/a.test.ts:', ...Array.from({ length: 100 }, (_, i) => `line ${i}`), '(fail) long [1ms]']
+    const [report] = failureReports(long)
+    expect(report).toHaveLength(62)
+    expect(report[1]).toBe('line 40')
+  })
+
+  it('repeats them at the end of a failed line', async () => {
+    const printed: string[] = []
+    const script =
+      "console.error('tests/x.test.ts:'); console.error('error: it broke'); console.error('(fail) breaks [1ms]'); process.exit(1)"
+    const result = await runLine({
+      cwd: dir,
+      steps: [{ name: 'tests', command: [bun, '-e', script] }],
+      budgetMinutes: 15,
+      timings: () => [],
+      testFiles: new Set(),
+      print: (line) => printed.push(line),
+      quiet: true,
+    })
+    expect(result.ok).toBe(false)
+    const out = printed.join('\n')
+    expect(out).toContain(
+      '=== What each failed test printed (1, repeated from above)\n\ntests/x.test.ts:\nerror: it broke\n(fail) breaks [1ms]',
+    )
   })
 })
