@@ -9,6 +9,7 @@ import { ROLES } from '../helpers.ts'
 import { familyAccount } from '../households.ts'
 import { startRelay, type TestRelay } from '../mail.ts'
 import { startPushService, type PushStandIn } from '../push.ts'
+import type { Page } from 'playwright-core'
 import { browserSuite, screenshot, seriousViolations } from './browser.ts'
 
 let relay: TestRelay
@@ -51,6 +52,56 @@ function standInPushManager(sub: { endpoint: string; keys: { p256dh: string; aut
   PushManager.prototype.getSubscription = async () => current
 }
 
+interface WorkerVersion {
+  versionId: string
+  registrationId: string
+  status: string
+  runningStatus: string
+}
+
+/**
+ * The service worker of one scope as Chromium's DevTools protocol reports it. `until` waits for the reports to show
+ * a state; past its bound it fails with everything reported, so that a failure in CI says where the worker stopped.
+ */
+async function watchWorker(page: Page, scopeURL: string) {
+  const cdp = await page.context().newCDPSession(page)
+  const scopes = new Map<string, string>()
+  const versions = new Map<string, WorkerVersion>()
+  const errors: string[] = []
+  let changed = () => {}
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+    for (const r of e.registrations) scopes.set(r.registrationId, r.isDeleted ? `${r.scopeURL} (deleted)` : r.scopeURL)
+    changed()
+  })
+  cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+    for (const v of e.versions) versions.set(v.versionId, v)
+    changed()
+  })
+  cdp.on('ServiceWorker.workerErrorReported', (e) => errors.push(e.errorMessage.errorMessage))
+  page.on('crash', () => errors.push('the page crashed'))
+  await cdp.send('ServiceWorker.enable')
+  const seen = () => JSON.stringify({ scopes: Object.fromEntries(scopes), versions: [...versions.values()], errors })
+  return {
+    cdp,
+    seen,
+    version: (match: (v: WorkerVersion) => boolean) =>
+      [...versions.values()].find((v) => scopes.get(v.registrationId) === scopeURL && match(v)),
+    async until<T>(state: string, found: () => T | undefined, ms = 30_000): Promise<T> {
+      const deadline = Date.now() + ms
+      for (;;) {
+        const value = found()
+        if (value) return value
+        const left = deadline - Date.now()
+        if (left <= 0) throw new Error(`the service worker was not ${state} within ${ms} ms; DevTools reported ${seen()}`)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left)
+          changed = () => (clearTimeout(timer), resolve())
+        })
+      }
+    },
+  }
+}
+
 describe('notifications on a phone', () => {
   it('asks only when pressed, subscribes with the site key, and an urgent message shows as a notification', async () => {
     const s = suite.s
@@ -88,34 +139,28 @@ describe('notifications on a phone', () => {
     expect(pushed.payload).toMatchObject({ title: 'Campout cancelled', body: 'The road is closed.', url: `http://127.0.0.1:1/family/` })
 
     // The payload as the phone would decrypt it, delivered to the site's service worker, becomes a notification.
-    const context = page.context()
     const origin = new URL(s.url).origin
-    await context.grantPermissions(['notifications'], { origin })
-    const cdp = await context.newCDPSession(page)
-    const registrations: { registrationId: string; scopeURL: string }[] = []
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: any) => registrations.push(...e.registrations))
-    // A push reaches the worker only once it is activated and running: delivered before, Chromium may drop it.
-    const versions = new Map<string, { registrationId: string; status: string; runningStatus: string }>()
-    let versionSeen = () => {}
-    cdp.on('ServiceWorker.workerVersionUpdated', (e: any) => {
-      for (const v of e.versions) versions.set(v.versionId, v)
-      versionSeen()
+    await page.context().grantPermissions(['notifications'], { origin })
+    const worker = await watchWorker(page, `${origin}/`)
+    // A push reaches the worker once it is activated and running: delivered before, Chromium may drop it.
+    const active = await worker.until('activated', () => worker.version((v) => v.status === 'activated'))
+    if (active.runningStatus !== 'running') await worker.cdp.send('ServiceWorker.startWorker', { scopeURL: `${origin}/` })
+    await worker.until('running', () => worker.version((v) => v.versionId === active.versionId && v.runningStatus === 'running'))
+    await worker.cdp.send('ServiceWorker.deliverPushMessage', {
+      origin,
+      registrationId: active.registrationId,
+      data: JSON.stringify(pushed.payload),
     })
-    await cdp.send('ServiceWorker.enable')
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    const registrationId = registrations.find((r) => r.scopeURL === `${origin}/`)!.registrationId
-    const running = () =>
-      [...versions.values()].some((v) => v.registrationId === registrationId && v.status === 'activated' && v.runningStatus === 'running')
-    while (!running()) await new Promise<void>((resolve) => (versionSeen = resolve))
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(pushed.payload) })
-    const shown = await page.evaluate(async () => {
+    const shown = await page.evaluate(async (ms) => {
       const reg = await navigator.serviceWorker.ready
-      for (;;) {
+      for (const deadline = Date.now() + ms; Date.now() < deadline;) {
         const notes = await reg.getNotifications()
         if (notes.length) return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))
         await new Promise((resolve) => setTimeout(resolve, 20)) // timers run in a page Chromium deems hidden; frames may not
       }
-    })
+      return []
+    }, 30_000)
+    if (!shown.length) throw new Error(`no notification 30 s after the push; the worker: ${worker.seen()}`)
     expect(shown).toEqual([
       { title: 'Campout cancelled', body: 'The road is closed.', tag: pushed.payload.tag, url: 'http://127.0.0.1:1/family/' },
     ])
