@@ -98,6 +98,16 @@ export function showOutcome<T>(res: ApiResult<T>, done: string | ((body: T) => s
   return res.ok
 }
 
+/**
+ * As `showOutcome`, for a change the page's list shows: a success is said once `redraw` has drawn the list again, so
+ * whoever reads "Deleted …" finds the list already without it; a refusal is said at once, then the list is redrawn.
+ */
+export async function showOutcomeRedrawn<T>(res: ApiResult<T>, done: string, redraw: () => Promise<unknown>): Promise<void> {
+  if (!res.ok) showError(res)
+  await redraw()
+  if (res.ok) showStatus(done)
+}
+
 /** The body of a successful answer; a refusal is shown in the page's status line instead, giving undefined. */
 export function bodyOrShowError<T>(res: ApiResult<T>): T | undefined {
   if (res.ok) return res.body

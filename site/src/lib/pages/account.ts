@@ -1,6 +1,6 @@
 // Your account: your second factors, changing your password, what the site mails you, your email on the unit page,
 // and where you are signed in (sign out there).
-import { api, byId, h, onSubmit, signedInFor, when, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, when, showStatus, showOutcome, showOutcomeRedrawn, bodyOrShowError } from '../admin.ts'
 import { loadFactors } from './account-factors.ts'
 import { setUpPushButton, setUpPushChoices } from '../push-button.ts'
 
@@ -23,8 +23,7 @@ async function load() {
 }
 
 async function end(id: number) {
-  showOutcome(await api('DELETE', `/api/admin/account/sessions/${id}`), 'Signed out on that device.')
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/account/sessions/${id}`), 'Signed out on that device.', load)
 }
 
 onSubmit(

@@ -15,7 +15,7 @@ import {
   when,
   type Route,
   showStatus,
-  showOutcome,
+  showOutcomeRedrawn,
   bodyOrShowError,
 } from '../admin.ts'
 
@@ -88,8 +88,7 @@ async function load() {
 
 async function revoke(a: Announcement) {
   if (!confirm('Take this announcement down now?')) return
-  showOutcome(await api('DELETE', `/api/admin/announcements/${a.id}`), 'Taken down; the site updates in a few seconds.')
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/announcements/${a.id}`), 'Taken down; the site updates in a few seconds.', load)
 }
 
 onSubmit(

@@ -2,7 +2,19 @@
 // the title until it is typed), and a preview the server renders exactly as the site build does.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { UNIT_WORDS } from '#server/words.ts'
-import { api, byId, h, onSubmit, signedInFor, when, type Route, showStatus, showError, showOutcome, bodyOrShowError } from '../admin.ts'
+import {
+  api,
+  byId,
+  h,
+  onSubmit,
+  signedInFor,
+  when,
+  type Route,
+  showStatus,
+  showError,
+  showOutcomeRedrawn,
+  bodyOrShowError,
+} from '../admin.ts'
 
 type Page = AnswerOf<Route<'GET /api/admin/pages'>>['pages'][number]
 
@@ -91,14 +103,13 @@ onSubmit(
 
 async function setPublished(page: Page, published: boolean) {
   const res = await api('PATCH', `/api/admin/pages/${page.slug}`, { published })
-  showOutcome(res, published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`)
-  await load()
+  const said = published ? `“${page.title}” is published; the site updates in a few seconds.` : `“${page.title}” is a draft again.`
+  await showOutcomeRedrawn(res, said, load)
 }
 
 async function remove(page: Page) {
   if (!confirm(`Delete “${page.title}”? It leaves the public site.`)) return
-  showOutcome(await api('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`)
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/pages/${page.slug}`), `Deleted “${page.title}”.`, load)
 }
 
 async function load() {

@@ -2,7 +2,19 @@
 // each file's address to copy, and delete.
 import type { AnswerOf } from '#server/routes.ts'
 import { sizeWords, UNIT_WORDS } from '#server/words.ts'
-import { onSend, api, byId, h, signedInFor, type Route, showStatus, showError, showOutcome, bodyOrShowError, when } from '../admin.ts'
+import {
+  onSend,
+  api,
+  byId,
+  h,
+  signedInFor,
+  type Route,
+  showStatus,
+  showError,
+  showOutcomeRedrawn,
+  bodyOrShowError,
+  when,
+} from '../admin.ts'
 
 type FileInfo = AnswerOf<Route<'GET /api/admin/files'>>['files'][number]
 
@@ -68,8 +80,7 @@ async function load(append = false) {
 
 async function remove(file: FileInfo) {
   if (!confirm(`Delete ${file.name}? Pages that show or link it lose it at the next site update.`)) return
-  showOutcome(await api('DELETE', `/api/admin/files/${file.id}`), `${file.name} is deleted.`)
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/files/${file.id}`), `${file.name} is deleted.`, load)
 }
 
 const form = byId<HTMLFormElement>('upload')

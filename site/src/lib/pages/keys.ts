@@ -1,7 +1,7 @@
 // The API keys page: your keys with their state, minting one with scope checkboxes (secret shown once), revoking.
 import type { AnswerOf } from '#server/routes.ts'
 import { CAPABILITY_WORDS } from '#server/auth/capabilities.ts'
-import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcomeRedrawn, bodyOrShowError } from '../admin.ts'
 import { confirmingFirst } from '../confirm-you.ts'
 
 type Key = AnswerOf<Route<'GET /api/admin/keys'>>['keys'][number]
@@ -43,8 +43,7 @@ async function load() {
 
 async function revoke(k: Key) {
   if (!confirm(`Revoke the key "${k.label}"? Scripts using it stop working at once.`)) return
-  showOutcome(await api('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`)
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/keys/${k.id}`), `Revoked "${k.label}".`, load)
 }
 
 byId('copy').addEventListener('click', async () => {

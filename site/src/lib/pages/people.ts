@@ -1,7 +1,7 @@
 // People: invite (the link is shown once), disable/enable, reset links, and a roles editor limited to what you may grant.
 import type { AnswerOf, BodyOf } from '#server/routes.ts'
 import { plural } from '#server/words.ts'
-import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcome, bodyOrShowError } from '../admin.ts'
+import { api, byId, h, onSubmit, signedInFor, text, when, type Route, showStatus, showOutcomeRedrawn, bodyOrShowError } from '../admin.ts'
 
 type Listing = AnswerOf<Route<'GET /api/admin/people'>>
 type Person = Listing['people'][number]
@@ -155,8 +155,7 @@ function card(p: Person): HTMLElement {
 async function toggle(p: Person) {
   if (!p.disabled && !confirm(`Disable ${p.email}? Their sessions end and their keys stop at once.`)) return
   const res = await api('POST', `/api/admin/people/${p.id}/${p.disabled ? 'enable' : 'disable'}`)
-  showOutcome(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`)
-  await load()
+  await showOutcomeRedrawn(res, `${p.email} is ${p.disabled ? 'enabled' : 'disabled'}.`, load)
 }
 
 async function removeFactors(p: Person) {
@@ -166,8 +165,7 @@ async function removeFactors(p: Person) {
     )
   )
     return
-  showOutcome(await api('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`)
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/people/${p.id}/second-factor`), `Removed the second factor of ${p.email}.`, load)
 }
 
 async function reset(p: Person, send_email: boolean, box: HTMLElement) {
@@ -181,8 +179,7 @@ async function reset(p: Person, send_email: boolean, box: HTMLElement) {
 }
 
 async function revokeInvite(i: OpenInvite) {
-  showOutcome(await api('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`)
-  await load()
+  await showOutcomeRedrawn(await api('DELETE', `/api/admin/people/invite/${i.id}`), `Revoked the invite of ${i.email}.`, load)
 }
 
 onSubmit(
