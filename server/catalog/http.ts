@@ -114,11 +114,28 @@ export function cachedBody(
  * the request has just made it. `headers` go on the 200 and the 304 alike (a page's `Link`).
  */
 export function contentJson(request: Request, body: object, headers: Record<string, string> = {}): Response | Promise<Response> {
-  const bytes = encoder.encode(JSON.stringify(body))
-  const tag = tagOf(bytes)
+  // Kept as a string: an identity answer is sent from it, and only a coding not cached yet needs its bytes.
+  const json = JSON.stringify(body)
+  collectSoon(json.length)
+  const tag = tagOf(json)
   const key = `#${tag}`
   const entry = cache.get(key)
-  return answer(request, entry === undefined ? store(key, 0, bytes, tag, false) : touch(entry), headers, bytes)
+  return answer(request, entry === undefined ? store(key, 0, null, tag) : touch(entry), headers, json)
+}
+
+/**
+ * Answers named by their content are garbage as soon as they are sent: a bot's full sync makes 110 pages of 351 KB,
+ * their rows read from SQLite and their JSON. The collector weighs a string by its cell, not its characters, so it let
+ * 60–110 MB of them pile up before collecting, taking the service past 400 MB at 100,000 variants. Each 4 MB of such
+ * answers made asks for a collection without waiting for it (a sync's pages take about 5% longer; BENCHMARKS.md).
+ */
+const COLLECT_EVERY = 4 * 2 ** 20
+let madeSinceCollect = 0
+function collectSoon(bytes: number) {
+  madeSinceCollect += bytes
+  if (madeSinceCollect < COLLECT_EVERY) return
+  madeSinceCollect = 0
+  Bun.gc(false)
 }
 
 /**
@@ -155,13 +172,14 @@ function entryFor(key: string, version: number, build: (version: number) => Prom
   return pending
 }
 
-const tagOf = (body: Bytes) => new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
+/** The hash of an answer's bytes (a string is hashed as its UTF-8 bytes). */
+const tagOf = (body: Bytes | string) => new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 32)
 
-function store(key: string, version: number, body: Bytes, tag = tagOf(body), keep = true): Entry {
+/** Caches an answer: its JSON bytes, or for one named by its content (`body` null) only its tags and codings. */
+function store(key: string, version: number, body: Bytes | null, tag = tagOf(body!)): Entry {
   const etags = {} as Record<Coding, string>
   for (const [coding, suffix] of Object.entries(SUFFIX) as [Coding, string][]) etags[coding] = `"${tag}${suffix}"`
-  const kept = keep ? body : null
-  const entry: Entry = { key, version, etags, body: kept, encoded: {}, notModified: {}, bytes: kept?.length ?? 0, used: ++uses }
+  const entry: Entry = { key, version, etags, body, encoded: {}, notModified: {}, bytes: body?.length ?? 0, used: ++uses }
   const old = cache.get(key)
   // A request that read the catalog version just before a reload never replaces the newer answer.
   if (old && old.version > version) return entry
@@ -200,15 +218,21 @@ function forget(key: string, entry: Entry) {
 }
 
 /** The answer for one request: a 304 when If-None-Match names this representation, else its bytes. */
-function answer(request: Request, entry: Entry, extra?: Record<string, string>, fresh?: Bytes): Response | Promise<Response> {
+function answer(request: Request, entry: Entry, extra?: Record<string, string>, fresh?: string): Response | Promise<Response> {
   const coding = negotiate(request.headers.get('accept-encoding'))
   const done = notModified(request, coding, entry.etags, extra, entry)
   if (done) return done
   const etag = entry.etags[coding]
   const body = (entry.body ?? fresh)!
   if (coding === 'identity') return ok(body, etag, null, extra)
-  const encoded = (entry.encoded[coding] ??= compress(entry, coding, body))
+  const encoded = (entry.encoded[coding] ??= compress(entry, coding, typeof body === 'string' ? bytesOf(body) : body))
   return encoded instanceof Uint8Array ? ok(encoded, etag, coding, extra) : encoded.then((bytes) => ok(bytes, etag, coding, extra))
+}
+
+/** An answer's bytes made from its JSON to be compressed: more garbage of the same kind. */
+function bytesOf(json: string): Bytes {
+  collectSoon(json.length)
+  return encoder.encode(json)
 }
 
 /** The 304 when If-None-Match names the representation this request would get; its headers made once per coding. */
@@ -222,7 +246,7 @@ function notModified(request: Request, coding: Coding, etags: Record<Coding, str
   return new Response(null, { status: 304, headers: headers ?? shared ?? { etag, vary: VARY, 'cache-control': CACHE_CONTROL } })
 }
 
-const ok = (body: Bytes, etag: string, coding: Compressed | null, extra?: Record<string, string>) =>
+const ok = (body: Bytes | string, etag: string, coding: Compressed | null, extra?: Record<string, string>) =>
   new Response(body, {
     headers: {
       'content-type': 'application/json',
