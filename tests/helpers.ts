@@ -22,7 +22,6 @@ import { smtpRelay } from '../server/mail/relay.ts'
 import { startPush } from '../server/push/sender.ts'
 import type { UnitGrant } from '../server/people/grants.ts'
 import { copyTemplate } from './template-db.ts'
-import { CACHED_BUILD, FIRST_BUILD_MARKER } from './site-build-cache.ts'
 
 export const ADMIN_TOKEN = 'break-glass-test-token-0123456789'
 export const PASSWORD = 'correct horse battery'
@@ -125,7 +124,7 @@ export async function startServer(
   else if (env.databasePath !== ':memory:' && !existsSync(env.databasePath)) await copyTemplate(env.databasePath)
   const db = await openMigrated(env.databasePath)
   const rebuilds = { count: 0 }
-  const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100, command: CACHED_BUILD }) : undefined
+  const site = options.site ? new SiteBuilder(db, env, { debounceMs: 100 }) : undefined
   const catalog = options.catalogDir
     ? new CatalogLoader(db, options.catalogDir, () => {
         rebuilds.count++
@@ -265,11 +264,7 @@ export async function startServerWithSite(
   options: { catalogDir?: string; localhost?: boolean } = {},
 ): Promise<TestServer> {
   const s = await startServer(vars, { ...options, site: true })
-  // Before the tests write anything, the build may be a copy of one of the same content (tests/site-build-cache.ts).
-  const { siteBuildsDir } = readEnv({ DATABASE_PATH: path.join(s.dir, 'site.db'), ADMIN_TOKEN, ...vars })
-  const marker = path.join(siteBuildsDir, FIRST_BUILD_MARKER)
-  writeFileSync(marker, '')
-  const build = await s.site!.build('test start').finally(() => rmSync(marker, { force: true }))
+  const build = await s.site!.build('test start')
   if (!build.ok) throw new Error(`the site build failed: ${build.error}`)
   return s
 }

@@ -1,6 +1,6 @@
 // Regenerates the Astro site after public-data writes: debounced until a burst of writes goes quiet, one build at a
-// time, in a child process at low priority, into a fresh directory that is swapped in atomically; a failed build keeps
-// the last good site.
+// time, in a child process at low priority (build.ts: the pages rendered from the compiled site), into a fresh
+// directory that is swapped in atomically; a failed build keeps the last good site.
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
@@ -8,8 +8,7 @@ import type { Env } from '../env.ts'
 import { record } from '../db/write.ts'
 import { errorText, logEvent } from '../ops/log.ts'
 
-const SITE_ROOT = path.join(import.meta.dir, '..', '..', 'site')
-const ASTRO = path.join(import.meta.dir, '..', '..', 'node_modules', 'astro', 'bin', 'astro.mjs')
+const BUILD = path.join(import.meta.dir, 'build.ts')
 const WATCHDOG = path.join(import.meta.dir, 'build-watchdog.ts')
 /** Builds kept besides the one served, so a request that began on the previous build can still finish. */
 const KEEP_BUILDS = 2
@@ -96,10 +95,10 @@ export class SiteBuilder {
     this.maxWaitMs = options.maxWaitMs ?? 3000
     // The build is background work: at a lower priority it takes only the CPU the answers leave.
     const nice = Bun.which('nice')
-    // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runAstro).
-    const astro = [process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT]
+    // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runBuild).
+    const build = [process.execPath, '--preload', WATCHDOG, BUILD]
     const niceness = env.siteBuildNiceness ?? 10
-    this.command = [...(nice && niceness > 0 ? [nice, '-n', String(niceness)] : []), ...(options.command ?? astro)]
+    this.command = [...(nice && niceness > 0 ? [nice, '-n', String(niceness)] : []), ...(options.command ?? build)]
     this.nextChange = options.nextChange ?? (async () => null)
     this.prepare = options.prepare ?? (async () => {})
     mkdirSync(this.dir, { recursive: true })
@@ -228,11 +227,11 @@ export class SiteBuilder {
     await this.prepare().catch((e) => logEvent('site.prepare', { ok: false, message: `Before the site build: ${errorText(e)}` }))
     return inAstroTurn(() =>
       // Stopped meanwhile (the service is shutting down): no new build process.
-      this.stopped ? Promise.resolve({ ok: false, duration_ms: 0, error: 'the site builder is stopped' }) : this.runAstro(reason),
+      this.stopped ? Promise.resolve({ ok: false, duration_ms: 0, error: 'the site builder is stopped' }) : this.runBuild(reason),
     )
   }
 
-  private async runAstro(reason: string): Promise<BuildOutcome> {
+  private async runBuild(reason: string): Promise<BuildOutcome> {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)
@@ -276,7 +275,7 @@ export class SiteBuilder {
     const error = ok
       ? null
       : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) ||
-        `astro build exited with ${code} and wrote no complete site to ${outDir}`
+        `the site build exited with ${code} and wrote no complete site to ${outDir}`
     if (ok) {
       this.swapIn(name)
       await this.scheduleNextChange()
