@@ -89,7 +89,7 @@ function fileOf(pathname: string): string {
 }
 
 /** Renders every page of the compiled site into `outDir`, beside the compiled site's own files (scripts, styles, icons). */
-async function render(compiled: string, outDir: string): Promise<void> {
+export async function render(compiled: string, outDir: string): Promise<void> {
   const { app } = await import(pathToFileURL(path.join(compiled, 'server', 'entry.mjs')).href)
   const get = async (pathname: string) => {
     const res: Response = await app.render(new Request(new URL(pathname, 'http://localhost')))
