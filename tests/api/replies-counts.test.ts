@@ -183,7 +183,9 @@ describe('counts agree everywhere (item 10)', () => {
   })
 
   it('the digest asks only the households that have not answered to reply (preview and the mail through SMTP)', async () => {
-    const uid = await createEvent({ title: 'Popcorn kickoff', date: soon(3), time: '18:00' })
+    // Ten days ahead is inside the preview's two weeks from the next digest (at most a week away) on any weekday, and
+    // inside those of a digest due now.
+    const uid = await createEvent({ title: 'Popcorn kickoff', date: soon(10), time: '18:00' })
     const said = await familyAccount(s, { unit: 'pack', email: uniqueEmail('digest-said') })
     const silentEmail = uniqueEmail('digest-silent')
     await addHousehold(s.db, { unit: 'pack', email: silentEmail })
