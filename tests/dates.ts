@@ -13,11 +13,12 @@ export const compact = (date: string) => date.replaceAll('-', '')
 
 /**
  * The first day at least two days ahead (so it is in the future in every time zone) that lies in `month` (1–12)
- * with `room` more days of that month after it: a January day for winter time, a July day for summer time. It is
- * at most about 340 days ahead, so it and its `room` stay inside the calendar's window.
+ * with `room` more days of that month after it: a January day for winter time, a July day for summer time. It and
+ * its `room` end at least two days inside the calendar's window of 365 days, or it throws: with a large `room` some
+ * days of the year have no such day (on 16 March, none in March with 14 days after it).
  */
 export function upcoming(month: number, room = 0): string {
-  for (let ahead = 2; ahead < 366; ahead++) {
+  for (let ahead = 2; ahead + room <= 363; ahead++) {
     const date = addDays(today(), ahead)
     if (Number(date.slice(5, 7)) === month && Number(addDays(date, room).slice(5, 7)) === month) return date
   }
