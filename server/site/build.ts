@@ -14,8 +14,6 @@ const WATCHDOG = path.join(import.meta.dir, 'build-watchdog.ts')
 const COMPILED = path.join(ROOT, 'node_modules', '.site-compiled')
 /** The list of the pages made from the data (site/src/pages/site-paths.json.ts); not itself a page of the site. */
 const DATA_PATHS = '/site-paths.json'
-/** A compile another process left half-made this long ago has been abandoned. */
-const ABANDONED_MS = 10 * 60_000
 
 /** Adds every file under `dir` (but dependencies, outputs and hidden folders) to `hash`, by path and content. */
 function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
@@ -45,7 +43,7 @@ async function compiledSite(): Promise<string> {
   const dir = path.join(COMPILED, key)
   if (existsSync(path.join(dir, 'server', 'entry.mjs'))) return dir
   mkdirSync(COMPILED, { recursive: true })
-  const making = path.join(COMPILED, `making-${Date.now()}-${process.pid}`)
+  const making = path.join(COMPILED, `making-${process.pid}-${Date.now()}`)
   mkdirSync(making)
   // Run from the output folder: Astro keeps scratch files under its working directory when the output is outside it.
   const astro = Bun.spawn([process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT], {
@@ -67,12 +65,23 @@ async function compiledSite(): Promise<string> {
   return dir
 }
 
-/** Removes compiles of other sources (an upgrade's leftovers) and abandoned half-made ones. */
+/**
+ * Removes compiles of other sources (an upgrade's leftovers) and half-made ones whose process has ended. A compile
+ * under way is told by its process, not its age: a build under faketime (the tests) reads another clock.
+ */
 function tidy(keep: string): void {
   for (const name of readdirSync(COMPILED)) {
-    if (name === keep) continue
-    const made = name.startsWith('making-') ? Number(name.split('-')[1]) : 0
-    if (Date.now() - made > ABANDONED_MS) rmSync(path.join(COMPILED, name), { recursive: true, force: true })
+    if (name === keep || (name.startsWith('making-') && running(Number(name.split('-')[1])))) continue
+    rmSync(path.join(COMPILED, name), { recursive: true, force: true })
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
