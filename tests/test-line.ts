@@ -1,5 +1,4 @@
-// Runs the steps of a test line one after another (stopping at the first that fails; a step may run beside the next
-// one instead), times the whole line, prints
+// Runs the steps of a test line one after another (stopping at the first that fails), times the whole line, prints
 // its ten slowest test files from the runs' timings files, and says whether the line kept within its budget. What a
 // failed test printed is repeated at the end: a CI log is often kept only from its tail.
 import { existsSync, readFileSync } from 'node:fs'
@@ -10,11 +9,6 @@ export interface Step {
   command: string[]
   /** Variables added to the environment of the step. */
   env?: Record<string, string>
-  /**
-   * Starts together with the next step and runs beside it, its output shown once both have ended: for a step whose
-   * work fits in the CPU the other leaves idle (its waits, its last file running alone).
-   */
-  beside?: boolean
 }
 
 export interface LineOptions {
@@ -108,33 +102,14 @@ export async function runLine(options: LineOptions): Promise<LineResult> {
   const took: { name: string; ms: number }[] = []
   let failure: string | null = null
   let failed: string[][] = []
-  const commandLine = (step: Step) => step.command.map((c, i) => (i === 0 ? path.basename(c) : c)).join(' ')
-  let alongside: { step: Step; outcome: Promise<{ code: number; lines: string[]; ms: number }> }[] = []
-  const timed = async (step: Step, quiet?: boolean) => {
+  for (const step of options.steps) {
+    print(`\n=== ${step.name}: ${step.command.map((c, i) => (i === 0 ? path.basename(c) : c)).join(' ')}`)
     const stepStart = performance.now()
-    const outcome = await run(step, options.cwd, quiet)
-    return { ...outcome, ms: performance.now() - stepStart }
-  }
-  for (const [i, step] of options.steps.entries()) {
-    if (step.beside && i < options.steps.length - 1) {
-      print(`\n=== ${step.name}, beside the next step (its output follows that step's): ${commandLine(step)}`)
-      alongside.push({ step, outcome: timed(step, true) })
-      continue
-    }
-    print(`\n=== ${step.name}: ${commandLine(step)}`)
-    const ended = [{ step, ...(await timed(step, options.quiet)) }]
-    for (const other of alongside) {
-      const outcome = await other.outcome
-      print(`\n=== ${other.step.name} (ran beside ${step.name})`)
-      if (!options.quiet) for (const line of outcome.lines) print(line)
-      ended.push({ step: other.step, ...outcome })
-    }
-    alongside = []
-    for (const { step: done, ms } of ended) took.push({ name: done === step ? done.name : `${done.name} (beside)`, ms })
-    const broken = ended.filter((e) => e.code !== 0)
-    if (broken.length) {
-      failure = `the step "${broken[0].step.name}" failed (exit ${broken[0].code})`
-      failed = broken.flatMap((e) => failureReports(e.lines))
+    const { code, lines } = await run(step, options.cwd, options.quiet)
+    took.push({ name: step.name, ms: performance.now() - stepStart })
+    if (code !== 0) {
+      failure = `the step "${step.name}" failed (exit ${code})`
+      failed = failureReports(lines)
       break
     }
   }

@@ -86,35 +86,6 @@ describe('runLine', () => {
     expect(result.failure).toBe('the step "failing step" failed (exit 3)')
     expect(existsSync(marker)).toBe(false)
   })
-  it('runs a step beside the next one, shows its output after that step, and fails the line when it fails', async () => {
-    const started = path.join(dir, 'beside-started')
-    const printed: string[] = []
-    const result = await runLine({
-      cwd: dir,
-      steps: [
-        {
-          name: 'beside step',
-          beside: true,
-          command: [
-            bun,
-            '-e',
-            `require('node:fs').writeFileSync(${JSON.stringify(started)}, ''); console.log('from beside'); process.exit(4)`,
-          ],
-        },
-        // Ends only once the step beside it has begun: run one after the other, it would wait for ever.
-        { name: 'main step', command: [bun, '-e', `while (!require('node:fs').existsSync(${JSON.stringify(started)})) Bun.sleepSync(10)`] },
-      ],
-      budgetMinutes: 15,
-      timings: () => [],
-      testFiles: new Set(),
-      print: (l) => printed.push(l),
-    })
-    expect(result.failure).toBe('the step "beside step" failed (exit 4)')
-    const out = printed.join('\n')
-    expect(out.indexOf('=== beside step (ran beside main step)')).toBeGreaterThan(out.indexOf('=== main step:'))
-    expect(out.lastIndexOf('from beside')).toBeGreaterThan(out.indexOf('=== beside step (ran beside main step)'))
-    expect(out).toContain('beside step (beside)')
-  })
 })
 
 describe('failureReports', () => {
