@@ -235,9 +235,8 @@ export class SiteBuilder {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)
-    // Run from the output folder: Astro renders into a scratch folder under its working directory when the output is
-    // outside it and then renames the files across, which fails when the builds live on another file system (EXDEV);
-    // from here its scratch files are the build's own, on the same file system, and no two builds share them.
+    // Run from the output folder, the one place the build writes its pages (build.ts compiles the site in a folder of
+    // its own), so no two builds share a scratch file.
     mkdirSync(outDir, { recursive: true })
     const cacheDir = path.join(this.dir, `cache-${name}`)
     const child = Bun.spawn(this.command, {
