@@ -101,9 +101,11 @@ export const Matches = t.Object(
   { additionalProperties: false, examples: [{ season: 'c6s3', q: 'nan', matches: [ROW_EXAMPLE] }] },
 )
 
-export async function seasons(db: Executor) {
+/** Each season's counts, in chapter and season order; with `only`, that season's alone (through the season index). */
+export async function seasons(db: Executor, only?: string) {
   const rows = await db
     .selectFrom('catalog_variants')
+    .$if(only !== undefined, (q) => q.where('season', '=', only!))
     .select([
       'season',
       sql<number>`count(*)`.as('variants'),

@@ -93,7 +93,7 @@ interface RouteData {
 
 /** Where a page's path is written: a page's into its folder's index.html (the 404 page beside them), a file's as is. */
 function fileOf(pathname: string): string {
-  if (pathname === '/404' || pathname === '/404/') return '404.html'
+  if (pathname === '/404') return '404.html'
   return pathname.endsWith('/') ? `${pathname.slice(1)}index.html` : pathname.slice(1)
 }
 

@@ -6,8 +6,16 @@ import { db } from './data.ts'
 /** Variants on one page: about 150 KB of HTML, so a page stays well under 500 KB whatever the names are. */
 export const PER_PAGE = 500
 
+const withPages = <S extends { variants: number }>(s: S) => ({ ...s, pages: Math.max(1, Math.ceil(s.variants / PER_PAGE)) })
+
 export async function catalogSeasons() {
-  return (await seasons(db)).seasons.map((s) => ({ ...s, pages: Math.max(1, Math.ceil(s.variants / PER_PAGE)) }))
+  return (await seasons(db)).seasons.map(withPages)
+}
+
+/** One season with its pages, or undefined: a season's pages count that season alone, not the whole catalog. */
+export async function catalogSeason(season: string | undefined) {
+  const [s] = season === undefined ? [] : (await seasons(db, season)).seasons
+  return s && withPages(s)
 }
 
 /** Each page of a season by its first and last row, for the season's list of pages. */
