@@ -25,9 +25,11 @@ export type Db = Kysely<Database>
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   const sqlite = new SqliteDatabase(file, { create: true, strict: true })
+  // The wait comes first: another process may hold the file for a moment as this one opens it (a site build of a
+  // service just killed, closing its connection), and the WAL switch would fail at once without it.
+  sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA journal_mode = WAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
-  sqlite.exec('PRAGMA busy_timeout = 5000')
   sqlite.exec('PRAGMA synchronous = NORMAL')
   return new Kysely<Database>({ dialect: new ImmediateTransactions({ database: sqlite }) })
 }

@@ -6,11 +6,41 @@ import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openMigrated } from '../../server/backups/migrate.ts'
+import { openDatabase } from '../../server/db/client.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'db-client-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('openDatabase', () => {
+  it('waits for a file another process holds for a moment, rather than failing to open it', async () => {
+    const file = path.join(dir, 'held.db')
+    const setup = new Database(file, { create: true })
+    setup.exec('PRAGMA journal_mode = WAL')
+    setup.close()
+    // Another process takes the file whole for 300 ms, as a dying build's closing connection does for a moment.
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `const d = new (require('bun:sqlite').Database)(${JSON.stringify(file)}); d.exec('PRAGMA locking_mode = EXCLUSIVE'); d.exec('BEGIN EXCLUSIVE'); console.log('held'); setTimeout(() => { d.exec('COMMIT'); d.close() }, 300)`,
+      ],
+      { stdout: 'pipe' },
+    )
+    await holder.stdout.getReader().read()
+    const db = openDatabase(file)
+    try {
+      expect(
+        await db
+          .selectFrom('sqlite_master' as never)
+          .selectAll()
+          .execute(),
+      ).toEqual([])
+    } finally {
+      await db.destroy()
+      await holder.exited
+    }
+  })
+
   it('runs transactions started at once one after the other, each seeing the last one’s write', async () => {
     const db = await openMigrated(path.join(dir, 'serial.db'))
     try {
