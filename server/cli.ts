@@ -7,6 +7,7 @@ import { migrate, openMigrated } from './backups/migrate.ts'
 import { readEnv } from './env.ts'
 import { record, write } from './db/write.ts'
 import { createAccount } from './people/accounts.ts'
+import { hashPassword } from './auth/passwords.ts'
 import { normaliseEmail } from './people/queries.ts'
 import { seedDemo } from './people/demo.ts'
 import { checkCatalog } from './catalog/check.ts'
@@ -63,9 +64,10 @@ switch (command) {
     if (password.length < 8) fail('The password must have at least 8 characters')
     const db = await openMigrated(env.databasePath, { backupDir: env.backupDir })
     const email = normaliseEmail(values.email!)
+    const passwordHash = await hashPassword(password)
     try {
       await write(db, async (trx) => {
-        await createAccount(trx, { email, name: values.name ?? null, password, global_role: 'owner', units: [] })
+        await createAccount(trx, { email, name: values.name ?? null, password_hash: passwordHash, global_role: 'owner', units: [] })
         await record(trx, 'cli', 'people.create_owner', `Created owner ${email} from the command line`)
       })
     } catch (error) {

@@ -3,6 +3,7 @@
 // Never run implicitly; the browser tests seed the same roster.
 import type { Db } from '../db/client.ts'
 import type { Executor } from '../db/database.ts'
+import { hashPassword } from '../auth/passwords.ts'
 import { randomToken } from '../auth/tokens.ts'
 import { addDays } from '../calendar/zone.ts'
 import { record, write } from '../db/write.ts'
@@ -269,7 +270,7 @@ export async function seedDemo(db: Db): Promise<string[]> {
       await createAccount(trx, {
         email: d.email,
         name: null,
-        password,
+        password_hash: await hashPassword(password),
         global_role: d.global_role,
         units: d.unit && unit ? [{ unit_id: unit.id, role: d.unit.role, title: d.unit.title }] : [],
       })

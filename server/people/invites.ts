@@ -10,6 +10,7 @@ import { Email, Instant, Line, nowIso, Nullable, OneOf, OneTime, Password, t } f
 import { assertKeepsHousehold } from '../roster/commands.ts'
 import type { Executor } from '../db/database.ts'
 import { createAccount } from './accounts.ts'
+import { hashPassword } from '../auth/passwords.ts'
 import { assertMayGrant, assertMayInvite, rolesInWords, type UnitGrant } from './grants.ts'
 import { assertIssuerStillMay, issuedBy } from './link-issuers.ts'
 import { assertMayMailLink, queueInviteMail } from './link-mails.ts'
@@ -233,12 +234,13 @@ export async function inviteFor(db: Db, token: string) {
 /** Accepts an invite: the account with its roles, linked to the invite's household in the same transaction, and a session token for it. */
 export async function acceptInvite(db: Db, token: string, input: typeof Acceptance.static, from: Client) {
   const { link, units } = await openInvite(db, token)
+  const passwordHash = await hashPassword(input.password)
   return write(db, async (trx) => {
     await useLink(trx, 'invites', link.id, 'invite link')
     const personId = await createAccount(trx, {
       email: link.email,
       name: input.name?.trim() || null,
-      password: input.password,
+      password_hash: passwordHash,
       global_role: link.global_role,
       units,
     })

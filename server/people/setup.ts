@@ -8,6 +8,7 @@ import { record, write } from '../db/write.ts'
 import { gone } from '../errors.ts'
 import { Email, Line, nowIso, Password, t } from '../schemas.ts'
 import { createAccount } from './accounts.ts'
+import { hashPassword } from '../auth/passwords.ts'
 import { openLink, useLink } from './one-time-links.ts'
 import { normaliseEmail } from './queries.ts'
 
@@ -47,12 +48,13 @@ export async function completeSetup(db: Db, token: string, input: typeof FirstOw
   const link = await openLink(db, 'setup_tokens', token, 'setup link')
   if (await hasOwner(db)) throw gone('This setup link was already used')
   const email = normaliseEmail(input.email)
+  const passwordHash = await hashPassword(input.password)
   return write(db, async (trx) => {
     await useLink(trx, 'setup_tokens', link.id, 'setup link')
     const personId = await createAccount(trx, {
       email,
       name: input.name?.trim() || null,
-      password: input.password,
+      password_hash: passwordHash,
       global_role: 'owner',
       units: [],
     })

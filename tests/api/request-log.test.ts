@@ -12,7 +12,7 @@ import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { type LogFormat, Logger } from '../../server/ops/log.ts'
 import { createAccount } from '../../server/people/accounts.ts'
-import { ADMIN_TOKEN, eventually, PASSWORD, rawHttp } from '../helpers.ts'
+import { ADMIN_TOKEN, eventually, PASSWORD, passwordHashOf, rawHttp } from '../helpers.ts'
 import { startService } from '../service-process.ts'
 
 const dirs: string[] = []
@@ -68,7 +68,8 @@ type Logged = Awaited<ReturnType<typeof startLogged>>
 /** An owner signed in (their session cookie) with a key (its secret). */
 async function ownerWithKey(s: Logged) {
   const email = `owner.${process.pid}@example.org`
-  await s.db.transaction().execute((trx) => createAccount(trx, { email, name: null, password: PASSWORD, global_role: 'owner', units: [] }))
+  const password_hash = await passwordHashOf(PASSWORD)
+  await s.db.transaction().execute((trx) => createAccount(trx, { email, name: null, password_hash, global_role: 'owner', units: [] }))
   const login = await fetch(`${s.url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

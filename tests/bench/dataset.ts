@@ -6,6 +6,7 @@ import { newKeySecret, sha256 } from '../../server/auth/tokens.ts'
 import type { Db } from '../../server/db/client.ts'
 import { tidyDatabase } from '../../server/ops/tidy.ts'
 import { createAccount } from '../../server/people/accounts.ts'
+import { hashPassword } from '../../server/auth/passwords.ts'
 
 export const BENCH_PASSWORD = 'benchmark password'
 const NAMES = ['Smith', 'Garcia', 'Nguyen', 'Johnson', 'Patel', 'Kim', 'Lopez', 'Brown', 'Davis', 'Miller']
@@ -17,11 +18,10 @@ export async function fillDataset(db: Db, scale = 1, leaders = 20) {
   const size = sizeOf(scale)
   const now = Date.now()
   const iso = (ms: number) => new Date(ms).toISOString()
+  const password_hash = await hashPassword(BENCH_PASSWORD)
   const owner = await db
     .transaction()
-    .execute((trx) =>
-      createAccount(trx, { email: 'owner@bench.example', name: null, password: BENCH_PASSWORD, global_role: 'owner', units: [] }),
-    )
+    .execute((trx) => createAccount(trx, { email: 'owner@bench.example', name: null, password_hash, global_role: 'owner', units: [] }))
   const leaderEmails: string[] = []
   for (let i = 0; i < leaders; i++) {
     const email = `leader${i}@bench.example`
@@ -29,7 +29,7 @@ export async function fillDataset(db: Db, scale = 1, leaders = 20) {
       createAccount(trx, {
         email,
         name: null,
-        password: BENCH_PASSWORD,
+        password_hash,
         global_role: null,
         units: [{ unit_id: 1 + (i % 2), role: 'leader' }],
       }),

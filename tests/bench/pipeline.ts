@@ -11,17 +11,17 @@ import { readEnv } from '../../server/env.ts'
 import { Logger } from '../../server/ops/log.ts'
 import { BufferedOutput } from '../../server/ops/output.ts'
 import { createAccount } from '../../server/people/accounts.ts'
+import { hashPassword } from '../../server/auth/passwords.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pipeline-'))
 const catalogDir = path.join(dir, 'catalog')
 cpSync(path.join(import.meta.dir, '..', '..', 'catalog'), catalogDir, { recursive: true })
 const env = readEnv({ DATABASE_PATH: path.join(dir, 'site.db'), PORT: '0', CATALOG_DIR: catalogDir })
 const db = await openMigrated(env.databasePath)
+const password_hash = await hashPassword('benchmark password')
 const owner = await db
   .transaction()
-  .execute((trx) =>
-    createAccount(trx, { email: 'owner@bench.example', name: null, password: 'benchmark password', global_role: 'owner', units: [] }),
-  )
+  .execute((trx) => createAccount(trx, { email: 'owner@bench.example', name: null, password_hash, global_role: 'owner', units: [] }))
 const key = newKeySecret()
 await db
   .insertInto('api_keys')

@@ -14,6 +14,7 @@ import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { pruneExpired } from '../../server/ops/retention.ts'
 import { createAccount } from '../../server/people/accounts.ts'
+import { hashPassword } from '../../server/auth/passwords.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
 
 const PACE = 3
@@ -33,11 +34,10 @@ const prose = (bytes: number) => {
 
 /** Simulates `weeks` weeks ending now; stops adding mail at `maxOutbox` rows. */
 async function simulate(db: Db, weeks: number, maxOutbox = Infinity) {
+  const password_hash = await hashPassword('bench password')
   const leader = await db
     .transaction()
-    .execute((trx) =>
-      createAccount(trx, { email: 'leader@bench.example', name: null, password: 'bench password', global_role: 'owner', units: [] }),
-    )
+    .execute((trx) => createAccount(trx, { email: 'leader@bench.example', name: null, password_hash, global_role: 'owner', units: [] }))
   const start = Date.now() - weeks * WEEK
   let outbox = 0
   for (let w = 0; w < weeks && outbox < maxOutbox; w++) {

@@ -8,6 +8,7 @@ import { alertOwnersOfFailedBackup } from '../../server/backups/alert.ts'
 import { openMigrated } from '../../server/backups/migrate.ts'
 import type { MailSender } from '../../server/mail/sender.ts'
 import { createAccount } from '../../server/people/accounts.ts'
+import { hashPassword } from '../../server/auth/passwords.ts'
 import { startRelay } from '../mail.ts'
 import { startService } from '../service-process.ts'
 
@@ -50,8 +51,9 @@ describe('a backup that fails', () => {
   it('tells each enabled owner at most once a day, however often it fails', async () => {
     const db = await openMigrated(path.join(dir, 'once.db'))
     try {
+      const password_hash = await hashPassword('a long password here')
       const account = (email: string, global_role: 'owner' | 'admin') =>
-        createAccount(db, { email, name: null, password: 'a long password here', global_role, units: [] })
+        createAccount(db, { email, name: null, password_hash, global_role, units: [] })
       await account('first.owner@example.org', 'owner')
       await account('second.owner@example.org', 'owner')
       await account('an.admin@example.org', 'admin')

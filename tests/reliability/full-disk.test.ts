@@ -15,7 +15,7 @@ import { createAccount } from '../../server/people/accounts.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
 import { contract } from '../contract.ts'
 import { addHousehold } from '../households.ts'
-import { ADMIN_TOKEN, PASSWORD } from '../helpers.ts'
+import { ADMIN_TOKEN, PASSWORD, passwordHashOf } from '../helpers.ts'
 import { startService } from '../service-process.ts'
 
 const mount = mkdtempSync(path.join(tmpdir(), 'full-disk-'))
@@ -96,11 +96,12 @@ beforeAll(async () => {
     await db.destroy()
   }
   const unit = await db.selectFrom('units').select('id').where('slug', '=', 'pack').executeTakeFirstOrThrow()
+  const password_hash = await passwordHashOf(PASSWORD)
   await db.transaction().execute((trx) =>
     createAccount(trx, {
       email,
       name: null,
-      password: PASSWORD,
+      password_hash,
       global_role: null,
       units: [{ unit_id: unit.id, role: 'leader', title: null }],
     }),

@@ -8,6 +8,7 @@ import { type Db } from '../../server/db/client.ts'
 import { openMigrated } from '../../server/backups/migrate.ts'
 import { pruneExpired } from '../../server/ops/retention.ts'
 import { createAccount } from '../../server/people/accounts.ts'
+import { hashPassword } from '../../server/auth/passwords.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'retention-'))
 let db: Db
@@ -17,7 +18,7 @@ beforeAll(async () => {
   person = await createAccount(db, {
     email: 'kept@example.org',
     name: null,
-    password: 'a long password here',
+    password_hash: await hashPassword('a long password here'),
     global_role: 'owner',
     units: [],
   })
