@@ -48,7 +48,8 @@ async function compiledSite(): Promise<string> {
   // Run from the output folder: Astro keeps scratch files under its working directory when the output is outside it.
   const astro = Bun.spawn([process.execPath, '--bun', '--preload', WATCHDOG, ASTRO, 'build', '--silent', '--root', SITE_ROOT], {
     cwd: making,
-    env: { ...process.env, SITE_OUT_DIR: making, ASTRO_TELEMETRY_DISABLED: '1' },
+    // The compile ends itself once this build is gone (the watchdog names its parent by SITE_BUILD_SERVICE_PID).
+    env: { ...process.env, SITE_OUT_DIR: making, SITE_BUILD_SERVICE_PID: String(process.pid), ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   const code = await astro.exited

@@ -250,6 +250,7 @@ export class SiteBuilder {
         MAIL_FROM: this.env.mail?.from ?? '',
         SITE_OUT_DIR: outDir,
         SITE_CACHE_DIR: cacheDir,
+        SITE_BUILD_SERVICE_PID: String(process.pid),
         ASTRO_TELEMETRY_DISABLED: '1',
       },
       stdout: 'pipe',

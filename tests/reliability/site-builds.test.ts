@@ -80,11 +80,18 @@ describe('a service killed with SIGKILL while it builds the site', () => {
         stderr: 'pipe',
       })
     const first = start()
-    // The first start builds before it listens: wait for that build's process, then kill the service under it.
+    // The first start builds before it listens: wait for that build's process, then kill the service under it. The
+    // build is held still (SIGSTOP) the moment it is seen, so it is still mid-build when its service dies, however long
+    // a busy machine keeps this test from its next step (a render takes well under a second).
     let builds: number[] = []
-    await until('the first build starts', () => (builds = childrenOf(first.pid)).length > 0)
+    await until('the first build starts', () => {
+      builds = childrenOf(first.pid)
+      for (const pid of builds) process.kill(pid, 'SIGSTOP')
+      return builds.length > 0
+    })
     first.kill('SIGKILL')
     await first.exited
+    for (const pid of builds) process.kill(pid, 'SIGCONT')
     await until('the orphaned build ends', () => builds.every((pid) => !alive(pid)), 10_000)
     // It ended because its service did, not because it finished: no build folder holds a complete site.
     const buildsDir = path.join(dir, 'site-builds', 'site.db')
