@@ -12,15 +12,23 @@ const shown = (s: Setting, value: unknown) =>
     ? 'none'
     : (s.choices?.find((c) => c.value === value)?.label ?? (typeof value === 'string' ? value : JSON.stringify(value)))
 
-/** The time zones this browser knows (the server checks the choice again), with the current one kept in the list. */
-function timeZones(current: unknown): { value: string; label: string }[] {
-  const zones = new Set([...Intl.supportedValuesOf('timeZone'), String(current)])
-  return [...zones].sort().map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))
+/**
+ * The time zones this browser knows (the server checks the choice again), with the current one kept in the list. The
+ * list fills in when the field is first focused (a tap or a Tab): its 400-odd options took a phone about 100 ms to lay
+ * out, the page's one long task, for a setting seldom changed.
+ */
+function timeZoneSelect(attributes: Record<string, string>, current: unknown): HTMLSelectElement {
+  const zone = String(current)
+  const option = (z: string) => new Option(z.replaceAll('_', ' '), z, false, z === zone)
+  const select = h('select', attributes, option(zone)) as HTMLSelectElement
+  const fill = () => select.replaceChildren(...[...new Set([...Intl.supportedValuesOf('timeZone'), zone])].sort().map(option))
+  select.addEventListener('focus', fill, { once: true })
+  return select
 }
 
 function input(s: Setting): HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
   const common = { id: `setting-${s.key}`, name: 'value', 'aria-describedby': `about-${s.key}` }
-  if (s.key === 'site.timezone') s = { ...s, choices: timeZones(s.value ?? s.default) }
+  if (s.key === 'site.timezone') return timeZoneSelect(common, s.value ?? s.default)
   if (s.choices)
     return h(
       'select',
