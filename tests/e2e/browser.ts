@@ -3,7 +3,7 @@
 import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { freePort, PASSWORD, startServerWithSite, type TestServer } from '../helpers.ts'
 
 const AXE_SOURCE = readFileSync(path.join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
@@ -53,6 +53,16 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   const file = path.join(SCREENSHOTS, `${name}.png`)
   mkdirSync(path.dirname(file), { recursive: true })
   await page.screenshot({ path: file, fullPage })
+}
+
+/**
+ * The natural width of the image `img` shows, once the browser has finished loading it (0 when it failed to load). A
+ * card can show before its image has arrived, the more so on a busy machine: reading `naturalWidth` then reads 0.
+ */
+export async function loadedWidth(img: Locator): Promise<number> {
+  const handle = await img.elementHandle()
+  await img.page().waitForFunction((el) => (el as HTMLImageElement).complete, handle)
+  return handle!.evaluate((el) => (el as HTMLImageElement).naturalWidth)
 }
 
 export const PHONE = { width: 375, height: 800 }

@@ -12,7 +12,7 @@ import { ago, attend, pastEvent } from '../attendance.ts'
 import { ROLES } from '../helpers.ts'
 import { heicPhoto } from '../images.ts'
 import { albumEvent, photoFamily, smallPhoto } from '../photos.ts'
-import { browserSuite, screenshot, seriousViolations } from './browser.ts'
+import { browserSuite, loadedWidth, screenshot, seriousViolations } from './browser.ts'
 
 const suite = browserSuite()
 let leader: { email: string; cookie: string }
@@ -44,7 +44,7 @@ describe('event albums in Chromium at 375 px', () => {
     await page.getByRole('button', { name: 'Add the photo' }).click()
     const card = page.locator('[data-photo]').first()
     await card.getByText('Who sees it: Leaders only').waitFor()
-    expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    expect(await loadedWidth(card.locator('img'))).toBeGreaterThan(0)
 
     await card.getByLabel('Robin').check()
     await card.getByLabel('Quinn (no photo consent)').check()
@@ -71,10 +71,7 @@ describe('event albums in Chromium at 375 px', () => {
     await album.getByRole('heading', { name: /Fall campout/ }).waitFor()
     const img = album.getByRole('img', { name: 'Photo 1 from Fall campout' })
     await img.scrollIntoViewIfNeeded()
-    await home.waitForFunction(
-      (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
-      await img.elementHandle(),
-    )
+    expect(await loadedWidth(img)).toBeGreaterThan(0)
     await album.getByRole('button', { name: 'Ask to take it down' }).waitFor()
     await clean(home)
     await screenshot(home, 'album-family-375')
@@ -121,10 +118,7 @@ describe('event albums in Chromium at 375 px', () => {
     await card.getByText('Waiting for review.').waitFor()
     await card.getByText('Who sees it: Leaders only').waitFor()
     const img = card.locator('img')
-    await page.waitForFunction(
-      (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0,
-      await img.elementHandle(),
-    )
+    expect(await loadedWidth(img)).toBeGreaterThan(0)
     expect(await page.locator('[data-photo]').count()).toBe(1)
   })
 })

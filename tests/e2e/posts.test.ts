@@ -1,7 +1,7 @@
 // Browser test of social posts: a leader cancels a post from the admin page; the publisher stand-in receives it.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { ADMIN_TOKEN, ROLES } from '../helpers.ts'
-import { browserSuite, seriousViolations } from './browser.ts'
+import { browserSuite, loadedWidth, seriousViolations } from './browser.ts'
 
 const cancelled: string[] = []
 const publisher = Bun.serve({
@@ -37,7 +37,7 @@ describe('social posts in a browser', () => {
     const page = await suite.signedIn(leader.email, '/admin/posts/')
     const card = page.locator('li.card', { hasText: 'Wreath fundraiser' })
     await card.waitFor()
-    expect(await card.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1)
+    expect(await loadedWidth(card.getByRole('img'))).toBe(1)
     expect(await card.textContent()).toContain('Jan 5, 2099, 9:00 AM')
     expect(await seriousViolations(page)).toEqual([])
     await card.getByRole('button', { name: 'Cancel post' }).click()
