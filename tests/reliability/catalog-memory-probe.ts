@@ -8,12 +8,13 @@ import { openMigrated } from '../../server/backups/migrate.ts'
 import { applySeasonFile } from '../../server/catalog/apply.ts'
 import { closeSearch, searchIndex } from '../../server/catalog/search-index.ts'
 import { namedSeason } from '../bench/catalog-data.ts'
+import { rss } from '../bench/service.ts'
 
 const SEASONS = 4
 const VARIANTS = 5_000
 
 /** Resident memory of this process (MB), its workers included. */
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024
+const resident = () => rss(process.pid).now
 /** The ids of the threads Bun names after a worker: a running worker has one, and sometimes a helper. */
 const workerThreads = () =>
   readdirSync('/proc/self/task').filter((t) => {
@@ -29,11 +30,11 @@ const workerThreads = () =>
  * its end (the new search worker's) was first seen while one running before it (the old one's) still ran.
  */
 async function sampled(work: () => Promise<number>) {
-  let peak = rss()
+  let peak = resident()
   const old = new Set(workerThreads())
   const bornBesideOld = new Set<string>()
   const sample = () => {
-    peak = Math.max(peak, rss())
+    peak = Math.max(peak, resident())
     const alive = workerThreads()
     if (alive.some((t) => old.has(t))) for (const t of alive) if (!old.has(t)) bornBesideOld.add(t)
   }

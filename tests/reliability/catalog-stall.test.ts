@@ -25,6 +25,8 @@ beforeAll(async () => {
   family = (await familyAccount(s, { unit: 'pack', email: 'stall.family@example.org' })).cookie
 })
 
+type Over = { page: string; p99: number; limit: number }[]
+
 /** Each page's p99 over 2 s with nothing loading: the machine's own noise (other tests share its cores). */
 async function idleP99() {
   const quiet = await latenciesDuring(() => Bun.sleep(2000))
@@ -84,8 +86,6 @@ const served = async () => (await s.req('GET', '/api/catalog')).body.seasons as 
 /** Whether a search finds a name of the season, which it does only from an index built after the season loaded. */
 const searchable = async (name: string) =>
   (await s.req('GET', `/api/catalog/search?q=${encodeURIComponent(name)}&match=full`)).body.matches.length > 0
-
-type Over = { page: string; p99: number; limit: number }[]
 
 /**
  * Up to three attempts, judged by the best: a p99 over a few seconds on shared cores is a noisy measurement, and the
