@@ -1,5 +1,5 @@
-// Browser fixtures: a server with its site and Debian's Chromium per test file, sign-in through the real login
-// page, axe scans and screenshots.
+// Browser fixtures: a server with its site and Debian's Chromium per test file, signed-in pages, axe scans and
+// screenshots.
 import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -71,7 +71,7 @@ export interface BrowserSuite {
   s: TestServer
   browser: Browser
   /**
-   * A new page signed in through the login page as `email` (phone-sized unless told), at `path` when given.
+   * A new page signed in as `email` (phone-sized unless told), at `path` when given, else where their pages start.
    * Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be injected.
    */
   signedIn(email: string, path?: string, options?: { password?: string; viewport?: typeof PHONE }): Promise<Page>
@@ -91,8 +91,12 @@ export function browserSuite(
     async signedIn(email, path, { password = PASSWORD, viewport = PHONE } = {}) {
       const page = await suite.browser.newPage({ viewport, bypassCSP: true })
       page.on('dialog', (dialog) => dialog.accept())
-      await signIn(page, suite.s.url, email, password)
-      if (path) await page.goto(`${suite.s.url}${path}`)
+      // The login page itself is tried in admin.test.ts; here the session comes from the same POST /login in JSON,
+      // its cookie kept by the page's context, which spares two page loads a sign-in.
+      const answer = await page.request.post(`${suite.s.url}/login`, { data: { email, password } })
+      if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()} ${await answer.text()}`)
+      const { start } = await answer.json()
+      await page.goto(`${suite.s.url}${path ?? start}`)
       return page
     },
     async visit(path) {
