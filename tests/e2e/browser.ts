@@ -67,13 +67,32 @@ export async function loadedWidth(img: Locator): Promise<number> {
 
 export const PHONE = { width: 375, height: 800 }
 
+/**
+ * A new page of `browser` signed in to the server at `base` as `email` (phone-sized unless told), at `path` when given,
+ * else where their pages start. Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be injected.
+ * The login page itself is tried in admin.test.ts: here the session comes from the same POST /login in JSON, its cookie
+ * kept by the page's context, which spares two page loads a sign-in.
+ */
+export async function signedInPage(
+  browser: Browser,
+  base: string,
+  email: string,
+  path?: string,
+  { password = PASSWORD, viewport = PHONE } = {},
+): Promise<Page> {
+  const page = await browser.newPage({ viewport, bypassCSP: true })
+  page.on('dialog', (dialog) => dialog.accept())
+  const answer = await page.request.post(`${base}/login`, { data: { email, password } })
+  if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()} ${await answer.text()}`)
+  const { start } = await answer.json()
+  await page.goto(`${base}${path ?? start}`)
+  return page
+}
+
 export interface BrowserSuite {
   s: TestServer
   browser: Browser
-  /**
-   * A new page signed in as `email` (phone-sized unless told), at `path` when given, else where their pages start.
-   * Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be injected.
-   */
+  /** A new page signed in to the file's server as `email` (signedInPage). */
   signedIn(email: string, path?: string, options?: { password?: string; viewport?: typeof PHONE }): Promise<Page>
   /** Once the site has been rebuilt after the writes so far, a visitor's page at `path`. */
   visit(path: string): Promise<Page>
@@ -88,17 +107,7 @@ export function browserSuite(
   options: { catalogDir?: string; localhost?: boolean; wholeBrowser?: boolean } = {},
 ): BrowserSuite {
   const suite = {
-    async signedIn(email, path, { password = PASSWORD, viewport = PHONE } = {}) {
-      const page = await suite.browser.newPage({ viewport, bypassCSP: true })
-      page.on('dialog', (dialog) => dialog.accept())
-      // The login page itself is tried in admin.test.ts; here the session comes from the same POST /login in JSON,
-      // its cookie kept by the page's context, which spares two page loads a sign-in.
-      const answer = await page.request.post(`${suite.s.url}/login`, { data: { email, password } })
-      if (answer.status() !== 200) throw new Error(`sign-in failed: ${answer.status()} ${await answer.text()}`)
-      const { start } = await answer.json()
-      await page.goto(`${suite.s.url}${path ?? start}`)
-      return page
-    },
+    signedIn: (email, path, options) => signedInPage(suite.browser, suite.s.url, email, path, options),
     async visit(path) {
       await suite.s.site!.settled()
       const page = await suite.browser.newPage()

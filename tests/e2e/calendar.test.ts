@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import ICAL from 'ical.js'
 import type { Page } from 'playwright-core'
-import { PASSWORD, ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
+import { ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { addDays, today, upcoming } from '../dates.ts'
-import { browserSuite, screenshot, seriousViolations, signIn } from './browser.ts'
+import { browserSuite, screenshot, seriousViolations, signedInPage } from './browser.ts'
 
 let dav: Radicale
 beforeAll(async () => (dav = await startRadicale()))
@@ -142,15 +142,9 @@ describe('calendar in a browser', () => {
   })
 })
 
-/** A phone-sized page (375×812) signed in to `s` as `email`, at the admin calendar; confirmation dialogs are accepted. */
-async function phoneCalendar(s: TestServer, email: string): Promise<Page> {
-  // CSP is bypassed only so axe-core can be injected.
-  const page = await suite.browser.newPage({ viewport: { width: 375, height: 812 }, bypassCSP: true })
-  page.on('dialog', (dialog) => dialog.accept())
-  await signIn(page, s.url, email, PASSWORD)
-  await page.goto(`${s.url}/admin/calendar/`)
-  return page
-}
+/** A phone-sized page (375×812) signed in to `s` as `email`, at the admin calendar. */
+const phoneCalendar = (s: TestServer, email: string) =>
+  signedInPage(suite.browser, s.url, email, '/admin/calendar/', { viewport: { width: 375, height: 812 } })
 
 const widerThanScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
 
