@@ -1,4 +1,4 @@
-// Browser fixtures: a server with its site and Debian's Chromium per test file, signed-in pages, axe scans and
+// Browser fixtures: a server with its site per test file and Debian's Chromium per worker, signed-in pages, axe scans and
 // screenshots.
 import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -16,7 +16,22 @@ export const SCREENSHOTS = path.join(import.meta.dir, '..', '..', 'test-results'
  */
 export const HEADLESS_SHELL = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell'
 
-export function launch({ wholeBrowser = false } = {}): Promise<Browser> {
+/**
+ * The worker's Chromium of each kind. A test worker runs its files one after another and keeps its modules between
+ * them (`--no-isolate`), so its files share one Chromium, each in browser contexts of its own that it closes when it
+ * ends (each launch cost about 1.2 CPU-s). Playwright closes it when the worker exits.
+ */
+const browsers = new Map<boolean, Browser>()
+
+async function sharedBrowser(wholeBrowser: boolean): Promise<Browser> {
+  const open = browsers.get(wholeBrowser)
+  if (open?.isConnected()) return open
+  const browser = await launch({ wholeBrowser })
+  browsers.set(wholeBrowser, browser)
+  return browser
+}
+
+function launch({ wholeBrowser = false } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: wholeBrowser ? (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') : HEADLESS_SHELL,
     args: [
@@ -120,11 +135,11 @@ export function browserSuite(
     const port = options.localhost ? await freePort() : 0
     const address: Record<string, string> = options.localhost ? { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` } : {}
     suite.s = await startServerWithSite({ ...vars(), ...address }, options)
-    suite.browser = await launch({ wholeBrowser: options.wholeBrowser })
+    suite.browser = await sharedBrowser(options.wholeBrowser ?? false)
     // A first site build of new content, with every core busy, has taken over a minute.
   }, 180_000)
   afterAll(async () => {
-    await suite.browser?.close()
+    await Promise.all(suite.browser?.contexts().map((context) => context.close()) ?? [])
     await suite.s?.stop()
   })
   return suite
