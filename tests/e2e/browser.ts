@@ -1,5 +1,5 @@
-// Browser fixtures: a server with its site per test file and Debian's Chromium per worker, signed-in pages, axe scans and
-// screenshots.
+// Browser fixtures: a server with its site per test file and Debian's Chromium per worker, signed-in pages, axe
+// scans and screenshots.
 import { afterAll, beforeAll } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -100,9 +100,9 @@ export const PHONE = { width: 375, height: 800 }
 
 /**
  * A new page of `browser` signed in to the server at `base` as `email` (phone-sized unless told), at `path` when given,
- * else where their pages start. Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be injected.
- * The login page itself is tried where it is the point (admin.test.ts, the offline tests): here the session comes from the same POST /login in JSON, its cookie
- * kept by the page's context, which spares two page loads a sign-in.
+ * else where their pages start. Confirmation dialogs are accepted; CSP is bypassed only so axe-core can be loaded.
+ * The login page itself is tried where it is the point (admin.test.ts, the offline tests): here the session comes from
+ * the same POST /login in JSON, its cookie kept by the page's context, which spares two page loads a sign-in.
  */
 export async function signedInPage(
   browser: Browser,
