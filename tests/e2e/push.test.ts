@@ -109,6 +109,8 @@ describe('notifications on a phone', () => {
     const leader = await s.as(ROLES.packLeader)
     const device = push.device()
     const page = await suite.signedIn(parent.email)
+    // The site's worker installed and active before the page that subscribes, as for a family who has been here before.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => {}))
     await page.addInitScript(standInPushManager, device.subscription)
     await page.goto(`${s.url}/family/`)
     const section = page.locator('#push')
@@ -146,21 +148,31 @@ describe('notifications on a phone', () => {
     const active = await worker.until('activated', () => worker.version((v) => v.status === 'activated'))
     if (active.runningStatus !== 'running') await worker.cdp.send('ServiceWorker.startWorker', { scopeURL: `${origin}/` })
     await worker.until('running', () => worker.version((v) => v.versionId === active.versionId && v.runningStatus === 'running'))
-    await worker.cdp.send('ServiceWorker.deliverPushMessage', {
-      origin,
-      registrationId: active.registrationId,
-      data: JSON.stringify(pushed.payload),
-    })
-    const shown = await page.evaluate(async (ms) => {
-      const reg = await navigator.serviceWorker.ready
-      for (const deadline = Date.now() + ms; Date.now() < deadline;) {
-        const notes = await reg.getNotifications()
-        if (notes.length) return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))
-        await new Promise((resolve) => setTimeout(resolve, 20)) // timers run in a page Chromium deems hidden; frames may not
-      }
-      return []
-    }, 30_000)
-    if (!shown.length) throw new Error(`no notification 30 s after the push; the worker: ${worker.seen()}`)
+    const deliver = () =>
+      worker.cdp.send('ServiceWorker.deliverPushMessage', {
+        origin,
+        registrationId: active.registrationId,
+        data: JSON.stringify(pushed.payload),
+      })
+    const shownWithin = (ms: number) =>
+      page.evaluate(async (ms) => {
+        const reg = await navigator.serviceWorker.ready
+        for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+          const notes = await reg.getNotifications()
+          if (notes.length) return notes.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }))
+          await new Promise((resolve) => setTimeout(resolve, 20)) // timers run in a page Chromium deems hidden; frames may not
+        }
+        return []
+      }, ms)
+    // Chromium has dropped a push delivered to a worker it reported activated and running (a busy CI machine): the
+    // same push again, as a push service retries, has the same tag and replaces rather than adds a notification.
+    await deliver()
+    let shown = await shownWithin(5_000)
+    for (let again = 0; again < 5 && !shown.length; again++) {
+      await deliver()
+      shown = await shownWithin(5_000)
+    }
+    if (!shown.length) throw new Error(`no notification in 30 s, the push delivered six times; the worker: ${worker.seen()}`)
     expect(shown).toEqual([
       { title: 'Campout cancelled', body: 'The road is closed.', tag: pushed.payload.tag, url: 'http://127.0.0.1:1/family/' },
     ])
