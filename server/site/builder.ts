@@ -1,14 +1,18 @@
 // Regenerates the Astro site after public-data writes: debounced until a burst of writes goes quiet, one build at a
-// time, in a child process at low priority (build.ts: the pages rendered from the compiled site), into a fresh
-// directory that is swapped in atomically; a failed build keeps the last good site.
+// time, in a build process at low priority (build.ts: the pages rendered from the compiled site; the process is kept
+// for the next build a while, renderer.ts), into a fresh directory that is swapped in atomically; a failed build keeps
+// the last good site.
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Db } from '../db/client.ts'
 import type { Env } from '../env.ts'
 import { record } from '../db/write.ts'
 import { errorText, logEvent } from '../ops/log.ts'
+import { Renderer } from './renderer.ts'
 
 const BUILD = path.join(import.meta.dir, 'build.ts')
+/** How long a build process waits for the next build: a leader's burst of saves reuses one, an idle service holds none. */
+const RENDERER_IDLE_MS = 60_000
 const WATCHDOG = path.join(import.meta.dir, 'build-watchdog.ts')
 /** Builds kept besides the one served, so a request that began on the previous build can still finish. */
 const KEEP_BUILDS = 2
@@ -59,8 +63,8 @@ export class SiteBuilder {
     covered: (by: Promise<BuildOutcome>) => void
   } | null = null
   private running: Promise<BuildOutcome> | null = null
-  /** The build's process while one runs, so stopping can end it. */
-  private child: Bun.Subprocess | null = null
+  /** The build process, kept between builds for a while (renderer.ts), so stopping can end it. */
+  private renderer: Renderer | null = null
   private followUp: Promise<BuildOutcome> | null = null
   private stopped = false
   private periodic: Timer | null = null
@@ -71,6 +75,7 @@ export class SiteBuilder {
   private debounceMs: number
   private maxWaitMs: number
   private command: string[]
+  private idleMs: number
   private nextChange: () => Promise<number | null>
   private prepare: () => Promise<void>
 
@@ -84,6 +89,8 @@ export class SiteBuilder {
       maxWaitMs?: number
       /** The build command; tests swap in a failing one. */
       command?: string[]
+      /** How long the build process is kept for a next build (renderer.ts). */
+      idleMs?: number
       /** When the built pages go stale by themselves (an announcement starting or ending), to rebuild then. */
       nextChange?: () => Promise<number | null>
       /** Runs before each build: refreshes copies of outside data (the calendar store). */
@@ -93,10 +100,11 @@ export class SiteBuilder {
     this.dir = env.siteBuildsDir
     this.debounceMs = options.debounceMs ?? 300
     this.maxWaitMs = options.maxWaitMs ?? 3000
+    this.idleMs = options.idleMs ?? RENDERER_IDLE_MS
     // The build is background work: at a lower priority it takes only the CPU the answers leave.
     const nice = Bun.which('nice')
-    // Each build ends itself when the service is gone (build-watchdog.ts), and runs in its own output folder (runBuild).
-    const build = [process.execPath, '--preload', WATCHDOG, BUILD]
+    // The build process ends itself when the service is gone (build-watchdog.ts); each build has its own output folder.
+    const build = [process.execPath, '--preload', WATCHDOG, BUILD, '--serve']
     const niceness = env.siteBuildNiceness ?? 10
     this.command = [...(nice && niceness > 0 ? [nice, '-n', String(niceness)] : []), ...(options.command ?? build)]
     this.nextChange = options.nextChange ?? (async () => null)
@@ -218,9 +226,10 @@ export class SiteBuilder {
       await this.followUp?.catch(() => {})
     }
     const within = (ms: number) => Promise.race([done().then(() => true), Bun.sleep(ms).then(() => false)])
-    if (await within(graceMs)) return
-    this.child?.kill('SIGKILL')
-    await within(2000)
+    const finished = await within(graceMs)
+    // The build process ends with the service: at once when idle, or cut off with the build it still runs.
+    await this.renderer?.end({ kill: true })
+    if (!finished) await within(2000)
   }
 
   private async runOnce(reason: string): Promise<BuildOutcome> {
@@ -235,43 +244,18 @@ export class SiteBuilder {
     const started = new Date()
     const name = `build-${started.getTime()}-${process.pid}`
     const outDir = path.join(this.dir, name)
-    // Run from the output folder, the one place the build writes its pages (build.ts compiles the site in a folder of
-    // its own), so no two builds share a scratch file.
     mkdirSync(outDir, { recursive: true })
-    const cacheDir = path.join(this.dir, `cache-${name}`)
-    const child = Bun.spawn(this.command, {
-      cwd: outDir,
-      env: {
-        ...process.env,
-        DATABASE_PATH: path.resolve(this.env.databasePath),
-        PUBLIC_BASE_URL: this.env.publicBaseUrl,
-        // The pages offer what needs mail only when the service sends it.
-        SMTP_URL: this.env.mail?.url ?? '',
-        MAIL_FROM: this.env.mail?.from ?? '',
-        SITE_OUT_DIR: outDir,
-        SITE_CACHE_DIR: cacheDir,
-        SITE_BUILD_SERVICE_PID: String(process.pid),
-        ASTRO_TELEMETRY_DISABLED: '1',
-      },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    this.child = child
-    // A service that exits at once (a second signal) takes its build process with it.
-    const killOnExit = () => child.kill('SIGKILL')
-    process.once('exit', killOnExit)
-    const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()])
-    process.off('exit', killOnExit)
-    this.child = null
-    rmSync(cacheDir, { recursive: true, force: true })
+    const renderer = this.renderer?.ready ? this.renderer : this.startRenderer(name, outDir)
+    const { built, code, killed, out, err } = await renderer.build(outDir)
+    if (!built) await renderer.ended // a renderer that ended has its cache removed before the outcome is told
     const duration_ms = Date.now() - started.getTime()
-    if (this.stopped && child.signalCode === 'SIGKILL') {
+    if (this.stopped && killed) {
       // Ended by stop(): not a failure of the site, so the last recorded build still says how the pages are.
       rmSync(outDir, { recursive: true, force: true })
       logEvent('site.build', { ok: false, reason, duration_ms, message: 'Site build cancelled: the service is stopping' })
       return { ok: false, duration_ms, error: 'cancelled: the service is stopping' }
     }
-    const ok = code === 0 && existsSync(path.join(outDir, 'index.html')) && complete(outDir)
+    const ok = (built || code === 0) && existsSync(path.join(outDir, 'index.html')) && complete(outDir)
     const error = ok
       ? null
       : (err || out).trim().split('\n').slice(-8).join('\n').slice(0, 2000) ||
@@ -295,6 +279,39 @@ export class SiteBuilder {
       message: ok ? `Site built in ${duration_ms} ms` : `Site build failed; ${this.standing()}: ${error}`,
     })
     return { ok, duration_ms, error }
+  }
+
+  /**
+   * A new build process, started for the build `name` into `outDir` (a command of one build reads both from its
+   * environment). Its cache folder, for a compile of the site, is removed when it ends.
+   */
+  private startRenderer(name: string, outDir: string): Renderer {
+    const cacheDir = path.join(this.dir, `cache-${name}`)
+    const renderer = new Renderer(
+      this.command,
+      {
+        cwd: this.dir,
+        env: {
+          ...process.env,
+          DATABASE_PATH: path.resolve(this.env.databasePath),
+          PUBLIC_BASE_URL: this.env.publicBaseUrl,
+          // The pages offer what needs mail only when the service sends it.
+          SMTP_URL: this.env.mail?.url ?? '',
+          MAIL_FROM: this.env.mail?.from ?? '',
+          SITE_OUT_DIR: outDir,
+          SITE_CACHE_DIR: cacheDir,
+          SITE_BUILD_SERVICE_PID: String(process.pid),
+          ASTRO_TELEMETRY_DISABLED: '1',
+        },
+      },
+      this.idleMs,
+    )
+    void renderer.ended.then(() => {
+      rmSync(cacheDir, { recursive: true, force: true })
+      if (this.renderer === renderer) this.renderer = null
+    })
+    this.renderer = renderer
+    return renderer
   }
 
   /** What visitors see after a failed build, in words. */

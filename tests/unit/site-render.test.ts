@@ -35,6 +35,7 @@ function compiledSite(status: Record<string, number> = {}): string {
   writeFileSync(
     path.join(dir, 'server', 'entry.mjs'),
     `const status = ${JSON.stringify(status)}
+export const readAfresh = () => {}
 export const app = {
   manifest: { routes: ${JSON.stringify(routes)} },
   async render(request) {

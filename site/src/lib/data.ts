@@ -6,13 +6,15 @@ import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf, shownWindow } from '#server/calendar/service.ts'
 import { COUNT_PROPERTIES, titleAndUnitOf } from '#server/calendar/event.ts'
 import { addDays, utcToZoned } from '#server/calendar/zone.ts'
-import { getSetting } from '#server/settings/registry.ts'
+import { forgetSettings, getSetting } from '#server/settings/registry.ts'
 import { clockWords, UNIT_WORDS } from '#server/words.ts'
 import { directoryOrder } from '#server/nearby/order.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
 export const db = openDatabase(env.databasePath)
+/** Called before each build: a build process kept from the last build reads the settings again (they are cached). */
+export const readAfresh = () => forgetSettings(db)
 /** Whether the site sends mail (SMTP_URL): pages then offer what needs it. */
 export const mailSetUp = env.mail !== null
 
