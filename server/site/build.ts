@@ -129,6 +129,7 @@ export async function render(compiled: string, outDir: string): Promise<void> {
  */
 async function serve(): Promise<void> {
   for await (const folder of console) {
+    if (!folder) continue // Bun's line reader gives an empty last line when stdin closes
     await render(await compiledSite(), folder)
     process.stdout.write(`built ${folder}\n`)
   }

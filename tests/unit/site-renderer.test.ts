@@ -2,7 +2,7 @@
 // each answered when the process says it is built; it ends when it has waited long enough for another, when the
 // service stops, and after a build that fails, whose next build starts a new process.
 import { afterAll, describe, expect, it } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openMigrated } from '../../server/backups/migrate.ts'
@@ -10,6 +10,7 @@ import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'site-renderer-'))
+const BUILD = path.join(import.meta.dir, '..', '..', 'server', 'site', 'build.ts')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /**
@@ -109,4 +110,31 @@ describe('the site build process', () => {
     expect(existsSync(path.join(dir, 'cache', 'current'))).toBe(true)
     await db.destroy()
   })
+
+  it('is build.ts --serve: it answers each folder once built, and ends with exit 0 when its stdin closes', async () => {
+    const db = await openMigrated(path.join(dir, 'real.db'))
+    await db.destroy()
+    const folder = path.join(dir, 'real-build')
+    mkdirSync(folder)
+    const proc = Bun.spawn([process.execPath, BUILD, '--serve'], {
+      cwd: dir,
+      env: { ...process.env, DATABASE_PATH: path.join(dir, 'real.db'), PUBLIC_BASE_URL: 'http://127.0.0.1:1' },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    proc.stdin.write(`${folder}\n`)
+    proc.stdin.flush()
+    const reader = proc.stdout.getReader()
+    let out = ''
+    while (!out.includes(`built ${folder}\n`)) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error(`ended before it built: ${await new Response(proc.stderr).text()}`)
+      out += new TextDecoder().decode(value)
+    }
+    expect(existsSync(path.join(folder, '404.html'))).toBe(true)
+    proc.stdin.end()
+    expect(await proc.exited).toBe(0)
+    expect(await new Response(proc.stderr).text()).toBe('')
+  }, 120_000)
 })
