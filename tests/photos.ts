@@ -82,5 +82,5 @@ export async function readyPhoto(
     const res = await s.req('PATCH', `/api/admin/photos/${id}`, { cookie: leader.cookie, json: state })
     expect(res.status).toBe(200)
   }
-  return up.body as { id: number; sizes: { url: string }[] }
+  return up.body as { id: number; url: string; sizes: { url: string }[] }
 }

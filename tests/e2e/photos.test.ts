@@ -1,8 +1,9 @@
 // Browser test of event albums at 375 px: a leader opens the campout's photos from the calendar, adds a photo, tags
 // the scouts in it (one without photo consent, which keeps it from families), reviews it, then untags that scout; the
-// family sees the album on the family page, with the photo loaded and a button to ask for it to come down. A family
-// whose scout was at last weekend's campout adds an iPhone photo (HEIC) from the family page, and the leader finds it
-// waiting for review. Nothing scrolls sideways and axe finds nothing serious on either page.
+// family sees the album on the family page, with the photo loaded and a button to ask for it to come down; made public,
+// the photo is on the site's Photos page for any visitor. A family whose scout was at last weekend's campout adds an
+// iPhone photo (HEIC) from the family page, and the leader finds it waiting for review. Nothing scrolls sideways and
+// axe finds nothing serious on any of these pages.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,7 @@ import { ago, attend, pastEvent } from '../attendance.ts'
 import { ROLES } from '../helpers.ts'
 import { heicPhoto } from '../images.ts'
 import { albumEvent, photoFamily, smallPhoto } from '../photos.ts'
-import { browserSuite, loadedWidth, screenshot, seriousViolations } from './browser.ts'
+import { browserSuite, loadedWidth, PHONE, screenshot, seriousViolations } from './browser.ts'
 
 const suite = browserSuite()
 let leader: { email: string; cookie: string }
@@ -75,6 +76,20 @@ describe('event albums in Chromium at 375 px', () => {
     await album.getByRole('button', { name: 'Ask to take it down' }).waitFor()
     await clean(home)
     await screenshot(home, 'album-family-375')
+
+    // Made public: a visitor finds it from the menu on the site's Photos page, with no scout's name on it.
+    await page.locator('[data-photo]').first().getByRole('button', { name: 'Make public' }).click()
+    await page.getByText('Photo 1 is public: it shows on the site’s Photos page.').waitFor()
+    await suite.s.site!.settled()
+    const visitor = await suite.browser.newPage({ viewport: PHONE, bypassCSP: true })
+    await visitor.goto(`${suite.s.url}/`)
+    await visitor.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Photos' }).click()
+    await visitor.getByRole('heading', { name: /^Fall campout, / }).waitFor()
+    const shared = visitor.getByRole('img', { name: 'Photo 1 from Fall campout' })
+    expect(await loadedWidth(shared)).toBeGreaterThan(0)
+    expect(await visitor.locator('main').textContent()).not.toContain('Robin')
+    await clean(visitor)
+    await screenshot(visitor, 'albums-public-375')
   })
 
   it('a family whose scout was at the campout adds a photo from the family page; the leader sees it for review', async () => {

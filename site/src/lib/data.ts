@@ -9,12 +9,19 @@ import { addDays, utcToZoned } from '#server/calendar/zone.ts'
 import { forgetSettings, getSetting } from '#server/settings/registry.ts'
 import { clockWords, UNIT_WORDS } from '#server/words.ts'
 import { directoryOrder } from '#server/nearby/order.ts'
+import { publicAlbums } from '#server/photos/public.ts'
 
 const env = readEnv()
 // The server migrates before it builds; the build only reads.
 export const db = openDatabase(env.databasePath)
-/** Called before each build: a build process kept from the last build reads the settings again (they are cached). */
-export const readAfresh = () => forgetSettings(db)
+let albums: ReturnType<typeof publicAlbums> | null = null
+/** The public photos by event, read once per build: every page's menu asks whether there are any. */
+export const photoAlbums = () => (albums ??= publicAlbums(db))
+/** Called before each build: a build process kept from the last build reads the settings and the photos again. */
+export function readAfresh() {
+  forgetSettings(db)
+  albums = null
+}
 /** Whether the site sends mail (SMTP_URL): pages then offer what needs it. */
 export const mailSetUp = env.mail !== null
 

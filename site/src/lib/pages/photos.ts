@@ -97,7 +97,7 @@ function card(p: PhotoView, n: number) {
       !p.taken_down &&
         (p.public
           ? button('Not public', () => set({ public: false }, `Photo ${n} is no longer public.`))
-          : button('Make public', () => set({ public: true }, `Photo ${n} is public.`))),
+          : button('Make public', () => set({ public: true }, `Photo ${n} is public: it shows on the site’s Photos page.`))),
       button('Delete', remove, 'danger'),
     ),
   )

@@ -2,6 +2,7 @@
 // preferred names and photo consent.
 import { changeFamilyHousehold, familyHousehold } from '#server/family/details.ts'
 import { FamilyHouseholdChange, FamilyHouseholdView } from '#server/family/schemas.ts'
+import { consentChanged } from '#server/photos/public.ts'
 import { defineRoute, ok } from '#server/routes.ts'
 import { IdParams } from '#server/schemas.ts'
 
@@ -24,5 +25,9 @@ export const PATCH = defineRoute('account:self', "Change your household's detail
   params: IdParams,
   body: FamilyHouseholdChange,
   responses: ok(FamilyHouseholdView, 'The household as your family sees it', { 404: 'Not a household your account is linked to' }),
-  handler: ({ db, caller, params, body }) => changeFamilyHousehold(db, caller, params.id, body),
+  async handler({ db, caller, params, body, publicDataChanged }) {
+    const household = await changeFamilyHousehold(db, caller, params.id, body)
+    if (body.scouts?.some((s) => s.photo_consent !== undefined)) await consentChanged(db, publicDataChanged)
+    return household
+  },
 })

@@ -15,8 +15,9 @@ export const GET = defineRoute('any', 'Get a photo', {
 
 export const PATCH = defineRoute('calendar:write', 'Review a photo or mark it public', {
   operationId: 'reviewPhoto',
+  publishes: true,
   description:
-    'For leaders of the event’s units. `reviewed: true` shows it to the families of those units (unless a tagged scout lacks photo consent); `public: true` shows it to anyone and marks it reviewed; `reviewed: false` takes both back.',
+    'For leaders of the event’s units. `reviewed: true` shows it to the families of those units (unless a tagged scout lacks photo consent); `public: true` shows it to anyone, on the public site’s Photos page (/albums/) too, and marks it reviewed; `reviewed: false` takes both back.',
   params: PhotoParams,
   body: PhotoReview,
   responses: ok(PhotoView, 'The photo', {
@@ -30,6 +31,7 @@ export const PATCH = defineRoute('calendar:write', 'Review a photo or mark it pu
 
 export const DELETE = defineRoute('calendar:write', 'Delete a photo', {
   operationId: 'deletePhoto',
+  publishes: true,
   description: 'For leaders of the event’s units: the photo, its tags and its web sizes go; answers it as it was.',
   params: PhotoParams,
   responses: ok(PhotoView, 'The photo as it was', {

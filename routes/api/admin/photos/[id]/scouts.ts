@@ -5,6 +5,7 @@ import { defineRoute, ok } from '#server/routes.ts'
 
 export const PUT = defineRoute('calendar:write', 'Tag the scouts in a photo', {
   operationId: 'tagPhoto',
+  publishes: true,
   description:
     'For leaders of the event’s units. Replaces the tags; when they change, the photo waits for a new review (and is no longer public). A photo with a tagged scout who lacks photo consent is shown to leaders only.',
   params: PhotoParams,

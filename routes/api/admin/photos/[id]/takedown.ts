@@ -11,6 +11,7 @@ const TakenDown = t.Object(
 
 export const POST = defineRoute('account:self', 'Ask for a photo to come down', {
   operationId: 'takeDownPhoto',
+  publishes: true,
   description:
     'For a family account of a household whose scout is tagged in the photo. It is hidden from everyone but leaders at once, for good, and the leaders of the event’s units are told by mail (the mail carries no photo). Asking again changes nothing.',
   params: PhotoParams,

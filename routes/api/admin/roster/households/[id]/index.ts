@@ -1,4 +1,6 @@
-// GET/PATCH /api/admin/roster/households/:id: one household; edit its fields or deactivate it.
+// GET/PATCH /api/admin/roster/households/:id: one household; edit its fields or deactivate it (its scouts' photos
+// then leave the public photos page).
+import { consentChanged } from '#server/photos/public.ts'
 import { changeHousehold } from '#server/roster/commands.ts'
 import { householdById } from '#server/roster/queries.ts'
 import { HouseholdChange, RosterHousehold } from '#server/roster/schemas.ts'
@@ -20,5 +22,9 @@ export const PATCH = defineRoute('roster:write', 'Edit a household', {
   params: IdParams,
   body: HouseholdChange,
   responses: ok(RosterHousehold, 'The household after the change', { 404: 'No such household' }),
-  handler: ({ db, caller, params, body }) => changeHousehold(db, caller, params.id, body),
+  async handler({ db, caller, params, body, publicDataChanged }) {
+    const household = await changeHousehold(db, caller, params.id, body)
+    if (body.active !== undefined) await consentChanged(db, publicDataChanged)
+    return household
+  },
 })
