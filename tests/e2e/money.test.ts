@@ -1,7 +1,8 @@
 // Money in Chromium at 375 px: a treasurer charges the year's dues on the money page; a family sees what it owes on its
 // family page with a Pay by card button carrying its payment reference; Stripe (a stand-in on loopback, signing with
 // the stripe package's own test-header helper) reports the payment; the family's balance drops, and the treasurer's
-// report and CSV show it. Nothing overflows the phone's width and axe finds nothing serious.
+// report and CSV show it; a charge recorded by hand on the family's card is confirmed, a wrong amount refused beside
+// its field. Nothing overflows the phone's width and axe finds nothing serious.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import Stripe from 'stripe'
 import type { Page } from 'playwright-core'
@@ -115,5 +116,21 @@ describe('money at 375 px', () => {
     expect(entries).toEqual([{ method: 'online' }])
     expect(await seriousViolations(admin)).toEqual([])
     await screenshot(admin, 'money-report-375')
+
+    // A charge by hand on the family's card: an amount that is none is refused beside its field; a good one is said,
+    // and the card shows the new balance.
+    const card = () => admin.locator(`[data-household="${household}"]`)
+    await card().getByText('Record a payment or charge').click()
+    await card().getByLabel('What').selectOption('charge')
+    await card().getByLabel('Amount, in dollars').fill('12.345')
+    await card().getByLabel('Memo').fill('Late form fee')
+    await card().getByRole('button', { name: 'Record' }).click()
+    await card().getByText('write it in dollars and cents, like 25 or 25.50').waitFor()
+    await card().getByLabel('Amount, in dollars').fill('5')
+    await card().getByRole('button', { name: 'Record' }).click()
+    await admin.getByRole('status').getByText('Recorded charge of $5.00 for Sam Ortiz.').waitFor()
+    await card().getByText('owes $5.00').first().waitFor()
+    expect(await admin.evaluate(() => document.activeElement?.id)).toBe('status')
+    expect(await seriousViolations(admin)).toEqual([])
   })
 })

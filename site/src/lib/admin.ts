@@ -115,7 +115,7 @@ export function bodyOrShowError<T>(res: ApiResult<T>): T | undefined {
 }
 
 interface SubmitOptions<T> {
-  /** Where a refusal is shown; the form's `#<id>-error` element by default. */
+  /** Where a refusal is shown; the form's `#<id>-error` element (in the form, or else in the page) by default. */
   problem?: HTMLElement
   /** The refusal in words, when the detail and its field problems alone do not say enough. */
   refused?: (refusal: { status: number; body: Refusal }) => string | Refusal
@@ -157,20 +157,30 @@ export function onSubmit<T>(
   form: HTMLFormElement,
   send: (data: FormData) => Promise<ApiResult<T>>,
   done: (body: T) => unknown,
-  { problem = byId(`${form.id}-error`), refused, fieldName, reset = true }: SubmitOptions<T> = {},
+  { problem: given, refused, fieldName, reset = true }: SubmitOptions<T> = {},
 ) {
+  let sending = false
   onSend(form, async (event) => {
     event.preventDefault()
-    const res = await send(new FormData(form))
-    if (!res.ok) {
-      const shown = refused ? refused(res) : typeof res.body?.detail === 'string' ? res.body : detailOf(res)
-      if (showRefusal(form, shown, (text) => showError(text, problem), fieldName) && problem !== byId('status')) problem.hidden = true
-      return
+    // A second press while the first is on its way would send it twice (a payment recorded twice).
+    if (sending) return
+    sending = true
+    try {
+      // Found when sent: a form drawn by a script is set up before it is in the page.
+      const problem = given ?? form.querySelector<HTMLElement>(`[id="${form.id}-error"]`) ?? byId(`${form.id}-error`)
+      const res = await send(new FormData(form))
+      if (!res.ok) {
+        const shown = refused ? refused(res) : typeof res.body?.detail === 'string' ? res.body : detailOf(res)
+        if (showRefusal(form, shown, (text) => showError(text, problem), fieldName) && problem !== byId('status')) problem.hidden = true
+        return
+      }
+      clearFieldErrors(form)
+      problem.hidden = true
+      if (reset) form.reset()
+      await done(res.body)
+    } finally {
+      sending = false
     }
-    clearFieldErrors(form)
-    problem.hidden = true
-    if (reset) form.reset()
-    await done(res.body)
   })
 }
 

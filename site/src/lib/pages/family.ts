@@ -148,7 +148,7 @@ function householdCard(hh: Household) {
       showStatus('Saved: leaders see your new details now.', status)
     },
     {
-      problem, // the card is not in the page yet, so onSubmit could not find it by id
+      problem,
       reset: false,
       // The API names nested fields by path (emergency_contact.phone, scouts.0.preferred_name): the form's own names.
       fieldName: (field) =>

@@ -70,14 +70,17 @@ function entryForm(family: Account, scouts: Account[]): HTMLElement {
   ) as HTMLFormElement
   onSubmit(
     form,
-    (data) => {
+    async (data) => {
       const kind = text(data, 'kind') as 'payment' | 'charge' | 'credit' | 'refund'
       const who = text(data, 'who')
       const paid = kind === 'payment' || kind === 'refund'
+      const amount = centsOf(text(data, 'amount'))
+      if (Number.isNaN(amount) || amount === 0)
+        return { ok: false as const, status: 422, body: { detail: 'amount: write it in dollars and cents, like 25 or 25.50' } }
       return api('POST', '/api/admin/money/entries', {
         ...(who === 'household' ? { household_id: family.household_id } : { scout_id: Number(who) }),
         kind,
-        amount_cents: centsOf(text(data, 'amount')),
+        amount_cents: amount,
         date: text(data, 'date'),
         memo: text(data, 'memo'),
         ...(paid ? { method: text(data, 'method') as 'cash' } : {}),
@@ -86,8 +89,11 @@ function entryForm(family: Account, scouts: Account[]): HTMLElement {
     },
     async (body) => {
       await loadAccounts()
+      // The card was drawn again, and the button pressed with it: the confirmation takes the focus, in view.
       showStatus(`Recorded ${body.entry.kind} of ${dollars(body.entry.amount_cents)} for ${family.name}.`)
+      byId('status').focus()
     },
+    { fieldName: (field) => (field === 'amount_cents' ? 'amount' : field.split('.')[0]) },
   )
   return form
 }
