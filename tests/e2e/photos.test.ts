@@ -77,8 +77,21 @@ describe('event albums in Chromium at 375 px', () => {
     await clean(home)
     await screenshot(home, 'album-family-375')
 
-    // Made public: a visitor finds it from the menu on the site's Photos page, with no scout's name on it.
-    await page.locator('[data-photo]').first().getByRole('button', { name: 'Make public' }).click()
+    // Quinn ticked again but not saved, then Make public: the tick is saved first, and Quinn's consent refuses the mark.
+    const first = () => page.locator('[data-photo]').first()
+    await first().getByLabel('Quinn (no photo consent)').check()
+    await first().getByRole('button', { name: 'Make public' }).click()
+    await page
+      .getByRole('alert')
+      .or(page.getByRole('status'))
+      .getByText('A scout tagged in this photo has no photo consent, so it cannot be public')
+      .waitFor()
+    await first().getByText('Who sees it: Leaders only').waitFor()
+    expect(await first().getByLabel('Quinn (no photo consent)').isChecked()).toBe(true)
+
+    // Quinn unticked, made public: a visitor finds it from the menu on the site's Photos page, with no scout's name on it.
+    await first().getByLabel('Quinn (no photo consent)').uncheck()
+    await first().getByRole('button', { name: 'Make public' }).click()
     await page.getByText('Photo 1 is public: it shows on the site’s Photos page.').waitFor()
     await suite.s.site!.settled()
     const visitor = await suite.browser.newPage({ viewport: PHONE, bypassCSP: true })

@@ -4,6 +4,9 @@
 
 const FIELD_DETAIL = /^([a-z][a-z0-9_]*)(?:\.[\w.]+)?: (.+)$/s
 
+/** A refusal's words without the field it names (`public: a scout …` → `a scout …`), for a page with no such field. */
+export const withoutField = (detail: string) => FIELD_DETAIL.exec(detail)?.[2] ?? detail
+
 /** The control (or group of checkboxes) named `name` in the form. */
 function controlOf(form: HTMLFormElement, name: string): HTMLElement | null {
   const named = [...form.elements].find((el) => (el as HTMLInputElement).name === name) as HTMLElement | undefined
@@ -102,7 +105,7 @@ export function showRefusal(
   let placed = 0
   for (const problem of problems) {
     const name = problem.field && fieldName(problem.field)
-    const words = FIELD_DETAIL.exec(problem.detail)?.[2] ?? problem.detail
+    const words = withoutField(problem.detail)
     if (name && place(form, name, words, placed === 0)) placed++
     else left.push(problem.detail)
   }

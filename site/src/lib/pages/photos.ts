@@ -3,6 +3,7 @@
 import type { AnswerOf } from '#server/routes.ts'
 import { dayWords } from '#server/words.ts'
 import { onSend, api, byId, detailOf, h, showError, showOutcome, showStatus, signedInFor, type Route } from '../admin.ts'
+import { withoutField } from '../field-errors.ts'
 import { type PhotoView, photoPicture, SHOWN_WORDS } from '../photo-picture.ts'
 
 await signedInFor('/admin/calendar/')
@@ -37,11 +38,17 @@ function draw() {
   if (!album.photos.length) list.append(h('li', { class: 'muted' }, 'No photos yet.'))
 }
 
-/** Puts the answer in place of the photo it is about, and says what happened. */
-function replaced(res: Awaited<ReturnType<typeof api<`/api/admin/photos/${number}`, 'PATCH'>>>, done: string) {
-  if (!showOutcome(res, done)) return
+type PhotoAnswer = Awaited<ReturnType<typeof api<`/api/admin/photos/${number}`, 'PATCH'>>>
+
+/** Puts the answer in place of the photo it is about, and says what happened (a refusal in its words). */
+function replaced(res: PhotoAnswer, done: string) {
+  if (!res.ok) {
+    const words = withoutField(detailOf(res))
+    return showError(words[0].toUpperCase() + words.slice(1))
+  }
   album.photos = album.photos.map((p) => (p.id === res.body.id ? res.body : p))
   draw()
+  showStatus(done)
 }
 
 function card(p: PhotoView, n: number) {
@@ -61,12 +68,21 @@ function card(p: PhotoView, n: number) {
       .filter((t) => !album.taggable?.some((s) => s.id === t.id))
       .map((t) => h('label', {}, h('input', { type: 'checkbox', name: 'scout', value: String(t.id), checked: true }), t.name)),
   )
-  const saveTags = async () => {
-    const scout_ids = [...tags.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => Number(i.value))
-    replaced(await api('PUT', `/api/admin/photos/${p.id}/scouts`, { scout_ids }), `Tags of photo ${n} saved.`)
+  const ticked = () => [...tags.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => Number(i.value))
+  const tag = () => api('PUT', `/api/admin/photos/${p.id}/scouts`, { scout_ids: ticked() })
+  const saveTags = async () => replaced(await tag(), `Tags of photo ${n} saved.`)
+  const set = async (change: { reviewed?: boolean; public?: boolean }, done: string) => {
+    // A review or a public mark is for the scouts the leader sees ticked: ticks not saved yet are saved first.
+    const saved = (p.scouts ?? []).map((t) => t.id)
+    if (ticked().sort().join() !== saved.sort().join()) {
+      const res = await tag()
+      if (!res.ok) return replaced(res, '')
+      album.photos = album.photos.map((x) => (x.id === res.body.id ? res.body : x))
+    }
+    const res = await api('PATCH', `/api/admin/photos/${p.id}`, change)
+    if (!res.ok) draw() // the tags just saved show, beside the refusal
+    replaced(res, done)
   }
-  const set = async (change: { reviewed?: boolean; public?: boolean }, done: string) =>
-    replaced(await api('PATCH', `/api/admin/photos/${p.id}`, change), done)
   const remove = async () => {
     if (!confirm(`Delete photo ${n}? It cannot be brought back.`)) return
     const res = await api('DELETE', `/api/admin/photos/${p.id}`)
