@@ -36,7 +36,7 @@ export async function saveAnswer(
 ) {
   const { uid } = event
   const signup = signupOf(event)
-  const parts = await replyParts(db, household, signup, body)
+  const parts = await replyParts(db, { unit: event.unit, signup }, household, body)
   const now = nowIso()
   const reply = {
     answer: body.answer,

@@ -38,7 +38,13 @@ export const ReplyLinkView = t.Object(
         parent_name: t.String(),
         scouts: t.Array(
           t.Object(
-            { id: t.Integer(), first_name: t.String(), preferred_name: Nullable(t.String()), last_name: Nullable(t.String()) },
+            {
+              id: t.Integer(),
+              first_name: t.String(),
+              preferred_name: Nullable(t.String()),
+              last_name: Nullable(t.String()),
+              unit_slug: t.String({ description: "The scout's unit: only scouts of the event's units may come" }),
+            },
             { additionalProperties: false },
           ),
           { description: "The household's scouts, to choose who comes" },
@@ -56,9 +62,10 @@ export async function replyByLink(db: Executor, token: string): Promise<typeof R
   const { household, event } = await opened(db, token)
   const scouts = await db
     .selectFrom('scouts')
-    .select(['id', 'first_name', 'preferred_name', 'last_name'])
-    .where('household_id', '=', household.id)
-    .orderBy('first_name')
+    .innerJoin('units', 'units.id', 'scouts.unit_id')
+    .select(['scouts.id', 'scouts.first_name', 'scouts.preferred_name', 'scouts.last_name', 'units.slug as unit_slug'])
+    .where('scouts.household_id', '=', household.id)
+    .orderBy('scouts.first_name')
     .execute()
   const own = await replies(db, event, [household.id])
   return {

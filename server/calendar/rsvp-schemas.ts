@@ -129,6 +129,7 @@ export const RsvpView = t.Object(
 const eventFacts = {
   uid: t.String(),
   title: t.String(),
+  unit: OneOf(['pack', 'troop', 'both'] as const, { description: 'Whose event it is: scouts of this unit (either for both) may come' }),
   date: t.String({ format: 'date' }),
   time: Nullable(t.String({ description: 'Start time; null for an all-day event' })),
   location: Nullable(t.String()),
@@ -154,6 +155,7 @@ const eventFacts = {
 const EVENT_EXAMPLE = {
   uid: '9b2c1e4a@scouting-units-site',
   title: 'Pinewood derby',
+  unit: 'pack',
   date: '2026-12-05',
   time: '10:00',
   location: 'School gym',

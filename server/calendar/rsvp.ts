@@ -47,6 +47,7 @@ export function factsOf(e: RsvpEventRow, now = Date.now()) {
   return {
     uid: e.uid,
     title: e.title,
+    unit: e.unit,
     date: e.date,
     time: e.time,
     location: e.location,

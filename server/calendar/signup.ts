@@ -104,15 +104,30 @@ interface ReplyAsked {
 }
 
 /** A reply checked against the event's sign-up: the scouts it names, and its parts normalised; 422 naming the field. */
-export async function replyParts(db: Executor, household: number, signup: SignupSettings | null, body: ReplyAsked) {
+export async function replyParts(
+  db: Executor,
+  event: { unit: 'pack' | 'troop' | 'both'; signup: SignupSettings | null },
+  household: number,
+  body: ReplyAsked,
+) {
+  const { signup } = event
   let scoutIds: number[] | null = null
   if (body.scout_ids !== undefined) {
     if (!signup?.per_scout) throw unprocessable('scout_ids: this event does not ask which scouts come; give scouts as a number')
     const ids = [...new Set(body.scout_ids)]
     const own = ids.length
-      ? await db.selectFrom('scouts').select('id').where('household_id', '=', household).where('id', 'in', ids).execute()
+      ? await db
+          .selectFrom('scouts')
+          .innerJoin('units', 'units.id', 'scouts.unit_id')
+          .select(['scouts.id', 'scouts.first_name', 'units.slug'])
+          .where('scouts.household_id', '=', household)
+          .where('scouts.id', 'in', ids)
+          .execute()
       : []
     if (own.length !== ids.length) throw unprocessable('scout_ids: name only the scouts of your household')
+    // A place, a fee and the attendance are the event's unit's: a scout of the other unit cannot take one.
+    const elsewhere = own.find((s) => event.unit !== 'both' && s.slug !== event.unit)
+    if (elsewhere) throw unprocessable(`scout_ids: ${elsewhere.first_name} is not in the ${event.unit}, whose event this is`)
     if (body.scouts !== ids.length) throw unprocessable('scouts: must be the number of scout_ids')
     // A split confirms the first ones in the order chosen, so it keeps that order.
     scoutIds = body.split ? ids : ids.sort((a, b) => a - b)

@@ -98,6 +98,20 @@ describe('who comes', () => {
     expectDetail(await yes(rivera, plain, 1, { scout_ids: [rivera.scouts[0]] }), 422)
   })
 
+  it('names only scouts of the event’s unit: a troop scout takes no place on a pack event (422), and may on one of both', async () => {
+    const pack = await createEvent({ signup: { per_scout: true, capacity: 3 } })
+    const both = await createEvent({ unit: 'both', signup: { per_scout: true } })
+    const mixed = await family(2)
+    const troop = await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()
+    await s.db.updateTable('scouts').set({ unit_id: troop.id }).where('id', '=', mixed.scouts[1]).execute()
+    const refused = await yes(mixed, pack, 2, { scout_ids: mixed.scouts })
+    expect([refused.status, refused.body.detail]).toEqual([422, 'scout_ids: Kid1 is not in the pack, whose event this is'])
+    expect((await leaderView(pack)).replies).toEqual([])
+    expect((await yes(mixed, pack, 1, { scout_ids: [mixed.scouts[0]] })).body).toMatchObject({ status: 'confirmed', scouts: 1 })
+    expect((await yes(mixed, both, 2, { scout_ids: mixed.scouts })).body).toMatchObject({ status: 'confirmed', scouts: 2 })
+    expect([(await leaderView(pack)).unit, (await leaderView(both)).unit]).toEqual(['pack', 'both'])
+  })
+
   it('past the places, a yes is waitlisted in the order answered and moves up by itself when a place frees, with a mail', async () => {
     const uid = await createEvent({ title: 'Cabin weekend', signup: { capacity: 3 } })
     const [a, b, c] = [await family(), await family(), await family()]

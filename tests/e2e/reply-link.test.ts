@@ -1,6 +1,7 @@
 // A parent with no account replies to the campout from the weekly digest's link, in Chromium at 375 px, with a real
 // SMTP relay on loopback: the reply card shows the event's details (a multi-day range, place, description, cost and
-// how to pay, the permission slip), warns before sending when the scouts chosen are more than the places left, and the
+// how to pay, the permission slip), offers only the household's scouts of the event's unit, warns before sending when
+// the scouts chosen are more than the places left, and the
 // reply sent with the button shows in the leader's list of replies. Opening the page wrote nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { utcToZoned } from '../../server/calendar/zone.ts'
@@ -51,8 +52,16 @@ describe('replying from the mail without an account', () => {
       unit: 'pack',
       email: PARENT,
       parent_name: 'Robin Hale',
-      scouts: [{ first_name: 'Sam' }, { first_name: 'Ana' }],
+      scouts: [{ first_name: 'Sam' }, { first_name: 'Ana' }, { first_name: 'Theo' }],
     })
+    // Theo is in the troop: the pack's campout does not offer him.
+    const troop = await s.db.selectFrom('units').select('id').where('slug', '=', 'troop').executeTakeFirstOrThrow()
+    await s.db
+      .updateTable('scouts')
+      .set({ unit_id: troop.id })
+      .where('household_id', '=', household)
+      .where('first_name', '=', 'Theo')
+      .execute()
 
     // The digest goes now (its day and hour are this hour's), to the household's address.
     const here = utcToZoned(Date.now(), 'America/Chicago')
@@ -79,6 +88,7 @@ describe('replying from the mail without an account', () => {
     expect(await card.locator('[data-pay] strong').textContent()).toBe('the treasurer')
     expect(await card.locator('[data-pay] a').getAttribute('href')).toBe('https://pay.example.org')
     expect(await card.getByText(SLIP).isVisible()).toBe(true)
+    expect(await card.getByRole('checkbox', { name: 'Theo' }).count()).toBe(0)
     // Opening the link wrote nothing.
     expect(await s.db.selectFrom('rsvps').select('household_id').execute()).toEqual([])
 

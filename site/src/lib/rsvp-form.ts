@@ -11,7 +11,7 @@ type AskingEvent = AnswerOf<Route<'GET /api/admin/family'>>['events'][number]
 type Household = {
   id: number
   parent_name: string
-  scouts: { id: number; first_name: string; preferred_name: string | null; last_name: string | null }[]
+  scouts: { id: number; first_name: string; preferred_name: string | null; last_name: string | null; unit_slug: string }[]
 }
 type Reply = AnswerOf<Route<'PUT /api/admin/calendar/{uid}/rsvps'>>
 type Standing = Pick<AnswerOf<Route<'GET /api/admin/calendar/{uid}/rsvps'>>, 'signup' | 'places' | 'slots'>
@@ -93,6 +93,10 @@ export interface RsvpFormOptions {
 
 let forms = 0
 
+/** The household's scouts who may come: those of the event's unit (of either for an event of both). */
+const mayCome = (event: AskingEvent, household: Household) =>
+  household.scouts.filter((s) => event.unit === 'both' || s.unit_slug === event.unit)
+
 /** The reply form of one household (with its current reply), or its reply alone once replies are closed. */
 export function rsvpForm(
   event: AskingEvent,
@@ -142,7 +146,7 @@ export function rsvpForm(
         'fieldset',
         { class: 'checks' },
         h('legend', {}, 'Who is coming?'),
-        ...household.scouts.map((s) =>
+        ...mayCome(event, household).map((s) =>
           h(
             'label',
             {},
