@@ -163,6 +163,9 @@ describe('trip roster in a browser', () => {
     const noPhotos = page.locator('#scouts tr', { has: page.locator('.flag', { hasText: 'NO PHOTOS' }) })
     expect(await noPhotos.count()).toBe(2)
     expect(await noPhotos.allTextContents()).toEqual([expect.stringContaining('Grant'), expect.stringContaining('Grant')])
+    // The flag is on the phone's screen without scrolling the table sideways.
+    const flagBox = (await noPhotos.first().locator('.flag').boundingBox())!
+    expect(flagBox.x + flagBox.width).toBeLessThanOrEqual(375)
 
     const households = page.locator('#households tbody tr')
     expect(await households.count()).toBe(15)

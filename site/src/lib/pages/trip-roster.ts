@@ -144,10 +144,11 @@ function show(roster: TripRoster) {
       h(
         'tr',
         { 'data-scout': String(s.id) },
+        // What matters at camp first, on a phone's first screen: whom not to photograph, and whose form is missing.
         h('th', { scope: 'row' }, scoutName(s)),
-        cell(s.den ? `${s.unit_name} · ${s.den}` : s.unit_name),
-        healthForm(s.health_form),
         s.photo_consent ? short('OK') : short(flag('NO PHOTOS')),
+        healthForm(s.health_form),
+        cell(s.den ? `${s.unit_name} · ${s.den}` : s.unit_name),
         cell(householdOf(s)),
       ),
     ),
