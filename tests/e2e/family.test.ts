@@ -68,6 +68,8 @@ describe('the family page', () => {
     expect(await details.textContent()).toContain('Pat Hale, 555-987-6543')
     expect(await details.getByRole('heading', { level: 3 }).textContent()).toBe('Jay Hale')
     expect(await details.locator('[data-photos]').textContent()).toBe('Photos: OK')
+    // Each value keeps a line of its own on a phone: an email or a phone number is not broken mid-word.
+    for (const value of await details.locator('dl.facts dd').all()) expect((await value.boundingBox())!.height).toBeLessThan(30)
 
     const stored = await suite.s.db.selectFrom('households').selectAll().where('id', '=', parent.household).executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ phone: '555-333-4444', emergency_name: 'Pat Hale', emergency_phone: '555-987-6543' })
