@@ -5,6 +5,7 @@ import path from 'node:path'
 import { openMigrated } from '../../server/backups/migrate.ts'
 import { readEnv } from '../../server/env.ts'
 import { SiteBuilder } from '../../server/site/builder.ts'
+import { addDays, today } from '../dates.ts'
 import { ADMIN_TOKEN, expectDetail, PUBLIC_PAGES, ROLES, startServer, startServerWithSite, type TestServer } from '../helpers.ts'
 
 let s: TestServer
@@ -192,6 +193,34 @@ describe('what search engines and link previews read', () => {
     expect(meta(home, 'name', 'description')).toBe('Scouting in Maple Grove: a pack for young kids and a troop for older ones.')
     expect((await s.req('GET', '/nearby/')).text).toContain('<title>Nearby units · Pack 12 &amp; Troop 34</title>')
     expectDetail(await s.req('PUT', '/api/admin/settings/site.name', { cookie: admin.cookie, json: { value: '   ' } }), 422)
+  })
+})
+
+describe('replies on the public calendar', () => {
+  it('asks visitors to sign in to reply until replies close (data-closes for the page’s script), and says closed after', async () => {
+    const leader = await s.as(ROLES.packLeader)
+    const ask = async (title: string, closes_at: string) => {
+      const res = await s.req('POST', '/api/admin/calendar', {
+        cookie: leader.cookie,
+        json: { title, date: addDays(today(), 9), time: '18:00', unit: 'pack', rsvp: true, signup: { closes_at } },
+      })
+      expect(res.status).toBe(201)
+      return res.body.uid as string
+    }
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString()
+    const open = await ask('Open campfire', tomorrow)
+    const closed = await ask('Closed campfire', new Date(Date.now() - 60_000).toISOString())
+    expect((await s.site!.settled())?.ok).toBe(true)
+    const html: string = (await s.req('GET', '/calendar/')).text
+    const card = (uid: string) => {
+      const from = html.indexOf(`data-event="${uid}"`)
+      expect(from).toBeGreaterThan(-1)
+      return html.slice(from, html.indexOf('</li>', from))
+    }
+    expect(card(open)).toContain(`data-closes="${tomorrow}"`)
+    expect(card(open)).toContain('Sign in to reply')
+    expect(card(closed)).toContain('Replies are closed.')
+    expect(card(closed)).not.toContain('data-rsvp-slot')
   })
 })
 

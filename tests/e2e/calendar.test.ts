@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { ROLES, startServerWithSite, type TestServer } from '../helpers.ts'
 import { type Radicale, startRadicale } from '../radicale.ts'
 import { addDays, today, upcoming } from '../dates.ts'
-import { browserSuite, screenshot, seriousViolations, signedInPage } from './browser.ts'
+import { browserSuite, PHONE, screenshot, seriousViolations, signedInPage } from './browser.ts'
 
 let dav: Radicale
 beforeAll(async () => (dav = await startRadicale()))
@@ -122,6 +122,18 @@ describe('calendar in a browser', () => {
     expect(await seriousViolations(family)).toEqual([])
     await screenshot(family, 'family-reply-phone')
     await family.close()
+
+    // A visitor is asked to sign in to reply while replies are open. Once the party has started, the same page (built
+    // before) says replies are closed: its script asks the browser's clock, here moved past the start.
+    const visitor = await suite.browser.newPage({ viewport: PHONE, bypassCSP: true })
+    await visitor.goto(`${suite.s.url}/calendar/`)
+    const party = visitor.locator('li.card', { hasText: 'Holiday party' })
+    await party.getByRole('link', { name: 'Sign in to reply' }).waitFor()
+    await visitor.clock.setFixedTime(Date.now() + 13 * 86_400_000)
+    await visitor.reload()
+    await party.getByText('Replies are closed.').waitFor()
+    expect(await party.getByRole('link', { name: 'Sign in to reply' }).count()).toBe(0)
+    await visitor.close()
 
     await page.reload()
     const event = page.locator('li.card', { hasText: 'Holiday party' })

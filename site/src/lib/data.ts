@@ -4,6 +4,7 @@ import { readEnv } from '#server/env.ts'
 import ICAL from '#server/calendar/ical.ts'
 import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf, shownWindow } from '#server/calendar/service.ts'
+import { signupOf } from '#server/calendar/signup.ts'
 import { COUNT_PROPERTIES, titleAndUnitOf } from '#server/calendar/event.ts'
 import { addDays, utcToZoned } from '#server/calendar/zone.ts'
 import { forgetSettings, getSetting } from '#server/settings/registry.ts'
@@ -74,13 +75,24 @@ export type CalendarUnit = 'pack' | 'troop' | null
 /** Whether an event of `eventUnit` shows on `unit`'s calendar: its own events and those for both units. */
 const shownFor = (unit: CalendarUnit, eventUnit: string) => !unit || eventUnit === unit || eventUnit === 'both'
 
-/** Upcoming events from the local copy of the calendar store, in date order; for a unit, its own and those for both. */
+/**
+ * Upcoming events from the local copy of the calendar store, in date order; for a unit, its own and those for both.
+ * An event asking for replies has `replies_close_at`: its start, or its sign-up's closing time when that is earlier.
+ */
 export async function upcomingEvents(unit: CalendarUnit = null) {
   const objects = await db.selectFrom('calendar_objects').select('ics').execute()
+  const asking = await db.selectFrom('rsvp_events').select(['uid', 'starts_at', 'signup']).where('asking', '=', 1).execute()
+  const closes = new Map(
+    asking.map((r) => {
+      const signupCloses = signupOf(r)?.closes_at
+      const at = Math.min(Date.parse(r.starts_at), signupCloses ? Date.parse(signupCloses) : Infinity)
+      return [r.uid, new Date(at).toISOString()]
+    }),
+  )
   // Members-only events never reach the public site: families see them on the family page and their private feed.
   return (await eventsOf(db, objects))
     .filter((e) => e.visibility !== 'members' && shownFor(unit, e.unit))
-    .map(({ nights, service_hours, miles, ...e }) => e)
+    .map(({ nights, service_hours, miles, ...e }) => ({ ...e, replies_close_at: e.rsvp ? (closes.get(e.uid) ?? null) : null }))
 }
 
 /** The id of an occurrence's card in the list view, which the month view links to (as the family page: the uid encoded). */
