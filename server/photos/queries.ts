@@ -68,8 +68,11 @@ async function visible(db: Executor, photos: Photo[], viewerFor: (p: Photo) => V
     .map(({ p, tags, viewer }) => photoView(p, tags, viewer))
 }
 
-/** The scouts a leader may tag: those of the event's units in active households, by name. */
-async function taggable(db: Executor, unit: Unit) {
+/**
+ * The scouts a leader may tag: those of the event's units in active households, those who were on the event first (a
+ * confirmed yes naming them, or recorded present), then the rest, each by name: a phone shows the likely ones at once.
+ */
+async function taggable(db: Executor, uid: string, unit: Unit) {
   const rows = await db
     .selectFrom('scouts')
     .innerJoin('units', 'units.id', 'scouts.unit_id')
@@ -80,11 +83,42 @@ async function taggable(db: Executor, unit: Unit) {
     .orderBy('scouts.first_name')
     .orderBy('scouts.id')
     .execute()
-  return rows.map((r) => ({
-    id: r.id,
-    name: [r.preferred_name ?? r.first_name, r.last_name].filter(Boolean).join(' '),
-    photo_consent: r.photo_consent === 1,
-  }))
+  const on = await scoutsOnEvent(db, uid)
+  return rows
+    .map((r) => ({
+      id: r.id,
+      name: [r.preferred_name ?? r.first_name, r.last_name].filter(Boolean).join(' '),
+      photo_consent: r.photo_consent === 1,
+    }))
+    .sort((a, b) => Number(on.has(b.id)) - Number(on.has(a.id)))
+}
+
+/**
+ * The scouts of the event's confirmed yes replies (those named, or every scout of a household that gave a number), and
+ * those recorded present at it (at any of its days).
+ */
+async function scoutsOnEvent(db: Executor, uid: string): Promise<Set<number>> {
+  const replies = await db
+    .selectFrom('rsvps')
+    .select(['household_id', 'scout_ids'])
+    .where('uid', '=', uid)
+    .where('answer', '=', 'yes')
+    .where('status', '=', 'confirmed')
+    .execute()
+  const counted = replies.filter((r) => !r.scout_ids).map((r) => r.household_id)
+  const ofCounted = counted.length ? await db.selectFrom('scouts').select('id').where('household_id', 'in', counted).execute() : []
+  const present = await db
+    .selectFrom('attendance')
+    .select('scout_id')
+    // A one-time event's key is its uid, a repeating one's `<uid>#<date>` (attendance/occurrence.ts): `<uid>#` to `<uid>$`.
+    .where((eb) => eb.or([eb('event_uid', '=', uid), eb.and([eb('event_uid', '>=', `${uid}#`), eb('event_uid', '<', `${uid}$`)])]))
+    .where('present', '=', 1)
+    .execute()
+  return new Set([
+    ...replies.flatMap((r) => (r.scout_ids ? (JSON.parse(r.scout_ids) as number[]) : [])),
+    ...ofCounted.map((r) => r.id),
+    ...present.map((a) => a.scout_id),
+  ])
 }
 
 /** GET /api/admin/calendar/{uid}/photos: the photos the caller may see, oldest first; 404 for an unknown event. */
@@ -97,7 +131,7 @@ export async function album(db: Executor, caller: Caller, uid: string) {
     leader: viewer.leader,
     can_upload: viewer.leader || (await onEvent(db, uid, viewer.households)),
     photos: await visible(db, photos, () => viewer),
-    ...(viewer.leader ? { taggable: await taggable(db, event.unit) } : {}),
+    ...(viewer.leader ? { taggable: await taggable(db, uid, event.unit) } : {}),
   }
 }
 

@@ -73,7 +73,10 @@ export const Album = t.Object(
     }),
     photos: t.Array(PhotoView),
     taggable: t.Optional(
-      t.Array(Tag, { description: 'For leaders: the scouts of the event’s units (active households), to tag in a photo' }),
+      t.Array(Tag, {
+        description:
+          'For leaders: the scouts of the event’s units (active households), to tag in a photo; those on the event (of a confirmed yes, or recorded present) first, each part by name',
+      }),
     ),
   },
   {

@@ -174,6 +174,30 @@ describe('GET /api/admin/calendar/{uid}/photos', () => {
   })
 })
 
+describe('the scouts a leader may tag', () => {
+  it('come first when they were on the event (a confirmed yes, or recorded present), then the rest by name', async () => {
+    const rename = (id: number, first_name: string) => s.db.updateTable('scouts').set({ first_name }).where('id', '=', id).execute()
+    const elsewhere = await photoFamily(s, 'pack', true)
+    await rename(elsewhere.scout, 'Abe')
+    const party = await albumEvent(s, leader, 'pack', 'Blue and gold')
+    const replied = await photoFamily(s, 'pack', true, party)
+    await rename(replied.scout, 'Zed')
+    const tagsOf = async (event: string) => (await albumOf(leader.cookie, event)).body.taggable.map((t: any) => t.id)
+    const partyTags = await tagsOf(party)
+    expect(partyTags[0]).toBe(replied.scout)
+    expect(partyTags.indexOf(elsewhere.scout)).toBeGreaterThan(0)
+
+    const hike = await pastEvent(s, leader.cookie, { title: 'Leaf hike', date: ago(3), unit: 'pack' })
+    const came = await photoFamily(s, 'pack', true)
+    await rename(came.scout, 'Yara')
+    await attend(s, leader.cookie, hike, [came.scout])
+    const hikeTags = await tagsOf(hike)
+    expect(hikeTags[0]).toBe(came.scout)
+    expect(hikeTags.indexOf(elsewhere.scout)).toBeGreaterThan(0)
+    expect(hikeTags.indexOf(replied.scout)).toBeGreaterThan(hikeTags.indexOf(elsewhere.scout)) // Abe before Zed, by name
+  })
+})
+
 describe('GET /api/admin/photos/{id}', () => {
   it('answers the photo as the album shows it to the caller, 404 to one it does not show it to', async () => {
     const fam = await photoFamily(s, 'pack', true, uid)
