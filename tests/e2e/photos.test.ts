@@ -2,7 +2,7 @@
 // the scouts in it (one without photo consent, which keeps it from families), reviews it, then untags that scout; the
 // family sees the album on the family page, with the photo loaded and a button to ask for it to come down; made public,
 // the photo is on the site's Photos page for any visitor. A family whose scout was at last weekend's campout adds an
-// iPhone photo (HEIC) from the family page, and the leader finds it waiting for review. Nothing scrolls sideways and
+// iPhone photo (HEIC) from the family page, and the leader finds it waiting for review, then adds two more at once. Nothing scrolls sideways and
 // axe finds nothing serious on any of these pages.
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -41,8 +41,8 @@ describe('event albums in Chromium at 375 px', () => {
     await page.locator(`[data-event="${uid}"]`).getByRole('link', { name: 'Photos' }).click()
     await page.getByRole('heading', { name: 'Photos: Fall campout' }).waitFor()
     await page.getByText('No photos yet.').waitFor()
-    await page.getByLabel('Add a photo').setInputFiles(file)
-    await page.getByRole('button', { name: 'Add the photo' }).click()
+    await page.getByLabel('Add photos').setInputFiles(file)
+    await page.getByRole('button', { name: 'Add the photos' }).click()
     const card = page.locator('[data-photo]').first()
     await card.getByText('Who sees it: Leaders only').waitFor()
     expect(await loadedWidth(card.locator('img'))).toBeGreaterThan(0)
@@ -148,5 +148,18 @@ describe('event albums in Chromium at 375 px', () => {
     const img = card.locator('img')
     expect(await loadedWidth(img)).toBeGreaterThan(0)
     expect(await page.locator('[data-photo]').count()).toBe(1)
+
+    // The leader adds the hike's photos at once: both go, one after the other; a file that is no photo is named.
+    const more = ['trail.jpg', 'summit.jpg'].map((name) => path.join(dir, name))
+    writeFileSync(more[0], await smallPhoto('jpeg', '#3a6'))
+    writeFileSync(more[1], await smallPhoto('jpeg', '#a63'))
+    await page.getByLabel('Add photos').setInputFiles([more[0], notes, more[1]])
+    await page.getByRole('button', { name: 'Add the photos' }).click()
+    await page.getByRole('status').getByText('2 photos added: tag the scouts in each, then show them to families.').waitFor()
+    await page
+      .getByRole('alert')
+      .getByText(/^Not added: notes\.txt: /)
+      .waitFor()
+    expect(await page.locator('[data-photo]').count()).toBe(3)
   })
 })

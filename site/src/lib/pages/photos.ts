@@ -1,9 +1,10 @@
 // An event's album for its leaders (?uid=…): add a photo, tag the scouts in it, review it for families, mark it
 // public, delete it. The cards are drawn again from each answer, so what they say is what the server holds.
 import type { AnswerOf } from '#server/routes.ts'
-import { dayWords } from '#server/words.ts'
+import { dayWords, plural } from '#server/words.ts'
 import { onSend, api, byId, detailOf, h, showError, showOutcome, showStatus, signedInFor, type Route } from '../admin.ts'
 import { withoutField } from '../field-errors.ts'
+import { sendPhoto } from '../photo-upload.ts'
 import { type PhotoView, photoPicture, SHOWN_WORDS } from '../photo-picture.ts'
 
 await signedInFor('/admin/calendar/')
@@ -119,19 +120,35 @@ function card(p: PhotoView, n: number) {
   )
 }
 
+// The photos chosen go one after another (a phone's photos of a hike, over a camp's signal), each kept at once; one
+// refused is named with its reason, and the others still go.
+let sending = false
 onSend(byId('upload'), async (e) => {
   e.preventDefault()
+  if (sending) return
   const form = e.currentTarget as HTMLFormElement
   const problem = byId('upload-error')
-  const res = await fetch(path, { method: 'POST', body: new FormData(form), credentials: 'same-origin' }).catch(() => null)
-  if (!res) return showError('No answer came back (the connection dropped). Add the photo again.', problem)
-  const body = await res.json().catch(() => ({ detail: `Request failed (${res.status})` }))
-  if (!res.ok) return showError({ status: res.status, body }, problem)
+  const files = [...(byId<HTMLInputElement>('photo-file').files ?? [])]
+  if (!files.length) return showError('Choose a photo first.', problem)
+  sending = true
   showStatus('', problem)
+  const refused: string[] = []
+  let added = 0
+  for (const [i, file] of files.entries()) {
+    const which = files.length > 1 ? `photo ${i + 1} of ${files.length}` : 'the photo'
+    const sent = await sendPhoto(path, file, (percent) => showStatus(`Sending ${which}: ${percent}%`))
+    if (!sent.ok) {
+      refused.push(`${file.name}: ${withoutField(sent.detail)}`)
+      continue
+    }
+    album.photos.push(sent.body as PhotoView)
+    added++
+    draw()
+  }
+  sending = false
   form.reset()
-  album.photos.push(body)
-  draw()
-  showStatus(`Photo ${album.photos.length} added: tag the scouts in it, then show it to families.`)
+  showStatus(added ? `${plural(added, 'photo')} added: tag the scouts in each, then show them to families.` : '')
+  if (refused.length) showError(`Not added: ${refused.join('; ')}`, problem)
 })
 
 if (!uid) noAlbum('No event was chosen. Open the photos from an event on the calendar.')
