@@ -14,7 +14,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors.ts'
 import { nowIso } from '../schemas.ts'
 import { dollars, eventWords, plural } from '../words.ts'
 import { type CalendarEvent, firstOccurrence, toICalendar } from './event.ts'
-import { money, owedBy, type Payment, signupClosed, signupOf, slotsFilled, type SignupSettings } from './signup.ts'
+import { answersCloseAt, money, owedBy, type Payment, signupOf, slotsFilled, type SignupSettings } from './signup.ts'
 import { remindersOf } from './reminders.ts'
 import { totalsByUid } from './counts.ts'
 import { notAnswered } from './not-answered.ts'
@@ -52,7 +52,7 @@ export function factsOf(e: RsvpEventRow, now = Date.now()) {
     time: e.time,
     location: e.location,
     asking: e.asking === 1,
-    open: e.asking === 1 && !e.gone_at && Date.parse(e.starts_at) > now && !signupClosed(signup, now),
+    open: e.asking === 1 && !e.gone_at && answersCloseAt({ starts_at: e.starts_at, signup }) > now,
     gone_at: e.gone_at,
     signup,
   }

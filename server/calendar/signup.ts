@@ -71,6 +71,10 @@ export const signupOf = (row: { signup: string | null }): SignupSettings | null 
 /** Closed for answers: `closes_at` has passed. */
 export const signupClosed = (signup: SignupSettings | null, now = Date.now()) => !!signup?.closes_at && Date.parse(signup.closes_at) <= now
 
+/** When an event stops taking answers (ms): its start, or its sign-up's closing time when that comes first. */
+export const answersCloseAt = (event: { starts_at: string; signup: SignupSettings | null }) =>
+  Math.min(Date.parse(event.starts_at), event.signup?.closes_at ? Date.parse(event.signup.closes_at) : Infinity)
+
 // ——— The reply's sign-up parts ———
 
 export const ReplySignupFields = {

@@ -5,7 +5,7 @@
 // open trip charge per event, however often a reply is saved.
 import type { Executor } from '../db/database.ts'
 import { record } from '../db/write.ts'
-import { signupClosed, type SignupSettings } from '../calendar/signup.ts'
+import { answersCloseAt, type SignupSettings } from '../calendar/signup.ts'
 import { today } from '../settings/registry.ts'
 import { dayWords, dollars, listWords, plural, scoutName } from '../words.ts'
 import { insertEntry, insertReversal } from './commands.ts'
@@ -48,8 +48,8 @@ function without(from: Place[], take: Place[]) {
   return rest
 }
 
-/** Sign-up closes at its closing time, or when the event starts if it has none. */
-export const tripClosed = (event: TripEvent, now = Date.now()) => signupClosed(event.signup, now) || Date.parse(event.starts_at) <= now
+/** Sign-up closes at its closing time, or when the event starts if that comes first. */
+export const tripClosed = (event: TripEvent, now = Date.now()) => answersCloseAt(event) <= now
 
 /** The household's trip charges for the event that no entry has reversed, newest first. */
 function openCharges(trx: Executor, uid: string, household: number) {

@@ -4,7 +4,7 @@ import { readEnv } from '#server/env.ts'
 import ICAL from '#server/calendar/ical.ts'
 import { announcementsWithState } from '#server/announcements/state.ts'
 import { eventsOf, shownWindow } from '#server/calendar/service.ts'
-import { signupOf } from '#server/calendar/signup.ts'
+import { answersCloseAt, signupOf } from '#server/calendar/signup.ts'
 import { COUNT_PROPERTIES, titleAndUnitOf } from '#server/calendar/event.ts'
 import { addDays, utcToZoned } from '#server/calendar/zone.ts'
 import { forgetSettings, getSetting } from '#server/settings/registry.ts'
@@ -83,11 +83,7 @@ export async function upcomingEvents(unit: CalendarUnit = null) {
   const objects = await db.selectFrom('calendar_objects').select('ics').execute()
   const asking = await db.selectFrom('rsvp_events').select(['uid', 'starts_at', 'signup']).where('asking', '=', 1).execute()
   const closes = new Map(
-    asking.map((r) => {
-      const signupCloses = signupOf(r)?.closes_at
-      const at = Math.min(Date.parse(r.starts_at), signupCloses ? Date.parse(signupCloses) : Infinity)
-      return [r.uid, new Date(at).toISOString()]
-    }),
+    asking.map((r) => [r.uid, new Date(answersCloseAt({ starts_at: r.starts_at, signup: signupOf(r) })).toISOString()]),
   )
   // Members-only events never reach the public site: families see them on the family page and their private feed.
   return (await eventsOf(db, objects))
