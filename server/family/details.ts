@@ -16,10 +16,11 @@ const same = (a: string | null | undefined, b: string | null) => a === undefined
 /**
  * PATCH /api/admin/family/households/{id}: the family changes its own household's contacts and its scouts' preferred
  * names and photo consent, logged as the parent with what changed. Another household, linked or not, is 404; a scout
- * of another household is 422.
+ * of another household is 422. Answers the household as the family sees it, and whether a scout's photo consent changed.
  */
 export async function changeFamilyHousehold(db: Db, caller: Caller, id: number, change: typeof FamilyHouseholdChange.static) {
   if (!(await ownHouseholdIds(db, caller)).includes(id)) throw notFound('No such household of yours')
+  let consentChanged = false
   await write(db, async (trx) => {
     const household = await trx.selectFrom('households').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
     const scouts = await trx.selectFrom('scouts').selectAll().where('household_id', '=', id).execute()
@@ -50,9 +51,11 @@ export async function changeFamilyHousehold(db: Db, caller: Caller, id: number, 
       if (!scout) throw unprocessable(`scouts.${i}.id: no scout ${scoutId} in this household`)
       const name = preferred_name === undefined ? undefined : preferred_name?.trim() || null
       const consent = photo_consent === undefined ? undefined : photo_consent ? 1 : 0
+      const consentNow = consent !== undefined && consent !== scout.photo_consent
+      consentChanged ||= consentNow
       const words = [
         !same(name, scout.preferred_name) && (name ? `goes by ${name}` : 'goes by their first name'),
-        consent !== undefined && consent !== scout.photo_consent && (consent ? 'photos OK' : 'no photos'),
+        consentNow && (consent ? 'photos OK' : 'no photos'),
       ].filter((w) => w !== false)
       if (!words.length) continue
       await trx
@@ -71,7 +74,7 @@ export async function changeFamilyHousehold(db: Db, caller: Caller, id: number, 
       )
     else unchanged(trx)
   })
-  return familyHousehold(db, caller, id)
+  return { household: await familyHousehold(db, caller, id), consentChanged }
 }
 
 /** One household of the caller's, as their family page shows it; 404 for any other. */

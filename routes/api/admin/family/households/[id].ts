@@ -26,10 +26,8 @@ export const PATCH = defineRoute('account:self', "Change your household's detail
   body: FamilyHouseholdChange,
   responses: ok(FamilyHouseholdView, 'The household as your family sees it', { 404: 'Not a household your account is linked to' }),
   async handler({ db, caller, params, body, publicDataChanged }) {
-    const consents = (h: typeof FamilyHouseholdView.static) => h.scouts.map((s) => s.photo_consent).join()
-    const before = body.scouts?.length ? consents(await familyHousehold(db, caller, params.id)) : null
-    const household = await changeFamilyHousehold(db, caller, params.id, body)
-    if (before !== null && before !== consents(household)) await consentChanged(db, publicDataChanged)
-    return household
+    const changed = await changeFamilyHousehold(db, caller, params.id, body)
+    if (changed.consentChanged) await consentChanged(db, publicDataChanged)
+    return changed.household
   },
 })
