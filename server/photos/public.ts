@@ -8,15 +8,11 @@ import { albumEventOrNull, shownTo, tagsOf, type Viewer } from './access.ts'
 import { photoView } from './queries.ts'
 
 const ANYONE: Viewer = { leader: false, households: [], own: [] }
+/** The photos a leader marked public and no family asked to take down (consent is read from their tags). */
+const markedPublic = (db: Executor) => db.selectFrom('photos').where('public', '=', 1).where('taken_down_at', 'is', null)
 
 export async function publicAlbums(db: Executor) {
-  const marked = await db
-    .selectFrom('photos')
-    .selectAll()
-    .where('public', '=', 1)
-    .where('taken_down_at', 'is', null)
-    .orderBy('id')
-    .execute()
+  const marked = await markedPublic(db).selectAll().orderBy('id').execute()
   const tags = await tagsOf(
     db,
     marked.map((p) => p.id),
@@ -47,6 +43,5 @@ export async function publicAlbums(db: Executor) {
  * photo: the public pages are rebuilt when there is a public photo the change may show or hide.
  */
 export async function consentChanged(db: Executor, publicDataChanged: () => void): Promise<void> {
-  const marked = await db.selectFrom('photos').select('id').where('public', '=', 1).where('taken_down_at', 'is', null).executeTakeFirst()
-  if (marked) publicDataChanged()
+  if (await markedPublic(db).select('id').executeTakeFirst()) publicDataChanged()
 }

@@ -2,24 +2,19 @@
 // when it arrives, and `sizes` saying how wide it shows (the browser picks the smallest size that fills it).
 import type { AnswerOf } from '#server/routes.ts'
 import { h, type Route } from './admin.ts'
+import { srcsetOf } from './photo-srcset.ts'
 
 export type PhotoView = AnswerOf<Route<'GET /api/admin/calendar/{uid}/photos'>>['photos'][number]
-
-const srcset = (photo: PhotoView, type: string) =>
-  photo.sizes
-    .filter((z) => z.type === type)
-    .map((z) => `${z.url} ${z.width}w`)
-    .join(', ')
 
 export function photoPicture(photo: PhotoView, alt: string, sizes = '(min-width: 40rem) 18rem, 100vw') {
   const fallback = photo.sizes.find((z) => z.url === photo.url)!
   return h(
     'picture',
     {},
-    h('source', { type: 'image/webp', srcset: srcset(photo, 'image/webp'), sizes }),
+    h('source', { type: 'image/webp', srcset: srcsetOf(photo, 'image/webp'), sizes }),
     h('img', {
       src: photo.url,
-      srcset: srcset(photo, fallback.type),
+      srcset: srcsetOf(photo, fallback.type),
       sizes,
       alt,
       width: String(photo.width),
