@@ -49,6 +49,8 @@ const end = async (service: ServiceProcess) => {
 
 const rowsNamed = (name: string) => {
   const db = new Database(path.join(dir, 'site.db'), { readonly: true })
+  // The service may hold a lock a moment (its start-up writes, a checkpoint): wait for it rather than fail busy.
+  db.run('PRAGMA busy_timeout = 10000')
   const rows = db.query('select id from nearby_units where name = ?').all(name) as { id: number }[]
   db.close()
   return rows.map((row) => row.id)
